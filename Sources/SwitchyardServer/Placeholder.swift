@@ -1,0 +1,1 @@
+// Placeholder: this module is being built; see the issue tracker.
