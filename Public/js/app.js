@@ -1,0 +1,255 @@
+// Wires the page together: session from the URL, the live stream, posting controls, browser history.
+import { api, sessionPath, curlFor, ApiError } from './api.js';
+import { buildView } from './layout.js';
+import { Phone } from './render.js';
+import { Inspector } from './inspector.js';
+import { el } from './screen.js';
+import { showProblem } from './toast.js';
+
+const state = {
+  id: null, doc: null, view: null, stream: null, retry: null, historyTimer: null,
+  traversing: false, depth: 0,
+};
+
+const phone = new Phone(document.getElementById('phone'), {
+  onAction: perform,
+  onBack: () => send('transitions', { action: 'back' }),
+  onDismiss: () => send('transitions', { action: 'dismissModal' }),
+  onSelectTab: (node, tab) => send('transitions', { coordinator: node.id, steps: [{ action: 'selectTab', route: tab.route }] }),
+  onAlert: respondToAlert,
+});
+const inspector = new Inspector(document.getElementById('inspector'), {
+  onDeepLink: (url) => send('deeplinks', { url }),
+  onNewSession: () => startNewSession(),
+});
+const message = document.getElementById('phone-message');
+
+// ---- state documents -------------------------------------------------------------------------
+
+/** Renders a state document unless it is older than (or as old as) the one shown. */
+function apply(doc) {
+  if (!doc || typeof doc !== 'object' || !doc.tree) return;
+  if (doc.session && doc.session !== state.id) return;
+  if (state.doc && Number(doc.version) <= Number(state.doc.version)) return;
+  const first = !state.doc;
+  state.doc = doc;
+  state.view = buildView(doc);
+  message.hidden = true;
+  document.getElementById('phone').setAttribute('aria-busy', 'false');
+  phone.render(state.view, { animate: !first });
+  inspector.showSession(doc, state.view);
+  syncHistory();
+  scheduleHistoryRefresh();
+}
+
+function report(err) {
+  if (err instanceof ApiError) showProblem(err.problem);
+  else showProblem({ title: 'Unexpected problem', detail: String(err?.message || err) });
+}
+
+/** POSTs to a session endpoint, shows the equivalent curl, renders the answer or the problem. */
+async function send(endpoint, body) {
+  if (!state.id || !state.doc) return;
+  const path = `${sessionPath(state.id)}/${endpoint}`;
+  inspector.showRequest(curlFor(path, body));
+  try {
+    apply(await api.post(path, body));
+  } catch (err) {
+    report(err);
+    if (err instanceof ApiError && err.status === 412 && err.body?.tree) apply(err.body);
+  } finally {
+    syncHistory();
+  }
+}
+
+function perform(action, pageEl, toggle) {
+  if (!action) return undefined;
+  if (action.type === 'transition') {
+    return send('transitions', { coordinator: action.coordinator, steps: action.steps || [] });
+  }
+  if (action.type === 'event') {
+    const fields = {};
+    for (const name of action.fields || []) {
+      if (toggle && toggle.id === name) { fields[name] = toggle.value; continue; }
+      const input = pageEl.querySelector(`[data-field="${CSS.escape(name)}"]`);
+      if (input) fields[name] = input.type === 'checkbox' ? String(input.checked) : input.value;
+    }
+    return send('events', { from: action.from, name: action.name, payload: action.payload, fields });
+  }
+  showProblem({ title: 'Unsupported control', detail: `This page cannot perform “${action.type}” actions.` });
+  return undefined;
+}
+
+function respondToAlert(nodeId, choice) {
+  return send('transitions', { coordinator: nodeId, steps: [{ action: 'respondToAlert', choice }] });
+}
+
+// ---- sessions --------------------------------------------------------------------------------
+
+function adopt(id) {
+  disconnect();
+  state.id = id;
+  state.doc = null;
+  state.view = null;
+  phone.clear();
+  inspector.renderHistory([]);
+}
+
+async function startNewSession() {
+  try {
+    const doc = await api.createSession();
+    adopt(doc.session);
+    history.replaceState({ sy: doc.session, depth: 0 }, '', `/s/${encodeURIComponent(doc.session)}`);
+    state.depth = 0;
+    apply(doc);
+    connect();
+  } catch (err) {
+    report(err);
+    showMessage('Cannot start a session', 'The server did not create a session. Is it running?', 'Try again');
+  }
+}
+
+async function openSession(id) {
+  adopt(id);
+  state.depth = history.state?.sy === id ? history.state.depth || 0 : 0;
+  try {
+    apply(await api.getSession(id));
+    connect();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) showNotFound(id);
+    else {
+      report(err);
+      showMessage('Cannot load this session', 'The server did not answer. Is it running?', 'Start a new session');
+    }
+  }
+}
+
+function showNotFound(id) {
+  adopt(id);
+  showMessage('Session not found', `There is no session “${id}”. It may have expired, or the server restarted.`,
+    'Start a new session');
+}
+
+function showMessage(title, detail, buttonText) {
+  phone.clear();
+  const button = el('button', { type: 'button', class: 'sbtn sbtn-primary', text: buttonText, 'data-testid': 'new-session' });
+  button.addEventListener('click', () => startNewSession());
+  message.replaceChildren(el('div', { class: 'message-card', 'data-testid': 'not-found' },
+    el('div', { class: 'message-icon', 'aria-hidden': 'true', text: '?' }),
+    el('h2', { text: title }), el('p', { text: detail }), button));
+  message.hidden = false;
+  document.getElementById('phone').setAttribute('aria-busy', 'false');
+}
+
+// ---- live stream -----------------------------------------------------------------------------
+
+function disconnect() {
+  clearTimeout(state.retry);
+  state.stream?.close();
+  state.stream = null;
+  inspector.setLive('off');
+}
+
+function connect() {
+  disconnect();
+  const id = state.id;
+  const es = new EventSource(api.streamUrl(id));
+  state.stream = es;
+  inspector.setLive('connecting');
+  es.addEventListener('open', () => {
+    inspector.setLive('on');
+    api.getSession(id).then(apply, () => {}); // catch up on anything missed while reconnecting
+  });
+  es.addEventListener('state', (e) => {
+    try { apply(JSON.parse(e.data)); } catch { /* a malformed event is skipped; the next one catches up */ }
+  });
+  es.addEventListener('error', () => {
+    if (state.stream !== es) return;
+    if (es.readyState !== EventSource.CLOSED) { inspector.setLive('connecting'); return; }
+    es.close();
+    inspector.setLive('off');
+    state.retry = setTimeout(() => recover(id), 3000);
+  });
+}
+
+async function recover(id) {
+  if (state.id !== id) return;
+  try {
+    apply(await api.getSession(id));
+    connect();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) showNotFound(id);
+    else state.retry = setTimeout(() => recover(id), 5000);
+  }
+}
+
+function scheduleHistoryRefresh() {
+  clearTimeout(state.historyTimer);
+  const id = state.id;
+  state.historyTimer = setTimeout(async () => {
+    try {
+      const h = await api.history(id);
+      if (state.id === id) inspector.renderHistory(h?.entries || []);
+    } catch {
+      if (state.id === id) inspector.renderHistory(null);
+    }
+  }, 120);
+}
+
+// ---- browser history: one entry per pushed depth; the browser's back button performs `back` ----
+
+function syncHistory() {
+  if (!state.view || state.traversing) return;
+  const want = state.view.pushDepth;
+  if (want > state.depth) {
+    for (let d = state.depth + 1; d <= want; d++) history.pushState({ sy: state.id, depth: d }, '', location.pathname);
+  } else if (want < state.depth) {
+    state.traversing = true; // our own traversal: its popstate must not post `back`
+    history.go(want - state.depth);
+  }
+  state.depth = want;
+}
+
+addEventListener('popstate', (e) => {
+  const entry = e.state;
+  if (entry?.sy && entry.sy !== state.id) { location.reload(); return; }
+  const depth = entry?.depth || 0;
+  if (state.traversing) {
+    state.traversing = false;
+    state.depth = depth;
+    syncHistory();
+    return;
+  }
+  const shown = state.depth;
+  state.depth = depth;
+  if (depth < shown && state.doc) {
+    const steps = Array.from({ length: shown - depth }, () => ({ action: 'back' }));
+    send('transitions', steps.length === 1 ? steps[0] : { steps });
+  } else if (depth > shown) {
+    state.traversing = true; // forward cannot redo a push: return to the entry we were on
+    history.go(shown - depth);
+  }
+});
+
+// ---- keyboard --------------------------------------------------------------------------------
+
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || !state.view) return;
+  if (e.target instanceof Element && e.target.closest('#inspector')) return;
+  const alert = state.view.alert;
+  if (alert) {
+    const cancel = (alert.alert.actions || []).findIndex((a) => a.role === 'cancel');
+    if (cancel >= 0) { e.preventDefault(); respondToAlert(alert.node.id, cancel); }
+    return;
+  }
+  if (state.view.layers.length > 1) {
+    e.preventDefault();
+    send('transitions', { action: 'dismissModal' });
+  }
+});
+
+// ---- start -----------------------------------------------------------------------------------
+
+const match = /^\/s\/([^/]+)\/?$/.exec(location.pathname);
+if (match) openSession(decodeURIComponent(match[1]));
+else startNewSession();

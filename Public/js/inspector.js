@@ -1,0 +1,154 @@
+// The inspector beside the phone: session facts, the coordinator tree, history, deep links, curl.
+import { el } from './screen.js';
+
+const EXAMPLE_LINKS = [
+  'jumper://io.idevs/home',
+  'jumper://io.idevs/settings',
+  'jumper://io.idevs/todo/buy-milk',
+  'stinsenapp://todo/hello-world',
+];
+
+export class Inspector {
+  /** handlers: { onDeepLink(url), onNewSession() } */
+  constructor(root, handlers) {
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.closed = new Set();
+    this.curlText = '';
+    this.$('new-session').addEventListener('click', () => handlers.onNewSession());
+    const input = this.$('deeplink-input');
+    this.$('deeplink-form').addEventListener('submit', (e) => {
+      e.preventDefault();
+      const url = input.value.trim();
+      if (url) handlers.onDeepLink(url);
+    });
+    const chips = this.$('deeplink-examples');
+    for (const url of EXAMPLE_LINKS) {
+      const chip = el('button', { type: 'button', class: 'chip', text: url.replace(/^[a-z]+:\/\/(io\.idevs\/)?/, '…/'), title: `Use ${url}` });
+      chip.setAttribute('aria-label', `Fill in ${url}`);
+      chip.addEventListener('click', () => { input.value = url; input.focus(); });
+      chips.append(chip);
+    }
+    this.$('copy-curl').addEventListener('click', () => this.copyCurl());
+  }
+
+  showSession(doc, view, live) {
+    this.$('session-id').textContent = doc.session;
+    this.$('version').textContent = String(doc.version);
+    const path = doc.visible?.path || [];
+    const vp = this.$('visible-path');
+    vp.replaceChildren(...path.flatMap((r, i) => [i ? el('span', { class: 'sep', text: '›', 'aria-hidden': 'true' }) : null, el('span', { class: 'crumb', text: r })]).filter(Boolean));
+    vp.setAttribute('aria-label', `Visible path: ${path.join(', ')}`);
+    const pending = this.$('pending-link');
+    pending.hidden = !doc.pendingDeepLink;
+    pending.textContent = doc.pendingDeepLink ? `Waiting deep link: ${doc.pendingDeepLink}` : '';
+    this.renderTree(doc, view);
+    if (live !== undefined) this.setLive(live);
+  }
+
+  setLive(state) {
+    const live = this.$('live');
+    live.dataset.state = state;
+    live.textContent = { on: 'live', connecting: 'connecting…', off: 'offline' }[state] || state;
+  }
+
+  renderTree(doc, view) {
+    const onPath = { nodes: view.nodes, entries: view.entries, item: doc.visible?.item };
+    this.$('tree').replaceChildren(this.nodeEl(doc.tree, onPath));
+  }
+
+  nodeEl(node, onPath) {
+    const details = el('details', { class: `tnode ${onPath.nodes.has(node.id) ? 'on-path' : ''}`, 'data-node': node.id });
+    details.open = !this.closed.has(node.id);
+    details.addEventListener('toggle', () => (details.open ? this.closed.delete(node.id) : this.closed.add(node.id)));
+    details.append(el('summary', {},
+      el('span', { class: `kind kind-${node.kind}`, text: node.kind }),
+      el('span', { class: 'ttype', text: node.type }),
+      el('code', { class: 'tid', text: node.id })));
+    const list = el('ul', { class: 'tentries' });
+    if (node.root) list.append(this.entryEl('root', node.root, onPath));
+    for (const tab of node.tabs || []) {
+      const sel = tab.id === node.selectedTabId || (!node.selectedTabId && tab.route === node.selectedTab);
+      list.append(this.entryEl(sel ? 'tab ✓' : 'tab', tab, onPath));
+    }
+    for (const item of node.stack || []) list.append(this.entryEl(item.presentation || 'item', item, onPath));
+    if (node.alert) {
+      list.append(el('li', { class: 'tentry talert' }, el('span', { class: 'role', text: 'alert' }),
+        el('span', { class: 'troute', text: node.alert.title })));
+    }
+    details.append(list);
+    return details;
+  }
+
+  entryEl(role, entry, onPath) {
+    const classes = ['tentry'];
+    if (onPath.entries.has(entry.id)) classes.push('on-path');
+    if (entry.id === onPath.item) classes.push('visible-item');
+    const li = el('li', { class: classes.join(' '), 'data-entry': entry.id },
+      el('span', { class: 'role', text: role }),
+      el('span', { class: 'troute', text: entry.route }),
+      entry.input !== undefined && entry.input !== null
+        ? el('span', { class: 'tinput', text: JSON.stringify(entry.input) }) : null,
+      entry.animated === false ? el('span', { class: 'tflag', text: 'no anim' }) : null,
+      entry.dismissible === false ? el('span', { class: 'tflag', text: 'locked' }) : null,
+      el('code', { class: 'tid', text: entry.id }));
+    if (entry.coordinator) li.append(this.nodeEl(entry.coordinator, onPath));
+    return li;
+  }
+
+  renderHistory(entries) {
+    const list = this.$('history');
+    if (!entries) {
+      list.replaceChildren(el('li', { class: 'muted', text: 'History unavailable.' }));
+      return;
+    }
+    const recent = entries.slice(-40).reverse();
+    list.replaceChildren(...recent.map((h) => {
+      const time = h.time ? new Date(h.time) : null;
+      return el('li', { class: 'hentry', 'data-version': String(h.version) },
+        el('div', { class: 'hline' },
+          el('code', { class: 'hver', text: `v${h.version}` }),
+          el('span', { class: `hsource src-${h.source}`, text: h.source || '' }),
+          time && !Number.isNaN(time.valueOf())
+            ? el('time', { datetime: time.toISOString(), text: time.toLocaleTimeString() }) : null),
+        el('div', { class: 'hreq', text: summarize(h.request) }),
+        el('div', { class: 'hpath', text: (h.visiblePath || []).join(' › ') }));
+    }));
+  }
+
+  showRequest(curl) {
+    this.curlText = curl;
+    this.$('curl').textContent = curl;
+    this.$('copy-curl').disabled = false;
+  }
+
+  async copyCurl() {
+    const button = this.$('copy-curl');
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(this.curlText);
+      ok = true;
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(this.$('curl'));
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      ok = document.execCommand?.('copy') ?? false;
+    }
+    button.textContent = ok ? 'Copied' : 'Selected';
+    setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+  }
+}
+
+/** One line for a history request: the actions of a chain, an event name, a deep link URL. */
+function summarize(request) {
+  if (!request) return '';
+  if (typeof request === 'string') return request;
+  if (request.url) return `deep link ${request.url}`;
+  if (request.name) return `event ${request.name}`;
+  const steps = request.steps || (request.action ? [request] : []);
+  if (steps.length) {
+    return steps.map((s) => [s.action, s.route, s.choice].filter((x) => x !== undefined).join(' ')).join(' → ');
+  }
+  return JSON.stringify(request);
+}
