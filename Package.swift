@@ -44,6 +44,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Benchmark target for the HTTP transport alone: a trivial JSON endpoint (scripts/bench-http.sh).
+        .executableTarget(
+            name: "MicroHTTPHello",
+            dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "SwitchyardBench",
             dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP"]

@@ -1,0 +1,185 @@
+import CMicroHTTPD
+import Synchronization
+
+/// One open Server-Sent Events response; thread-safe.
+///
+/// The server creates it for a ``HTTPResponse/Body/stream(_:)`` response and hands it to the
+/// application's ``Start`` closure. Events queue in memory and are written when the connection
+/// can take them; an idle stream parks its connection (no thread is held per stream).
+public final class EventStream: Sendable {
+    /// Called once the stream is open; the application keeps the stream to send to it later.
+    public typealias Start = @Sendable (EventStream) -> Void
+
+    /// Bytes queued for a client that does not read; past this the stream is closed.
+    static let maxQueuedBytes = 4 << 20
+
+    private struct State {
+        var queue: [UInt8] = []
+        var readOffset = 0
+        var closed = false
+        var suspended = false
+        /// The MHD connection's address (an integer keeps the state Sendable for `Mutex`); nil
+        /// before it is known and after the request ended.
+        var connection: UInt?
+        var closeCallbacks: [@Sendable () -> Void] = []
+        var closeFired = false
+        var bytesSent = 0
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Queues one event: `id:` and `event:` lines when given, then `data:` (one line per line of `data`).
+    ///
+    /// Returns false once the stream is closed (client gone, ``close()``, or server shutdown).
+    /// May be called from any thread.
+    @discardableResult
+    public func send(id: String?, event: String?, data: String) -> Bool {
+        var text = ""
+        if let id { text += "id: " + Self.singleLine(id) + "\n" }
+        if let event { text += "event: " + Self.singleLine(event) + "\n" }
+        var lineStart = true
+        for scalar in data.unicodeScalars {
+            if lineStart {
+                text += "data: "
+                lineStart = false
+            }
+            if scalar == "\n" {
+                text += "\n"
+                lineStart = true
+            } else if scalar != "\r" {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        if lineStart { text += "data: " }
+        text += "\n\n"
+        return enqueue(Array(text.utf8))
+    }
+
+    /// Queues an SSE comment line (`: text`), which clients ignore; used for heartbeats.
+    @discardableResult
+    public func comment(_ text: String) -> Bool {
+        enqueue(Array((": " + Self.singleLine(text) + "\n\n").utf8))
+    }
+
+    /// Ends the stream: queued events are still written, then the response ends. Idempotent.
+    public func close() {
+        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
+            guard !state.closed else { return [] }
+            state.closed = true
+            wakeIfSuspended(&state)
+            return takeCallbacks(&state)
+        }
+        callbacks.forEach { $0() }
+    }
+
+    /// Whether the stream is closed; ``send(id:event:data:)`` then returns false.
+    public var isClosed: Bool {
+        state.withLock { $0.closed }
+    }
+
+    /// Registers `callback`, called exactly once when the stream closes for any reason (client
+    /// disconnect, ``close()``, server shutdown); called at once if the stream is already closed.
+    public func onClose(_ callback: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.closeFired { return true }
+            state.closeCallbacks.append(callback)
+            return false
+        }
+        if runNow { callback() }
+    }
+
+    /// Bytes written to the connection so far.
+    var bytesSent: Int {
+        state.withLock { $0.bytesSent }
+    }
+
+    // MARK: - Called by the server (MHD threads)
+
+    /// Binds the stream to its connection (after the response was queued).
+    func attach(connection: OpaquePointer) {
+        let address = UInt(bitPattern: connection)
+        state.withLock { $0.connection = address }
+    }
+
+    /// The request ended (response done, client gone or daemon shutdown): forget the connection.
+    func connectionEnded() {
+        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
+            state.connection = nil
+            state.suspended = false
+            state.closed = true
+            return takeCallbacks(&state)
+        }
+        callbacks.forEach { $0() }
+    }
+
+    /// MHD's content reader: copies queued bytes, ends the stream once closed and drained, or
+    /// parks the connection (suspend) until more is queued.
+    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
+        state.withLock { state -> Int in
+            let available = state.queue.count - state.readOffset
+            if available > 0 {
+                let count = min(available, max)
+                state.queue.withUnsafeBytes { bytes in
+                    UnsafeMutableRawPointer(buffer).copyMemory(
+                        from: bytes.baseAddress! + state.readOffset, byteCount: count)
+                }
+                state.readOffset += count
+                state.bytesSent += count
+                if state.readOffset == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.readOffset = 0
+                }
+                return count
+            }
+            if state.closed { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+            guard let address = state.connection, let connection = OpaquePointer(bitPattern: address) else {
+                return -1
+            }
+            // Park the connection; `enqueue`/`close` resume it under the same lock, so a wake-up
+            // can never come before the suspend.
+            state.suspended = true
+            MHD_suspend_connection(connection)
+            return 0
+        }
+    }
+
+    // MARK: - Private
+
+    private func enqueue(_ bytes: [UInt8]) -> Bool {
+        var overflowed = false
+        let accepted = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            if state.queue.count - state.readOffset + bytes.count > Self.maxQueuedBytes {
+                overflowed = true
+                return false
+            }
+            state.queue.append(contentsOf: bytes)
+            wakeIfSuspended(&state)
+            return true
+        }
+        if overflowed { close() }
+        return accepted
+    }
+
+    private func wakeIfSuspended(_ state: inout State) {
+        if state.suspended, let address = state.connection, let connection = OpaquePointer(bitPattern: address) {
+            state.suspended = false
+            MHD_resume_connection(connection)
+        }
+    }
+
+    private func takeCallbacks(_ state: inout State) -> [@Sendable () -> Void] {
+        guard !state.closeFired else { return [] }
+        state.closeFired = true
+        let callbacks = state.closeCallbacks
+        state.closeCallbacks = []
+        return callbacks
+    }
+
+    private static func singleLine(_ text: String) -> String {
+        text.contains(where: { $0 == "\n" || $0 == "\r" })
+            ? String(text.filter { $0 != "\n" && $0 != "\r" }) : text
+    }
+}

@@ -1,0 +1,219 @@
+import CMicroHTTPD
+import Dispatch
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An HTTP/1.1 server on GNU libmicrohttpd; the only part of the product that touches C pointers.
+///
+/// ## Design
+/// - **Threads.** libmicrohttpd polls with epoll on an internal pool of
+///   ``HTTPServerConfiguration/threads`` workers; the application's ``HTTPHandler`` runs on those
+///   workers, concurrently for different connections. Every response keeps the connection alive
+///   (unless the client asked otherwise or the transport refused the request).
+/// - **Requests.** Bodies stream in chunk by chunk and are capped
+///   (``HTTPServerConfiguration/maxBodyBytes``: a declared `Content-Length` over the cap gets 413
+///   before any body is read; a chunked body is counted and cut at the cap with 413). Targets over
+///   ``HTTPServerConfiguration/maxURLBytes`` get 414. Request-smuggling shapes (two
+///   `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a `Transfer-Encoding` other than
+///   `chunked`) get 400 and the connection is closed. Transport errors are
+///   `application/problem+json`; a handler that throws yields a 500 problem, never a crash.
+/// - **Connections.** Total and per-IP connection caps and an inactivity timeout come from the
+///   configuration; one client holding many connections cannot starve others.
+/// - **Event streams.** A ``HTTPResponse/Body/stream(_:)`` response is a chunked
+///   `text/event-stream` fed by an ``EventStream``. An idle stream parks (suspends) its connection,
+///   so thousands of streams cost no threads; `send` resumes it from any thread. A heartbeat comment
+///   (`: ping`) every ``HTTPServerConfiguration/heartbeatInterval`` keeps streams alive and reveals
+///   clients that went away. Streams over ``HTTPServerConfiguration/maxStreams`` get 503.
+/// - **Shutdown.** ``stop()`` stops accepting (`MHD_quiesce_daemon`), closes event streams, lets
+///   in-flight requests finish within ``HTTPServerConfiguration/shutdownGrace``, then stops the
+///   daemon. ``waitForTermination()`` does the same on SIGTERM/SIGINT.
+/// - **Logging.** One access-log line per request (method, redacted target, status, bytes,
+///   duration) at `info` level through swift-log.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: .init(), handler: MyHandler(), logger: logger)
+/// try server.start()
+/// server.waitForTermination()
+/// ```
+public final class HTTPServer: Sendable {
+    private enum Phase {
+        case idle
+        case running
+        case stopping
+        case stopped
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var port: UInt16 = 0
+        /// The MHD daemon while running.
+        var daemon: OpaquePointer?
+        var heartbeat: (any DispatchSourceTimer)?
+        var waiters: [DispatchSemaphore] = []
+    }
+
+    private let core: ServerCore
+    private let state = Mutex(State())
+    /// Signalled once the server has fully stopped.
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// Creates a server; nothing listens until ``start()``.
+    public init(configuration: HTTPServerConfiguration, handler: some HTTPHandler, logger: Logger) {
+        core = ServerCore(configuration: configuration, handler: handler, logger: logger)
+    }
+
+    /// Binds the configured address and starts serving on background threads.
+    ///
+    /// Throws ``HTTPServerError/bindFailed(host:port:reason:)`` when the address cannot be bound
+    /// (e.g. the port is in use) and ``HTTPServerError/alreadyStarted`` on a second call.
+    public func start() throws {
+        try state.withLock { state in
+            guard state.phase == .idle else { throw HTTPServerError.alreadyStarted }
+            let configuration = core.configuration
+            let fd = try ListenSocket.open(host: configuration.host, port: configuration.port)
+            let retained = Unmanaged.passRetained(core)
+            guard let daemon = MHDBridge.start(core: retained, listenSocket: fd) else {
+                retained.release()
+                close(fd)
+                let reason = core.lastLibraryMessage.withLock { $0 }
+                throw HTTPServerError.startFailed(reason: reason.isEmpty ? "unknown error" : reason)
+            }
+            let bound = swy_daemon_bind_port(daemon)
+            state.port = bound != 0 ? bound : ListenSocket.boundPort(fd)
+            state.daemon = daemon
+            state.phase = .running
+            state.heartbeat = makeHeartbeat()
+            core.logger.info("listening on http://\(configuration.host):\(state.port)")
+        }
+    }
+
+    /// The bound port (useful with port 0); 0 before ``start()``.
+    public var port: UInt16 {
+        state.withLock { $0.port }
+    }
+
+    /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish (at most
+    /// ``HTTPServerConfiguration/shutdownGrace``), then stop the daemon. Idempotent; a concurrent
+    /// call returns once the server has stopped.
+    public func stop() {
+        enum Action {
+            case none
+            case wait
+            case stop(OpaquePointer, (any DispatchSourceTimer)?, [DispatchSemaphore])
+        }
+        let action = state.withLock { state -> Action in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopped
+                let waiters = state.waiters
+                state.waiters = []
+                waiters.forEach { $0.signal() }
+                return .none
+            case .stopped: return .none
+            case .stopping: return .wait
+            case .running:
+                state.phase = .stopping
+                let waiters = state.waiters
+                state.waiters = []
+                guard let daemon = state.daemon else { return .none }
+                return .stop(daemon, state.heartbeat, waiters)
+            }
+        }
+        switch action {
+        case .none:
+            return
+        case .wait:
+            stopped.wait()
+            stopped.signal()
+        case .stop(let daemon, let heartbeat, let waiters):
+            waiters.forEach { $0.signal() }
+            heartbeat?.cancel()
+            shutDown(daemon)
+            state.withLock { state in
+                state.phase = .stopped
+                state.daemon = nil
+                state.heartbeat = nil
+            }
+            stopped.signal()
+        }
+    }
+
+    /// Blocks the calling thread until SIGTERM or SIGINT arrives (or ``stop()`` is called), then
+    /// stops gracefully and returns, so that the process can exit 0.
+    public func waitForTermination() {
+        let wake = DispatchSemaphore(value: 0)
+        let registered = state.withLock { state -> Bool in
+            guard state.phase == .running || state.phase == .idle else { return false }
+            state.waiters.append(wake)
+            return true
+        }
+        guard registered else {
+            stop()
+            return
+        }
+        let queue = DispatchQueue(label: "MicroHTTP.signals")
+        let sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { wake.signal() }
+            source.resume()
+            return source
+        }
+        signalHandlersInstalled.store(true, ordering: .sequentiallyConsistent)
+        wake.wait()
+        core.logger.info("shutting down")
+        stop()
+        for source in sources { source.cancel() }
+        signal(SIGTERM, SIG_DFL)
+        signal(SIGINT, SIG_DFL)
+    }
+
+    /// Set once ``waitForTermination()`` listens for signals (tests raise a signal only after this).
+    let signalHandlersInstalled = Atomic<Bool>(false)
+
+    // MARK: - Private
+
+    private func makeHeartbeat() -> (any DispatchSourceTimer)? {
+        let interval = core.configuration.heartbeatInterval
+        guard interval > .zero else { return nil }
+        let nanoseconds = Int(
+            clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "MicroHTTP.heartbeat"))
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler { [core] in core.heartbeat() }
+        timer.resume()
+        return timer
+    }
+
+    private func shutDown(_ daemon: OpaquePointer) {
+        core.stopping.store(true, ordering: .sequentiallyConsistent)
+        let listenSocket = MHD_quiesce_daemon(daemon)
+        if listenSocket >= 0 { close(listenSocket) }
+        core.closeAllStreams()
+        let clock = ContinuousClock()
+        let deadline = clock.now + core.configuration.shutdownGrace
+        while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 && clock.now < deadline {
+            // Streams opened while we were closing the others are closed on the next round.
+            core.closeAllStreams()
+            usleep(5_000)
+        }
+        let left = core.inFlight.load(ordering: .sequentiallyConsistent)
+        if left > 0 {
+            core.logger.warning("shutdown grace period over with \(left) request(s) in flight")
+        }
+        // Every suspended connection must be resumed before MHD_stop_daemon: closing a stream
+        // resumes it. Give MHD's threads a moment to pick the resumed connections up.
+        core.closeAllStreams()
+        let drainDeadline = clock.now + .seconds(1)
+        while !core.openStreams.isEmpty && clock.now < drainDeadline { usleep(2_000) }
+        MHD_stop_daemon(daemon)
+        Unmanaged.passUnretained(core).release()
+        core.logger.info("stopped")
+    }
+}

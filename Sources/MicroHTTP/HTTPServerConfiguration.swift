@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Settings of an ``HTTPServer``; every property has a production default.
+public struct HTTPServerConfiguration: Sendable {
+    /// The address to listen on (IPv4 or IPv6 literal). Default `"127.0.0.1"`.
+    public var host: String = "127.0.0.1"
+    /// The TCP port; 0 picks any free port (read it back from ``HTTPServer/port``). Default 8080.
+    public var port: UInt16 = 8080
+    /// Worker threads polling with epoll and running handlers. Default: the number of cores.
+    public var threads: Int = HTTPServerConfiguration.coreCount
+    /// The largest request body accepted, in bytes; larger bodies get 413. Default 1 MiB.
+    public var maxBodyBytes: Int = 1 << 20
+    /// The longest request target (path and query) accepted, in bytes; longer gets 414. Default 8 KiB.
+    public var maxURLBytes: Int = 8192
+    /// The most connections open at once. Default 10,000.
+    public var maxConnections: Int = 10_000
+    /// The most connections open at once from one IP address. Default 64.
+    public var maxConnectionsPerIP: Int = 64
+    /// A connection with no traffic for this long is closed (whole seconds, rounded up). Default 10 s.
+    public var idleTimeout: Duration = .seconds(10)
+    /// The most Server-Sent Events streams open at once; over it a stream request gets 503. Default 4096.
+    public var maxStreams: Int = 4096
+    /// How often open event streams get a `: ping` comment to keep them alive. Default 15 s.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// How long ``HTTPServer/stop()`` waits for in-flight requests to finish. Default 5 s.
+    public var shutdownGrace: Duration = .seconds(5)
+    /// Rewrites a request target (path and query) before it is written to the access log.
+    ///
+    /// Default: ``HTTPServerConfiguration/redactSecrets(_:)``.
+    public var redactPath: @Sendable (String) -> String = HTTPServerConfiguration.redactSecrets
+
+    /// Creates a configuration with all defaults.
+    public init() {}
+
+    /// Query parameter names whose values the default redaction hides (compared case-insensitively).
+    public static let secretParameterNames: Set<String> = ["token", "key", "secret", "password", "session"]
+
+    /// The default redaction: values of the query parameters named in ``secretParameterNames``
+    /// become `REDACTED`, e.g. `/a?token=abc&x=1` → `/a?token=REDACTED&x=1`.
+    public static func redactSecrets(_ target: String) -> String {
+        guard let mark = target.firstIndex(of: "?") else { return target }
+        let query = target[target.index(after: mark)...]
+        var changed = false
+        let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
+            guard let equals = pair.firstIndex(of: "=") else { return pair }
+            let name = URLComponentsParser.percentDecode(String(pair[..<equals]), plusIsSpace: true)
+            guard secretParameterNames.contains(name.lowercased()) else { return pair }
+            changed = true
+            return pair[...equals] + "REDACTED"
+        }
+        guard changed else { return target }
+        return target[...mark] + pairs.joined(separator: "&")
+    }
+
+    /// The number of online processor cores (at least 1).
+    public static var coreCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
+    /// `idleTimeout` in whole seconds for libmicrohttpd (0 = never).
+    var idleTimeoutSeconds: UInt32 {
+        let components = idleTimeout.components
+        guard components.seconds >= 0, idleTimeout > .zero else { return 0 }
+        let whole = components.seconds + (components.attoseconds > 0 ? 1 : 0)
+        return UInt32(clamping: whole)
+    }
+}

@@ -1,0 +1,100 @@
+import CMicroHTTPD
+
+/// Turns an ``HTTPResponse`` into a libmicrohttpd response and queues it on a connection.
+enum ResponseWriter {
+    /// Block size MHD asks event-stream readers to fill.
+    static let streamBlockSize = 16 * 1024
+
+    static func queue(
+        _ response: HTTPResponse, context: ConnectionContext, connection: OpaquePointer, core: ServerCore,
+        close: Bool
+    ) -> MHD_Result {
+        var response = response
+        if !(100...599).contains(response.status) {
+            core.logger.error("handler returned an invalid status", metadata: ["status": "\(response.status)"])
+            response = .problem(
+                status: 500, title: "Internal Server Error", detail: "The handler returned an invalid status.")
+        }
+        switch response.body {
+        case .bytes(let bytes):
+            return queueBytes(response, bytes, context, connection, close || core.stopping.load(ordering: .relaxed))
+        case .stream(let start):
+            return queueStream(response, start, context, connection, core)
+        }
+    }
+
+    private static func queueBytes(
+        _ response: HTTPResponse, _ bytes: [UInt8], _ context: ConnectionContext, _ connection: OpaquePointer,
+        _ close: Bool
+    ) -> MHD_Result {
+        let made = bytes.withUnsafeBytes { raw in
+            // MUST_COPY: the Swift array does not outlive this call.
+            MHD_create_response_from_buffer(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let made else { return .NO }
+        addHeaders(response.headers, to: made, close: close)
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        if result == .YES {
+            context.responded = true
+            context.status = response.status
+            context.bytes = bytes.count
+        }
+        return result
+    }
+
+    private static func queueStream(
+        _ response: HTTPResponse, _ start: @escaping EventStream.Start, _ context: ConnectionContext,
+        _ connection: OpaquePointer, _ core: ServerCore
+    ) -> MHD_Result {
+        let stream = EventStream()
+        guard core.register(stream) else {
+            let busy = HTTPResponse.problem(
+                status: 503, title: "Service Unavailable",
+                detail: core.stopping.load(ordering: .relaxed)
+                    ? "The server is shutting down." : "Too many event streams are open; try again later.")
+            return queue(busy, context: context, connection: connection, core: core, close: false)
+        }
+        // The response keeps the stream alive until MHD frees the response.
+        let retained = Unmanaged.passRetained(stream).toOpaque()
+        let made = MHD_create_response_from_callback(
+            UInt64.max, streamBlockSize,
+            { cls, _, buffer, max in
+                guard let cls, let buffer else { return -1 }
+                return Unmanaged<EventStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+            }, retained,
+            { cls in
+                guard let cls else { return }
+                Unmanaged<EventStream>.fromOpaque(cls).release()
+            })
+        guard let made else {
+            Unmanaged<EventStream>.fromOpaque(retained).release()
+            core.unregister(stream)
+            return .NO
+        }
+        addHeaders(response.headers, to: made, close: false)
+        stream.attach(connection: connection)
+        context.stream = stream
+        context.responded = true
+        context.status = response.status
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        guard result == .YES else {
+            stream.close()
+            return result
+        }
+        start(stream)
+        return result
+    }
+
+    private static func addHeaders(_ headers: [(String, String)], to response: OpaquePointer, close: Bool) {
+        for (name, value) in headers {
+            // MHD refuses names/values with CR/LF and the headers it manages itself.
+            _ = MHD_add_response_header(response, name, value)
+        }
+        if close {
+            _ = MHD_add_response_header(response, "Connection", "close")
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+/// What the libmicrohttpd callbacks reach through their `cls` pointer: configuration, handler,
+/// open streams and counters. Called concurrently from MHD's worker threads.
+final class ServerCore: Sendable {
+    let configuration: HTTPServerConfiguration
+    let handler: any HTTPHandler
+    let logger: Logger
+    /// Requests begun and not yet completed (event streams included).
+    let inFlight = Atomic<Int>(0)
+    /// Set once shutdown began: responses then carry `Connection: close`, new streams get 503.
+    let stopping = Atomic<Bool>(false)
+    private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
+    /// The last message libmicrohttpd logged (for start failures).
+    let lastLibraryMessage = Mutex<String>("")
+
+    init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger) {
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+    }
+
+    // MARK: - Request lifecycle
+
+    /// First call for a request: headers are in. Checks limits and smuggling shapes.
+    func begin(_ context: ConnectionContext, _ connection: OpaquePointer, method: String) -> MHD_Result {
+        context.begin(method: method)
+        inFlight.add(1, ordering: .relaxed)
+        if context.peer == nil {
+            context.peer = PeerAddress.string(swy_connection_client_address(connection))
+        }
+        if context.rawTarget.utf8.count > configuration.maxURLBytes {
+            return reject(
+                context, connection, status: 414, title: "URI Too Long",
+                detail: "The request target is longer than \(configuration.maxURLBytes) bytes.")
+        }
+        HeaderReader.read(connection, into: context)
+        let lengths = context.headers.values(for: "Content-Length")
+        let encodings = context.headers.values(for: "Transfer-Encoding")
+        if lengths.count > 1 {
+            return reject(
+                context, connection, status: 400, title: "Bad Request",
+                detail: "The request has more than one Content-Length header.")
+        }
+        if !lengths.isEmpty && !encodings.isEmpty {
+            return reject(
+                context, connection, status: 400, title: "Bad Request",
+                detail: "The request has both Content-Length and Transfer-Encoding.")
+        }
+        if !encodings.isEmpty
+            && (encodings.count > 1 || encodings[0].trimmingASCIISpaces().lowercased() != "chunked")
+        {
+            return reject(
+                context, connection, status: 400, title: "Bad Request",
+                detail: "The only Transfer-Encoding accepted is chunked.")
+        }
+        if let declared = lengths.first {
+            guard let length = Int(declared.trimmingASCIISpaces()), length >= 0 else {
+                return reject(
+                    context, connection, status: 400, title: "Bad Request",
+                    detail: "The Content-Length is not a number.")
+            }
+            if length > configuration.maxBodyBytes {
+                return reject(
+                    context, connection, status: 413, title: "Content Too Large",
+                    detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+            }
+            context.body.reserveCapacity(length)
+        }
+        return .YES
+    }
+
+    /// Middle calls: one chunk of the body. Always consumed; counted against the cap.
+    func receive(
+        _ context: ConnectionContext, _ connection: OpaquePointer, _ data: UnsafeRawBufferPointer
+    )
+        -> MHD_Result
+    {
+        if context.bodyTooLarge {
+            context.discardedBytes += data.count
+            // Drain a bounded amount so the 413 can still be sent; past that, drop the connection.
+            return context.discardedBytes > configuration.maxBodyBytes ? .NO : .YES
+        }
+        if context.body.count + data.count > configuration.maxBodyBytes {
+            context.bodyTooLarge = true
+            context.body = []
+            // libmicrohttpd 0.9.75 refuses a response in the middle of the body (MHD_queue_response
+            // returns NO there), so the rest is drained (bounded) and the 413 goes out at the end.
+            return .YES
+        }
+        context.body.append(contentsOf: data)
+        return .YES
+    }
+
+    /// Last call: the whole request is in; run the handler and queue its response.
+    func finish(_ context: ConnectionContext, _ connection: OpaquePointer) -> MHD_Result {
+        if context.responded { return .YES }
+        if context.bodyTooLarge {
+            return reject(
+                context, connection, status: 413, title: "Content Too Large",
+                detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+        }
+        let parts = URLComponentsParser.split(target: context.rawTarget)
+        let request = HTTPRequest(
+            method: context.method, path: URLComponentsParser.decodePath(parts.rawPath), rawPath: parts.rawPath,
+            query: URLComponentsParser.decodeQuery(parts.rawQuery), headers: context.headers, body: context.body,
+            peer: context.peer ?? "unknown")
+        context.body = []
+        let response: HTTPResponse
+        do {
+            response = try handler.handle(request)
+        } catch {
+            logger.error(
+                "handler failed",
+                metadata: [
+                    "method": "\(request.method)", "path": "\(redacted(context.rawTarget))", "error": "\(error)",
+                ])
+            response = .problem(
+                status: 500, title: "Internal Server Error", detail: "The request could not be handled.")
+        }
+        return ResponseWriter.queue(response, context: context, connection: connection, core: self, close: false)
+    }
+
+    /// The request ended (sent, failed, timed out or shut down): log it and release its state.
+    func complete(_ context: ConnectionContext, termination: MHD_RequestTerminationCode) {
+        if let stream = context.stream {
+            stream.connectionEnded()
+            unregister(stream)
+            context.bytes = stream.bytesSent
+        }
+        inFlight.subtract(1, ordering: .relaxed)
+        logAccess(context, termination: termination)
+        context.end()
+    }
+
+    /// Queues a transport error (problem+json) and closes the connection after it.
+    func reject(
+        _ context: ConnectionContext, _ connection: OpaquePointer, status: Int, title: String, detail: String
+    )
+        -> MHD_Result
+    {
+        let response = HTTPResponse.problem(status: status, title: title, detail: detail)
+        return ResponseWriter.queue(response, context: context, connection: connection, core: self, close: true)
+    }
+
+    // MARK: - Streams
+
+    /// Adds `stream` to the open streams unless the cap is reached or the server is stopping.
+    func register(_ stream: EventStream) -> Bool {
+        guard !stopping.load(ordering: .relaxed) else { return false }
+        return streams.withLock { open in
+            guard open.count < configuration.maxStreams else { return false }
+            open[ObjectIdentifier(stream)] = stream
+            return true
+        }
+    }
+
+    func unregister(_ stream: EventStream) {
+        _ = streams.withLock { $0.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
+    var openStreams: [EventStream] {
+        streams.withLock { Array($0.values) }
+    }
+
+    /// Sends the heartbeat comment to every open stream.
+    func heartbeat() {
+        for stream in openStreams {
+            stream.comment("ping")
+        }
+    }
+
+    /// Closes every open stream (their queued events are still written).
+    func closeAllStreams() {
+        for stream in openStreams {
+            stream.close()
+        }
+    }
+
+    // MARK: - Logging
+
+    func redacted(_ target: String) -> String {
+        configuration.redactPath(target)
+    }
+
+    private func logAccess(_ context: ConnectionContext, termination: MHD_RequestTerminationCode) {
+        let duration = ContinuousClock.now - context.startedAt
+        logger.info(
+            "\(context.method) \(redacted(context.rawTarget)) \(context.status) \(context.bytes)B \(Self.milliseconds(duration))ms",
+            metadata: termination == .REQUEST_TERMINATED_COMPLETED_OK
+                ? ["peer": "\(context.peer ?? "unknown")"]
+                : ["peer": "\(context.peer ?? "unknown")", "ended": "\(Self.name(termination))"])
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+        let whole = micros / 1000
+        let fraction = micros % 1000
+        return "\(whole)." + String(repeating: "0", count: 3 - String(fraction).count) + "\(fraction)"
+    }
+
+    private static func name(_ termination: MHD_RequestTerminationCode) -> String {
+        switch termination {
+        case .REQUEST_TERMINATED_COMPLETED_OK: "ok"
+        case .REQUEST_TERMINATED_WITH_ERROR: "error"
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: "timeout"
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: "shutdown"
+        case .REQUEST_TERMINATED_READ_ERROR: "read-error"
+        case .REQUEST_TERMINATED_CLIENT_ABORT: "client-abort"
+        default: "unknown"
+        }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    func trimmingASCIISpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}
