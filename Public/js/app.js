@@ -35,7 +35,11 @@ function apply(doc) {
   state.doc = doc;
   state.view = buildView(doc);
   message.hidden = true;
-  document.getElementById('phone').setAttribute('aria-busy', 'false');
+  const phoneEl = document.getElementById('phone');
+  phoneEl.setAttribute('aria-busy', 'false');
+  phoneEl.dataset.session = doc.session;
+  phoneEl.dataset.version = String(doc.version);
+  phoneEl.dataset.path = (doc.visible?.path || []).join('/');
   phone.render(state.view, { animate: !first });
   inspector.showSession(doc, state.view);
   syncHistory();

@@ -72,6 +72,7 @@ export class Phone {
         if (motion && layer.item?.animated !== false) animateIn(rec.el, 'enter-rise');
       }
       rec.el.style.zIndex = String(i + 1);
+      rec.el.style.setProperty('--sheet-offset', String(view.layers.slice(1, i).filter((l) => l.presentation === 'modal').length));
       this.updateLayer(rec, layer, motion);
       rec.el.inert = i < topIndex || !!view.alert;
       rec.el.classList.toggle('recessed', view.layers.slice(i + 1).some((l) => l.presentation === 'modal'));
@@ -81,7 +82,7 @@ export class Phone {
     // Keep keyboard users in the phone: if the focused control went away, focus the top title.
     const active = document.activeElement;
     const lost = !active || active === document.body || !active.isConnected || active.closest('[data-leaving]');
-    if (focusWasInPhone && lost && !view.alert) {
+    if (animate && focusWasInPhone && lost && !view.alert) {
       this.records.get(view.layers[topIndex].key)?.el.querySelector('.navbar-title')?.focus({ preventScroll: true });
     }
   }
