@@ -1,0 +1,86 @@
+/// A coordinator's link to the engine that owns it, and the content it starts with.
+///
+/// You create one of its subclasses as a stored property — ``NavigationStack``, ``RootNavigation`` or
+/// ``TabNavigation`` — and the engine fills in the rest when the coordinator enters its tree.
+public class CoordinatorBinding {
+    let kind: CoordinatorKind
+    weak var engine: NavigationEngine?
+    var nodeID: String?
+
+    init(kind: CoordinatorKind) {
+        self.kind = kind
+    }
+
+    /// The initial root route name and input (root and navigation kinds).
+    func initialRoot(of owner: AnyObject) -> (name: String, input: JSONValue?)? { nil }
+
+    /// The initial tab route names and the selected index (tab kind).
+    func initialTabs(of owner: AnyObject) -> (names: [String], selected: Int)? { nil }
+}
+
+/// A binding that starts at a `@Root` route (the base of ``NavigationStack`` and ``RootNavigation``).
+public class RootBinding<Owner: AnyObject>: CoordinatorBinding {
+    let initialKeyPath: PartialKeyPath<Owner>
+    let initialInput: JSONValue?
+
+    init(kind: CoordinatorKind, keyPath: PartialKeyPath<Owner>, input: JSONValue?) {
+        initialKeyPath = keyPath
+        initialInput = input
+        super.init(kind: kind)
+    }
+
+    override func initialRoot(of owner: AnyObject) -> (name: String, input: JSONValue?)? {
+        guard let owner = owner as? Owner,
+            let name = RouteTable.of(owner).name(for: initialKeyPath, in: owner)
+        else { return nil }
+        return (name, initialInput)
+    }
+}
+
+/// The stack of a ``NavigationCoordinatable``: `let stack = NavigationStack(initial: \TodosCoordinator.list)`.
+public final class NavigationStack<Owner: AnyObject>: RootBinding<Owner> {
+    /// A stack starting at a `@Root` route without input.
+    public init<Output>(initial: KeyPath<Owner, Transition<Owner, Void, Output>>) {
+        super.init(kind: .navigation, keyPath: initial, input: nil)
+    }
+
+    /// A stack starting at a `@Root` route with input.
+    public init<Input: Codable & Sendable, Output>(initial: KeyPath<Owner, Transition<Owner, Input, Output>>, _ input: Input) {
+        super.init(kind: .navigation, keyPath: initial, input: try? JSONValue(encoding: input))
+    }
+}
+
+/// The root of a ``RootCoordinatable``: `let navigation = RootNavigation(initial: \AppCoordinator.onboarding)`.
+public final class RootNavigation<Owner: AnyObject>: RootBinding<Owner> {
+    /// A root starting at a `@Root` route without input.
+    public init<Output>(initial: KeyPath<Owner, Transition<Owner, Void, Output>>) {
+        super.init(kind: .root, keyPath: initial, input: nil)
+    }
+
+    /// A root starting at a `@Root` route with input.
+    public init<Input: Codable & Sendable, Output>(initial: KeyPath<Owner, Transition<Owner, Input, Output>>, _ input: Input) {
+        super.init(kind: .root, keyPath: initial, input: try? JSONValue(encoding: input))
+    }
+}
+
+/// The tabs of a ``TabCoordinatable``:
+/// `let tabs = TabNavigation(\AuthenticatedCoordinator.home, \AuthenticatedCoordinator.todos)`.
+public final class TabNavigation<Owner: AnyObject>: CoordinatorBinding {
+    let tabKeyPaths: [PartialKeyPath<Owner>]
+    let selected: Int
+
+    /// Tabs in order; `selected` is the index of the tab shown first.
+    public init(_ tabs: PartialKeyPath<Owner>..., selected: Int = 0) {
+        tabKeyPaths = tabs
+        self.selected = selected
+        super.init(kind: .tab)
+    }
+
+    override func initialTabs(of owner: AnyObject) -> (names: [String], selected: Int)? {
+        guard let owner = owner as? Owner else { return nil }
+        let table = RouteTable.of(owner)
+        let names = tabKeyPaths.compactMap { table.name(for: $0, in: owner) }
+        guard names.count == tabKeyPaths.count, !names.isEmpty else { return nil }
+        return (names, min(max(selected, 0), names.count - 1))
+    }
+}

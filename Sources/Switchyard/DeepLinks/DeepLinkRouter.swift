@@ -1,0 +1,68 @@
+/// A declarative deep-link router: URL patterns mapped to chains on the root coordinator.
+///
+/// ```swift
+/// let links = DeepLinkRouter<AppCoordinator>()
+///     .route("jumper://io.idevs/todo/:id") { app, link in
+///         guard let tabs = app.hasRoot(\.authenticated) else { return .pending }
+///         try tabs.focus(\.todos).present(\.todo, try link.string("id"))
+///         return .opened
+///     }
+/// ```
+/// Patterns are tried in order; the first that matches handles the link. Handlers run inside the engine's
+/// transaction: if one throws, nothing changes.
+public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
+    /// A handler: applies the link to the root coordinator.
+    public typealias Handler = @Sendable (Root, DeepLink) throws -> DeepLinkResult
+
+    let entries: [(pattern: DeepLinkPattern, handler: Handler)]
+
+    /// An empty router.
+    public init() {
+        entries = []
+    }
+
+    private init(entries: [(pattern: DeepLinkPattern, handler: Handler)]) {
+        self.entries = entries
+    }
+
+    /// A router with one more pattern (see ``DeepLinkPattern`` syntax in the README: `:name`, `:name(int)`,
+    /// `scheme1|scheme2://`, host `*`, `?key=:param`).
+    public func route(_ pattern: String, _ handler: @escaping Handler) -> DeepLinkRouter {
+        DeepLinkRouter(entries: entries + [(DeepLinkPattern(pattern), handler)])
+    }
+
+    /// The patterns, in order.
+    public var patterns: [String] {
+        entries.map(\.pattern.text)
+    }
+
+    /// The first match for a URL.
+    public func match(_ url: String) -> (DeepLink, Handler)? {
+        for entry in entries {
+            if let link = entry.pattern.match(url) { return (link, entry.handler) }
+        }
+        return nil
+    }
+}
+
+/// A router with its root type erased, as the engine keeps it.
+struct AnyDeepLinkRouter: Sendable {
+    let patterns: [String]
+    let openLink: @Sendable (String, AnyObject) throws -> DeepLinkResult?
+
+    init<Root: Coordinatable>(_ router: DeepLinkRouter<Root>) {
+        patterns = router.patterns
+        openLink = { url, root in
+            guard let (link, handler) = router.match(url), let root = root as? Root else { return nil }
+            return try handler(root, link)
+        }
+    }
+
+    /// Opens a link: true if opened, false if pending; throws when nothing matches or the handler refuses.
+    func open(_ url: String, root: AnyObject) throws -> Bool {
+        guard let result = try openLink(url, root) else {
+            throw NavigationError.deepLinkNotMatched(url, patterns: patterns)
+        }
+        return result == .opened
+    }
+}

@@ -1,0 +1,67 @@
+/// Dismissal and alerts. Only called inside a transaction.
+extension NavigationEngine {
+    /// Removes the coordinator's item and everything above it in its parent; continues in the parent.
+    func dismissCoordinator(_ nodeID: String) throws -> String {
+        let node = try requireNode(nodeID)
+        guard let parentID = node.parent, let host = node.host, let parent = storage.nodes[parentID] else {
+            throw NavigationError.cannotDismissRoot
+        }
+        switch parent.slot(of: host) {
+        case .stack(let index):
+            truncateStack(parentID, from: index)
+            return parentID
+        case .tab:
+            throw NavigationError.cannotDismissTabContent(node.typeName)
+        case .root, nil:
+            throw NavigationError.notPresented(node.typeName)
+        }
+    }
+
+    /// Dismisses the presentation layer the coordinator is in: the nearest modal or full-screen item at or below
+    /// it, with everything above that item. Continues in the coordinator that owned the modal item.
+    func dismiss(_ nodeID: String) throws -> String {
+        let start = try requireNode(nodeID)
+        var currentID = nodeID
+        while let node = storage.nodes[currentID], let parentID = node.parent, let host = node.host,
+            let parent = storage.nodes[parentID]
+        {
+            if case .stack(let index) = parent.slot(of: host),
+                let modal = parent.stack[...index].lastIndex(where: { $0.presentation?.isPresentation == true })
+            {
+                truncateStack(parentID, from: modal)
+                return parentID
+            }
+            currentID = parentID
+        }
+        if start.parent == nil { throw NavigationError.cannotDismissRoot }
+        if let parentID = start.parent, let host = start.host, case .tab = storage.nodes[parentID]?.slot(of: host) {
+            throw NavigationError.cannotDismissTabContent(start.typeName)
+        }
+        throw NavigationError.notPresented(start.typeName)
+    }
+
+    /// Shows an alert on a coordinator (one at a time).
+    func presentAlert(_ nodeID: String, _ alert: Alert) throws -> String {
+        let node = try requireNode(nodeID)
+        guard node.alert == nil else { throw NavigationError.alertAlreadyPresented }
+        storage.nodes[nodeID]!.alert = alert
+        markChanged()
+        return nodeID
+    }
+
+    /// Answers the alert: removes it and sends the chosen action's event, if any, from the coordinator.
+    func respondToAlert(_ nodeID: String, choice: Int) throws -> String {
+        let node = try requireNode(nodeID)
+        guard let alert = node.alert else { throw NavigationError.noAlert }
+        guard alert.actions.indices.contains(choice) else {
+            throw NavigationError.invalidAlertChoice(choice, actions: alert.actions.map(\.title))
+        }
+        storage.nodes[nodeID]!.alert = nil
+        markChanged()
+        let action = alert.actions[choice]
+        if let name = action.event {
+            _ = try deliver(FlowEvent(name: name, payload: action.payload ?? .null, sender: nodeID), from: nodeID)
+        }
+        return nodeID
+    }
+}

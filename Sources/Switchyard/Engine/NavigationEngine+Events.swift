@@ -1,0 +1,38 @@
+/// Flow events: the sender's coordinator handles first, then each parent, until one returns true.
+extension NavigationEngine {
+    /// Sends a flow event from an item (screen) or coordinator id, as one transaction.
+    ///
+    /// - Returns: The node id of the coordinator that handled it.
+    /// - Throws: ``NavigationError/eventNotHandled(_:)`` (nothing changes) if no coordinator up to the root handled it.
+    @discardableResult
+    public func send(_ event: FlowEvent, from sender: String) throws -> String {
+        try transaction {
+            let start: String
+            if storage.nodes[sender] != nil {
+                start = sender
+            } else if let owner = storage.itemOwner[sender] {
+                start = owner
+            } else {
+                throw NavigationError.itemNotFound(sender)
+            }
+            var event = event
+            event.sender = sender
+            guard let handler = try deliver(event, from: start) else {
+                throw NavigationError.eventNotHandled(event.name)
+            }
+            return handler
+        }
+    }
+
+    /// Offers the event to `nodeID` and its parents; returns who handled it. Inside a transaction.
+    func deliver(_ event: FlowEvent, from nodeID: String) throws -> String? {
+        var current: String? = nodeID
+        while let id = current, let node = storage.nodes[id] {
+            if let coordinator = storage.coordinators[id], try coordinator.handle(event) {
+                return id
+            }
+            current = node.parent
+        }
+        return nil
+    }
+}

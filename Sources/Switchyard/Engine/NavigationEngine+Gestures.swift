@@ -1,0 +1,60 @@
+/// User gestures: back, dismiss modal, select tab. They act on what is visible, respect non-dismissible modals
+/// and the owners' `shouldLeave` vetoes, and say why they were refused. Only called inside a transaction.
+extension NavigationEngine {
+    /// Pops the visible pushed item, whoever owns it. Continues in the coordinator that owned it.
+    func back() throws -> String {
+        let entries = visibleEntries()
+        guard let top = topScreen(in: entries) else { throw NavigationError.cannotGoBack }
+        var owner = top.owner
+        var slot = top.slot
+        // Climb while the visible screen is the base of a coordinator hosted as its parent's root or tab.
+        while true {
+            switch slot {
+            case .stack(let index):
+                let item = storage.nodes[owner]!.stack[index]
+                guard item.presentation == .push else { throw NavigationError.cannotGoBack }
+                try checkLeave(owner: owner, item: item, gesture: .back)
+                truncateStack(owner, from: index)
+                return owner
+            case .root, .tab:
+                let node = storage.nodes[owner]!
+                guard let parent = node.parent, let host = node.host,
+                    let hostSlot = storage.nodes[parent]?.slot(of: host)
+                else { throw NavigationError.cannotGoBack }
+                owner = parent
+                slot = hostSlot
+            }
+        }
+    }
+
+    /// Removes the top-most modal or full-screen item with everything above it.
+    func dismissModal() throws -> String {
+        let entries = visibleEntries()
+        guard let modal = entries.last(where: { $0.entry.presentation?.isPresentation == true }),
+            case .stack(let index) = modal.slot
+        else { throw NavigationError.noModal }
+        guard modal.entry.dismissible else { throw NavigationError.notDismissible(route: modal.entry.route) }
+        try checkLeave(owner: modal.owner, item: modal.entry, gesture: .dismissModal)
+        truncateStack(modal.owner, from: index)
+        return modal.owner
+    }
+
+    /// Taps a tab of the tab coordinator nearest the visible screen that has it.
+    func selectTab(_ route: String) throws -> String {
+        let entries = visibleEntries()
+        let tabNodes = entries.reversed().map(\.owner).filter { storage.nodes[$0]?.kind == .tab }
+        guard let nodeID = tabNodes.first(where: { id in storage.nodes[id]!.tabs.contains { $0.route == route } })
+        else {
+            let routes = tabNodes.first.map { storage.nodes[$0]!.tabs.map(\.route) } ?? []
+            throw NavigationError.notATab(route, tabs: routes)
+        }
+        return try selectTabGesture(nodeID, route)
+    }
+
+    private func checkLeave(owner: String, item: EntryState, gesture: Gesture) throws {
+        let coordinator = storage.coordinators[owner]!
+        if case .refuse(let reason) = coordinator.shouldLeave(route: item.route, item: item.id, gesture: gesture) {
+            throw NavigationError.vetoed(route: item.route, reason: reason)
+        }
+    }
+}

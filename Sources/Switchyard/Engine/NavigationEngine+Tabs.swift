@@ -1,0 +1,66 @@
+/// Tab operations by name. Only called inside a transaction.
+extension NavigationEngine {
+    /// Selects the first tab with that route (and input, if given) and continues in its content.
+    /// Focusing the selected tab changes nothing.
+    func focusTab(_ nodeID: String, _ route: String, input: JSONValue? = nil, first: Bool = true) throws -> String {
+        let node = try requireNode(nodeID)
+        try require(node, kinds: [.tab], for: "focus")
+        let routes = node.tabs.map(\.route)
+        guard
+            let index = node.tabs.firstIndex(where: {
+                $0.route == route && (input == nil || $0.input == input)
+            })
+        else {
+            if table(of: nodeID).routes[route] == nil {
+                throw NavigationError.unknownRoute(route, in: node.typeName, choices: routes)
+            }
+            throw NavigationError.notATab(route, tabs: routes)
+        }
+        if node.selectedTab != index {
+            storage.nodes[nodeID]!.selectedTab = index
+            markChanged()
+        }
+        return landing(node.tabs[index], owner: nodeID)
+    }
+
+    /// Appends a tab made by a `@TabRoute`, optionally selecting it.
+    func addTab(_ nodeID: String, _ route: String, input: JSONValue?, select: Bool) throws -> String {
+        let node = try requireNode(nodeID)
+        try require(node, kinds: [.tab], for: "addTab")
+        let entry = try makeEntry(
+            owner: nodeID, route: route, kinds: [.tab], input: input, presentation: nil, animated: true)
+        storage.nodes[nodeID]!.tabs.append(entry)
+        if select { storage.nodes[nodeID]!.selectedTab = node.tabs.count }
+        return select ? landing(entry, owner: nodeID) : nodeID
+    }
+
+    /// Removes a tab (by item id); the last tab cannot be removed.
+    func removeTab(_ nodeID: String, item: String) throws -> String {
+        let node = try requireNode(nodeID)
+        try require(node, kinds: [.tab], for: "removeTab")
+        guard let index = node.tabs.firstIndex(where: { $0.id == item }) else {
+            throw NavigationError.itemNotFound(item)
+        }
+        guard node.tabs.count > 1 else { throw NavigationError.cannotRemoveLastTab }
+        discard(node.tabs[index])
+        storage.nodes[nodeID]!.tabs.remove(at: index)
+        var selected = node.selectedTab
+        if index < selected || (index == selected && selected == node.tabs.count - 1) { selected -= 1 }
+        storage.nodes[nodeID]!.selectedTab = max(0, selected)
+        return nodeID
+    }
+
+    /// The user tapped a tab: select it, or call the re-selection hook if it is already selected.
+    func selectTabGesture(_ nodeID: String, _ route: String) throws -> String {
+        let node = try requireNode(nodeID)
+        let routes = node.tabs.map(\.route)
+        guard let index = node.tabs.firstIndex(where: { $0.route == route }) else {
+            throw NavigationError.notATab(route, tabs: routes)
+        }
+        if index == node.selectedTab, let tabs = storage.coordinators[nodeID] as? any TabCoordinatable {
+            try tabs.didReselectTab(route)
+            return landing(node.tabs[index], owner: nodeID)
+        }
+        return try focusTab(nodeID, route)
+    }
+}

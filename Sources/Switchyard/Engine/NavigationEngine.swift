@@ -1,0 +1,147 @@
+/// One navigation state machine: a tree of coordinators, the routes they took, and a version.
+///
+/// The engine owns the coordinators in its tree. Every operation runs in a transaction: it commits fully (the version
+/// grows by one if anything changed) or throws a ``NavigationError`` and leaves the tree and version as they were.
+/// Operations called inside ``transaction(_:)`` (or inside an event handler or deep-link handler) join one
+/// transaction, so a chain of steps is atomic. Lifecycle hooks run after commit.
+///
+/// The engine is not thread-safe: use one engine from one thread at a time (the server serializes each session).
+///
+/// ```swift
+/// let engine = try NavigationEngine(root: AppCoordinator())
+/// try engine.transaction {
+///     try app.hasRoot(\.authenticated)?.focusFirst(\.todos).child.popToRoot().route(to: \.todo, id)
+/// }
+/// print(engine.visiblePath)  // ["authenticated", "todos", "list", "todo"]
+/// ```
+public final class NavigationEngine {
+    var storage = EngineStorage()
+    var journal: Journal?
+    var nextID = 1
+    let deepLinks: AnyDeepLinkRouter?
+    private var retryingPendingLink = false
+
+    /// Called after every committed change with its version and cause.
+    public var onCommit: ((CommitInfo) -> Void)?
+
+    /// The version of the tree: 0 at creation, +1 for every committed change.
+    public var version: Int { storage.version }
+
+    /// The root coordinator.
+    public var rootCoordinator: any Coordinatable { storage.coordinators[storage.rootNode]! }
+
+    /// A deep link waiting for a precondition (e.g. login), if any.
+    public var pendingDeepLink: String? { storage.pendingDeepLink }
+
+    /// Creates an engine whose tree starts at `root`, with an optional deep-link router.
+    public convenience init<Root: Coordinatable>(root: Root, deepLinks: DeepLinkRouter<Root>? = nil) throws {
+        try self.init(erasedRoot: root, deepLinks: deepLinks.map(AnyDeepLinkRouter.init))
+    }
+
+    init(erasedRoot root: any Coordinatable, deepLinks: AnyDeepLinkRouter?, restoring snapshot: NodeSnapshot? = nil)
+        throws
+    {
+        self.deepLinks = deepLinks
+        try transaction {
+            storage.rootNode = try attach(root, parent: nil, host: nil, snapshot: snapshot)
+        }
+        storage.version = 0
+    }
+
+    /// Runs `body` as one transaction: all operations inside commit together or not at all.
+    ///
+    /// Nested calls join the outer transaction. On a thrown error the tree, the version and the pending deep link
+    /// are restored and the error is rethrown.
+    @discardableResult
+    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        if journal != nil { return try body() }
+        let snapshot = storage
+        journal = Journal()
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            storage = snapshot
+            journal = nil
+            throw error
+        }
+        let finished = journal!
+        journal = nil
+        if finished.changed {
+            storage.version += 1
+        }
+        afterCommit(finished, cause: retryingPendingLink ? .pendingDeepLink : .direct)
+        return result
+    }
+
+    /// Marks the running transaction as having changed the tree.
+    func markChanged() {
+        journal?.changed = true
+    }
+
+    private func afterCommit(_ finished: Journal, cause: CommitInfo.Cause) {
+        if finished.changed {
+            onCommit?(CommitInfo(version: storage.version, cause: cause, visiblePath: visiblePath))
+        }
+        for id in finished.started {
+            storage.coordinators[id]?.onStart()
+        }
+        for (coordinator, parent) in finished.finished {
+            coordinator.onFinish()
+            parent?.childDidFinish(coordinator)
+        }
+        for callback in finished.dismissed {
+            callback()
+        }
+        if finished.changed, !retryingPendingLink, storage.pendingDeepLink != nil {
+            retryPendingDeepLink()
+        }
+    }
+
+    private func retryPendingDeepLink() {
+        guard let url = storage.pendingDeepLink, let deepLinks else { return }
+        retryingPendingLink = true
+        defer { retryingPendingLink = false }
+        do {
+            try transaction {
+                let opened = try deepLinks.open(url, root: rootCoordinator)
+                guard opened else { throw DeepLinkStillPending() }
+                storage.pendingDeepLink = nil
+                markChanged()
+            }
+        } catch is DeepLinkStillPending {
+            // Still waiting: nothing changed.
+        } catch {
+            // The link can no longer be opened (e.g. its target is gone): drop it rather than retry forever.
+            try? transaction {
+                storage.pendingDeepLink = nil
+                markChanged()
+            }
+        }
+    }
+
+    func newID(_ prefix: String) -> String {
+        defer { nextID += 1 }
+        return prefix + String(nextID)
+    }
+}
+
+/// What one commit was.
+public struct CommitInfo: Sendable, Hashable {
+    /// Why the commit happened.
+    public enum Cause: String, Sendable, Hashable {
+        /// An operation called by the app or the server.
+        case direct
+        /// A pending deep link completed after another change made it possible.
+        case pendingDeepLink
+    }
+
+    /// The version after the commit.
+    public let version: Int
+    /// Why it happened.
+    public let cause: Cause
+    /// The visible route path after the commit.
+    public let visiblePath: [String]
+}
+
+struct DeepLinkStillPending: Error {}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// The routes of one coordinator type, found once by reflection and cached for the process.
+///
+/// Route names are property names (`@Route var todo` is `todo`), so routes declared once are reachable both through
+/// key paths (Swift) and by name with JSON input (the server), with no second registration. Factories are unapplied
+/// methods of the type (they capture no instance), so one table serves every instance of the type.
+final class RouteTable: @unchecked Sendable {
+    // @unchecked: the table is immutable after construction except `keyPathNames`, which `lock` guards; the
+    // transitions hold unapplied method references of the coordinator type and are only called by one engine at a
+    // time, on the instance passed in.
+
+    let typeName: String
+    let routes: [String: AnyTransition]
+    let order: [String]
+    private let lock = NSLock()
+    private var keyPathNames: [AnyKeyPath: String] = [:]
+
+    private init(coordinator: AnyObject) {
+        typeName = String(describing: type(of: coordinator))
+        var routes: [String: AnyTransition] = [:]
+        var order: [String] = []
+        var mirror: Mirror? = Mirror(reflecting: coordinator)
+        while let current = mirror {
+            for child in current.children {
+                guard let label = child.label, let declaration = child.value as? RouteDeclaration else { continue }
+                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                if routes[name] == nil {
+                    routes[name] = declaration.transition
+                    order.append(name)
+                }
+            }
+            mirror = current.superclassMirror
+        }
+        self.routes = routes
+        self.order = order
+    }
+
+    private static let cache = LockedValue<[ObjectIdentifier: RouteTable]>([:])
+
+    /// The table of `coordinator`'s type.
+    static func of(_ coordinator: AnyObject) -> RouteTable {
+        let key = ObjectIdentifier(type(of: coordinator))
+        if let table = cache.withLock({ $0[key] }) { return table }
+        let table = RouteTable(coordinator: coordinator)
+        return cache.withLock { tables in
+            if let existing = tables[key] { return existing }
+            tables[key] = table
+            return table
+        }
+    }
+
+    /// Every table built so far (the catalog of coordinator types this process has seen).
+    static var all: [RouteTable] {
+        cache.withLock { Array($0.values) }.sorted { $0.typeName < $1.typeName }
+    }
+
+    /// Names of the routes of one kind, in declaration order.
+    func names(_ kind: RouteKind) -> [String] {
+        order.filter { routes[$0]?.kind == kind }
+    }
+
+    /// The route a key path of `owner` points at.
+    func name<Owner: AnyObject>(for keyPath: PartialKeyPath<Owner>, in owner: Owner) -> String? {
+        if let name = lock.withLock({ keyPathNames[keyPath] }) { return name }
+        guard let target = owner[keyPath: keyPath] as? AnyTransition else { return nil }
+        var mirror: Mirror? = Mirror(reflecting: owner)
+        while let current = mirror {
+            for child in current.children {
+                guard let label = child.label, let declaration = child.value as? RouteDeclaration,
+                    declaration.transition === target
+                else { continue }
+                let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
+                lock.withLock { keyPathNames[keyPath] = name }
+                return name
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+}
+
+/// A value guarded by a lock.
+final class LockedValue<Value>: @unchecked Sendable {
+    // @unchecked: every access to `value` goes through `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

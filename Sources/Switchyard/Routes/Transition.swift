@@ -1,0 +1,120 @@
+/// What a route's factory made: a screen or a child coordinator.
+enum RouteProduct {
+    case screen(any Screen)
+    case coordinator(any Coordinatable)
+}
+
+/// The kinds of route declaration.
+enum RouteKind: String, Sendable {
+    case root, route, tab
+}
+
+/// The type-erased part of a route, shared by every ``Transition``.
+public class AnyTransition {
+    let kind: RouteKind
+    let style: RouteStyle
+    let inputTypeName: String?
+    let outputTypeName: String
+    let producesCoordinator: Bool
+
+    init(kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String, producesCoordinator: Bool) {
+        self.kind = kind
+        self.style = style
+        self.inputTypeName = inputTypeName
+        self.outputTypeName = outputTypeName
+        self.producesCoordinator = producesCoordinator
+    }
+
+    /// Calls the factory on `owner` with JSON input.
+    func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
+        preconditionFailure("abstract")
+    }
+
+    /// Makes the tab item (tab routes only).
+    func makeTabItem(owner: AnyObject) -> TabItem? { nil }
+}
+
+/// A route of coordinator `Owner`: what `@Root`, `@Route` and `@TabRoute` wrap. Key paths to transitions are the
+/// typed handles of the Swift API: `route(to: \.todo, "42")` only compiles with the route's own input type.
+public final class Transition<Owner: AnyObject, Input, Output>: AnyTransition {
+    let factory: (Owner) -> (Input) -> Output
+    let decodeInput: (JSONValue?) throws -> Input
+    let wrap: (Output) -> RouteProduct
+    let tabItem: ((Owner) -> () -> TabItem)?
+
+    init(
+        kind: RouteKind, style: RouteStyle, factory: @escaping (Owner) -> (Input) -> Output,
+        decodeInput: @escaping (JSONValue?) throws -> Input, inputTypeName: String?,
+        wrap: @escaping (Output) -> RouteProduct, producesCoordinator: Bool,
+        tabItem: ((Owner) -> () -> TabItem)? = nil
+    ) {
+        self.factory = factory
+        self.decodeInput = decodeInput
+        self.wrap = wrap
+        self.tabItem = tabItem
+        super.init(
+            kind: kind, style: style, inputTypeName: inputTypeName, outputTypeName: String(describing: Output.self),
+            producesCoordinator: producesCoordinator)
+    }
+
+    override func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
+        guard let owner = owner as? Owner else {
+            throw NavigationError.restoreFailed("route '\(route)' does not belong to \(type(of: owner))")
+        }
+        let value: Input
+        do {
+            value = try decodeInput(input)
+        } catch let error as NavigationError {
+            throw error
+        } catch {
+            throw NavigationError.invalidInput(
+                route: route, expected: inputTypeName ?? "absent", reason: Self.describe(error))
+        }
+        return wrap(factory(owner)(value))
+    }
+
+    override func makeTabItem(owner: AnyObject) -> TabItem? {
+        guard let tabItem, let owner = owner as? Owner else { return nil }
+        return tabItem(owner)()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context))"
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing member '\(key.stringValue)' at \(path(context))"
+        case DecodingError.valueNotFound(let type, let context):
+            return "missing \(type) at \(path(context))"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.isEmpty ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
+    }
+}
+
+/// Input plumbing shared by the route wrappers.
+enum RouteInput {
+    static func none(_ json: JSONValue?) throws {
+        if let json, json != .null {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "this route takes no input, got \(json.jsonString)"))
+        }
+    }
+
+    static func decode<Input: Decodable>(_ json: JSONValue?) throws -> Input {
+        guard let json else {
+            throw DecodingError.valueNotFound(Input.self, .init(codingPath: [], debugDescription: "input missing"))
+        }
+        return try json.decode(Input.self)
+    }
+
+    static func noInput<Owner, Output>(_ factory: @escaping (Owner) -> () -> Output) -> (Owner) -> (()) -> Output {
+        { owner in { _ in factory(owner)() } }
+    }
+}

@@ -1,0 +1,23 @@
+/// What a control does when used: a transition relative to the coordinator owning the screen, or a flow event.
+public enum ScreenAction: Sendable, Hashable {
+    /// A chain of steps, applied starting at the coordinator that owns the screen.
+    case transition([Step])
+    /// A flow event sent from the screen's item: its owner handles it first, then each parent.
+    /// `fields` names text fields (or toggles) of the same screen whose current values the client sends along.
+    case event(_ name: String, payload: JSONValue = .null, fields: [String] = [])
+
+    /// A transition that routes to `route` with its declared presentation.
+    public static func route(_ route: String, input: JSONValue? = nil) -> ScreenAction {
+        .transition([Step(.route, route: route, input: input)])
+    }
+
+    /// A transition that pushes `route`.
+    public static func push(_ route: String, input: JSONValue? = nil) -> ScreenAction {
+        .transition([Step(.push, route: route, input: input)])
+    }
+
+    /// A transition made of one step of the given action (e.g. `.step(.pop)`).
+    public static func step(_ action: Step.Action) -> ScreenAction {
+        .transition([Step(action)])
+    }
+}

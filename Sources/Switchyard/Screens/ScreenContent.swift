@@ -1,0 +1,16 @@
+/// What a screen shows: a title, an optional background colour and a list of elements.
+public struct ScreenContent: Sendable, Hashable {
+    /// The navigation-bar title.
+    public var title: String
+    /// A CSS colour for the screen's background (e.g. `#34c759`), or nil for the default.
+    public var background: String?
+    /// The elements, top to bottom.
+    public var content: [ScreenElement]
+
+    /// Creates a screen description.
+    public init(title: String, background: String? = nil, content: [ScreenElement] = []) {
+        self.title = title
+        self.background = background
+        self.content = content
+    }
+}

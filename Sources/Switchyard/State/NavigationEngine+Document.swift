@@ -1,0 +1,169 @@
+/// Writing the state document: the tree as JSON, with screens rendered from current data.
+extension NavigationEngine {
+    /// The state document: `{"session"?, "version", "visible", "tree", "pendingDeepLink"?, "nextId", "result"?}`.
+    ///
+    /// - Parameters:
+    ///   - session: The session id to include, if any.
+    ///   - result: Extra members for a `result` object (e.g. where a chain ended).
+    public func stateDocument(session: String? = nil, result: [String: JSONValue]? = nil) -> [UInt8] {
+        var writer = JSONWriter(capacity: 4096)
+        writer.beginObject()
+        writer.member("session", ifPresent: session)
+        writeState(into: &writer)
+        if let result {
+            writer.member("result", .object(result))
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object.
+    public func writeState(into writer: inout JSONWriter) {
+        writer.member("version", storage.version)
+        let entries = visibleEntries()
+        writer.key("visible")
+        writer.beginObject()
+        writer.key("path")
+        writer.beginArray()
+        for entry in entries { writer.string(entry.entry.route) }
+        writer.endArray()
+        if let top = topScreen(in: entries) {
+            writer.member("coordinator", top.owner)
+            writer.member("item", top.entry.id)
+            writer.key("screen")
+            writeScreen(top.entry.id, owner: top.owner, into: &writer)
+        }
+        writer.endObject()
+        writer.key("tree")
+        writeNode(storage.rootNode, into: &writer)
+        writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
+        writer.member("nextId", nextID)
+    }
+
+    /// The state document as a JSON value (for tests, restore and tools).
+    public func stateValue() -> JSONValue {
+        (try? JSONValue(parsing: stateDocument())) ?? .null
+    }
+
+    private func writeNode(_ nodeID: String, into writer: inout JSONWriter) {
+        guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
+            writer.null()
+            return
+        }
+        writer.beginObject()
+        writer.member("id", node.id)
+        writer.member("type", node.typeName)
+        writer.member("kind", node.kind.rawValue)
+        if let root = node.root {
+            writer.key("root")
+            writeEntry(root, owner: nodeID, tabItem: nil, into: &writer)
+        }
+        writer.key("stack")
+        writer.beginArray()
+        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, into: &writer) }
+        writer.endArray()
+        var decoration = Decoration()
+        coordinator.customize(&decoration)
+        if node.kind == .tab {
+            let table = RouteTable.of(coordinator)
+            writer.key("tabs")
+            writer.beginArray()
+            for tab in node.tabs {
+                var item = table.routes[tab.route]?.makeTabItem(owner: coordinator)
+                if let badge = decoration.badges[tab.route] { item?.badge = badge }
+                writeEntry(tab, owner: nodeID, tabItem: item, into: &writer)
+            }
+            writer.endArray()
+            if let selected = node.baseEntry {
+                writer.member("selectedTab", selected.route)
+                writer.member("selectedTabId", selected.id)
+            }
+        }
+        if let alert = node.alert {
+            writer.key("alert")
+            writeAlert(alert, into: &writer)
+        }
+        if !decoration.isEmpty {
+            writer.key("decoration")
+            writeDecoration(decoration, into: &writer)
+        }
+        writer.endObject()
+    }
+
+    private func writeEntry(_ entry: EntryState, owner: String, tabItem: TabItem?, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("id", entry.id)
+        writer.member("route", entry.route)
+        if let input = entry.input { writer.member("input", input) }
+        if let presentation = entry.presentation {
+            writer.member("presentation", presentation.rawValue)
+            writer.member("animated", entry.animated)
+            writer.member("dismissible", entry.dismissible)
+        }
+        if let tabItem {
+            writer.key("tabItem")
+            writer.beginObject()
+            writer.member("title", tabItem.title)
+            writer.member("icon", tabItem.icon)
+            writer.member("badge", ifPresent: tabItem.badge)
+            writer.endObject()
+        }
+        switch entry.content {
+        case .screen:
+            writer.key("screen")
+            writeScreen(entry.id, owner: owner, into: &writer)
+        case .coordinator(let child):
+            writer.key("coordinator")
+            writeNode(child, into: &writer)
+        }
+        writer.endObject()
+    }
+
+    private func writeScreen(_ itemID: String, owner: String, into writer: inout JSONWriter) {
+        guard let screen = storage.screens[itemID] else {
+            writer.null()
+            return
+        }
+        let content = screen.render()
+        writer.beginObject()
+        writer.member("title", content.title)
+        writer.member("background", ifPresent: content.background)
+        writer.key("content")
+        writer.beginArray()
+        for element in content.content {
+            ScreenWriter(owner: owner, item: itemID).write(element, into: &writer)
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    private func writeAlert(_ alert: Alert, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("title", alert.title)
+        writer.member("message", ifPresent: alert.message)
+        writer.key("actions")
+        writer.beginArray()
+        for action in alert.actions {
+            writer.beginObject()
+            writer.member("title", action.title)
+            writer.member("role", action.role.rawValue)
+            writer.member("event", ifPresent: action.event)
+            if let payload = action.payload { writer.member("payload", payload) }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    private func writeDecoration(_ decoration: Decoration, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("title", ifPresent: decoration.title)
+        if let hidden = decoration.navigationBarHidden { writer.member("navigationBarHidden", hidden) }
+        writer.member("tint", ifPresent: decoration.tint)
+        writer.member("tabBarStyle", ifPresent: decoration.tabBarStyle)
+        if !decoration.badges.isEmpty {
+            writer.member("badges", .object(decoration.badges.mapValues { .string($0) }))
+        }
+        writer.endObject()
+    }
+}

@@ -1,0 +1,75 @@
+/// Restoring an engine from a state document by replaying its routes with their inputs.
+extension NavigationEngine {
+    /// Restores an engine from a state document (or just its `tree`), replaying every route with its input through
+    /// the coordinators' own factories. Ids, version and the pending deep link are kept, so encoding the restored
+    /// engine gives the same document.
+    ///
+    /// - Throws: ``NavigationError/restoreFailed(_:)`` (or the factories' input errors) when the document does not
+    ///   fit the app's coordinators.
+    public convenience init<Root: Coordinatable>(
+        restoring document: JSONValue, root: Root, deepLinks: DeepLinkRouter<Root>? = nil
+    ) throws {
+        try self.init(restoring: document, erasedRoot: root, deepLinks: deepLinks.map(AnyDeepLinkRouter.init))
+    }
+
+    convenience init(restoring document: JSONValue, erasedRoot root: any Coordinatable, deepLinks: AnyDeepLinkRouter?)
+        throws
+    {
+        let tree = document["tree"] ?? document
+        let snapshot = try NodeSnapshot(tree)
+        try self.init(erasedRoot: root, deepLinks: deepLinks, restoring: snapshot)
+        if case .number(let version)? = document["version"] {
+            storage.version = Int(version)
+        }
+        storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
+        let highest = (storage.nodes.keys.map(idNumber) + storage.itemOwner.keys.map(idNumber)).max() ?? 0
+        var next = highest + 1
+        if case .number(let saved)? = document["nextId"] { next = max(next, Int(saved)) }
+        nextID = next
+    }
+
+    /// Rebuilds a node's content from a snapshot. Inside a transaction.
+    func restoreContent(of nodeID: String, from snapshot: NodeSnapshot) throws {
+        let node = storage.nodes[nodeID]!
+        guard snapshot.type == node.typeName, snapshot.kind == node.kind else {
+            throw NavigationError.restoreFailed(
+                "node \(snapshot.id) is a \(snapshot.type) (\(snapshot.kind.rawValue)), the app made a \(node.typeName)")
+        }
+        if let root = snapshot.root {
+            storage.nodes[nodeID]!.root = try restoreEntry(root, owner: nodeID, kinds: [.root])
+        } else if node.kind != .tab {
+            throw NavigationError.restoreFailed("node \(snapshot.id) has no root")
+        }
+        for tab in snapshot.tabs {
+            storage.nodes[nodeID]!.tabs.append(try restoreEntry(tab, owner: nodeID, kinds: [.tab]))
+        }
+        if node.kind == .tab {
+            guard !snapshot.tabs.isEmpty else { throw NavigationError.restoreFailed("node \(snapshot.id) has no tabs") }
+            storage.nodes[nodeID]!.selectedTab = snapshot.tabs.firstIndex { $0.id == snapshot.selectedTabID } ?? 0
+        }
+        for item in snapshot.stack {
+            guard item.presentation != nil else {
+                throw NavigationError.restoreFailed("stack item \(item.id) has no presentation")
+            }
+            storage.nodes[nodeID]!.stack.append(try restoreEntry(item, owner: nodeID, kinds: [.route]))
+        }
+        storage.nodes[nodeID]!.alert = snapshot.alert
+    }
+
+    private func restoreEntry(_ snapshot: EntrySnapshot, owner: String, kinds: Set<RouteKind>) throws -> EntryState {
+        if storage.itemOwner[snapshot.id] != nil || storage.nodes[snapshot.id] != nil {
+            throw NavigationError.restoreFailed("id \(snapshot.id) appears twice")
+        }
+        if let child = snapshot.coordinator, storage.nodes[child.id] != nil || storage.itemOwner[child.id] != nil {
+            throw NavigationError.restoreFailed("id \(child.id) appears twice")
+        }
+        let entry = try makeEntry(
+            owner: owner, route: snapshot.route, kinds: kinds, input: snapshot.input,
+            presentation: snapshot.presentation, animated: snapshot.animated, dismissible: snapshot.dismissible,
+            id: snapshot.id, snapshot: snapshot.coordinator)
+        if (snapshot.coordinator == nil) != (entry.content == .screen) {
+            throw NavigationError.restoreFailed("entry \(snapshot.id) ('\(snapshot.route)') changed between screen and coordinator")
+        }
+        return entry
+    }
+}

@@ -1,0 +1,78 @@
+/// A coordinator node read back from a state document, for restoring an engine.
+final class NodeSnapshot {
+    let id: String
+    let type: String
+    let kind: CoordinatorKind
+    let root: EntrySnapshot?
+    let stack: [EntrySnapshot]
+    let tabs: [EntrySnapshot]
+    let selectedTabID: String?
+    let alert: Alert?
+
+    init(_ json: JSONValue) throws {
+        guard let object = json.objectValue else { throw NavigationError.restoreFailed("a node is not an object") }
+        id = try Self.string(object, "id")
+        type = try Self.string(object, "type")
+        guard let kind = CoordinatorKind(rawValue: try Self.string(object, "kind")) else {
+            throw NavigationError.restoreFailed("node \(id) has an unknown kind")
+        }
+        self.kind = kind
+        root = try object["root"].map(EntrySnapshot.init)
+        stack = try Self.array(object["stack"]).map(EntrySnapshot.init)
+        tabs = try Self.array(object["tabs"]).map(EntrySnapshot.init)
+        selectedTabID = object["selectedTabId"]?.stringValue
+        if let alert = object["alert"] {
+            do {
+                self.alert = try alert.decode(Alert.self)
+            } catch {
+                throw NavigationError.restoreFailed("node \(id) has an invalid alert")
+            }
+        } else {
+            alert = nil
+        }
+    }
+
+    static func string(_ object: [String: JSONValue], _ key: String) throws -> String {
+        guard let value = object[key]?.stringValue else {
+            throw NavigationError.restoreFailed("missing '\(key)'")
+        }
+        return value
+    }
+
+    static func array(_ value: JSONValue?) throws -> [JSONValue] {
+        switch value {
+        case nil, .null?: return []
+        case .array(let elements)?: return elements
+        default: throw NavigationError.restoreFailed("expected an array")
+        }
+    }
+}
+
+/// An entry read back from a state document.
+struct EntrySnapshot {
+    let id: String
+    let route: String
+    let input: JSONValue?
+    let presentation: Presentation?
+    let animated: Bool
+    let dismissible: Bool
+    let coordinator: NodeSnapshot?
+
+    init(_ json: JSONValue) throws {
+        guard let object = json.objectValue else { throw NavigationError.restoreFailed("an entry is not an object") }
+        id = try NodeSnapshot.string(object, "id")
+        route = try NodeSnapshot.string(object, "route")
+        input = object["input"]
+        if let name = object["presentation"]?.stringValue {
+            guard let presentation = Presentation(rawValue: name) else {
+                throw NavigationError.restoreFailed("entry \(id) has an unknown presentation '\(name)'")
+            }
+            self.presentation = presentation
+        } else {
+            presentation = nil
+        }
+        if case .bool(let flag)? = object["animated"] { animated = flag } else { animated = true }
+        if case .bool(let flag)? = object["dismissible"] { dismissible = flag } else { dismissible = true }
+        coordinator = try object["coordinator"].map(NodeSnapshot.init)
+    }
+}

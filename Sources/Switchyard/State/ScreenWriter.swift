@@ -1,0 +1,110 @@
+/// Writes screen elements as JSON, resolving actions against the item and coordinator that own the screen.
+struct ScreenWriter {
+    let owner: String
+    let item: String
+
+    func write(_ element: ScreenElement, into writer: inout JSONWriter) {
+        writer.beginObject()
+        switch element {
+        case .text(let text, let style):
+            writer.member("type", "text")
+            writer.member("text", text)
+            writer.member("style", style.rawValue)
+        case .image(let name, let color):
+            writer.member("type", "image")
+            writer.member("systemName", name)
+            writer.member("color", ifPresent: color)
+        case .textField(let id, let label, let placeholder, let value, let secure):
+            writer.member("type", "textField")
+            writer.member("id", id)
+            writer.member("label", label)
+            writer.member("placeholder", placeholder)
+            writer.member("value", value)
+            writer.member("secure", secure)
+        case .toggle(let id, let title, let isOn, let action):
+            writer.member("type", "toggle")
+            writer.member("id", id)
+            writer.member("title", title)
+            writer.member("isOn", isOn)
+            writer.key("action")
+            write(action, into: &writer)
+        case .button(let title, let role, let disabled, let action):
+            writer.member("type", "button")
+            writer.member("title", title)
+            writer.member("role", role.rawValue)
+            writer.member("disabled", disabled)
+            writer.key("action")
+            write(action, into: &writer)
+        case .list(let rows):
+            writer.member("type", "list")
+            writer.key("rows")
+            writer.beginArray()
+            for row in rows { write(row, into: &writer) }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    private func write(_ row: ListRow, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("id", row.id)
+        writer.member("title", row.title)
+        writer.member("subtitle", ifPresent: row.subtitle)
+        writer.member("icon", ifPresent: row.icon)
+        writer.member("badge", ifPresent: row.badge)
+        if let action = row.action {
+            writer.key("action")
+            write(action, into: &writer)
+        }
+        writer.endObject()
+    }
+
+    private func write(_ action: ScreenAction, into writer: inout JSONWriter) {
+        writer.beginObject()
+        switch action {
+        case .transition(let steps):
+            writer.member("type", "transition")
+            writer.member("coordinator", owner)
+            writer.key("steps")
+            writer.beginArray()
+            for step in steps { write(step, into: &writer) }
+            writer.endArray()
+        case .event(let name, let payload, let fields):
+            writer.member("type", "event")
+            writer.member("from", item)
+            writer.member("name", name)
+            writer.member("payload", payload)
+            writer.key("fields")
+            writer.beginArray()
+            for field in fields { writer.string(field) }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    private func write(_ step: Step, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("action", step.action.rawValue)
+        writer.member("route", ifPresent: step.route)
+        if let input = step.input { writer.member("input", input) }
+        if let animated = step.animated { writer.member("animated", animated) }
+        writer.member("presentation", ifPresent: step.presentation?.rawValue)
+        writer.member("match", ifPresent: step.match?.rawValue)
+        writer.member("item", ifPresent: step.item)
+        if let routes = step.routes {
+            writer.key("routes")
+            writer.beginArray()
+            for reference in routes {
+                writer.beginObject()
+                writer.member("route", reference.route)
+                if let input = reference.input { writer.member("input", input) }
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.member("title", ifPresent: step.title)
+        writer.member("message", ifPresent: step.message)
+        if let choice = step.choice { writer.member("choice", choice) }
+        writer.endObject()
+    }
+}
