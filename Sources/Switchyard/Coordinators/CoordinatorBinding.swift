@@ -45,7 +45,9 @@ public final class NavigationStack<Owner: AnyObject>: RootBinding<Owner> {
     }
 
     /// A stack starting at a `@Root` route with input.
-    public init<Input: Codable & Sendable, Output>(initial: KeyPath<Owner, Transition<Owner, Input, Output>>, _ input: Input) {
+    public init<Input: Codable & Sendable, Output>(
+        initial: KeyPath<Owner, Transition<Owner, Input, Output>>, _ input: Input
+    ) {
         super.init(kind: .navigation, keyPath: initial, input: try? JSONValue(encoding: input))
     }
 }
@@ -58,7 +60,9 @@ public final class RootNavigation<Owner: AnyObject>: RootBinding<Owner> {
     }
 
     /// A root starting at a `@Root` route with input.
-    public init<Input: Codable & Sendable, Output>(initial: KeyPath<Owner, Transition<Owner, Input, Output>>, _ input: Input) {
+    public init<Input: Codable & Sendable, Output>(
+        initial: KeyPath<Owner, Transition<Owner, Input, Output>>, _ input: Input
+    ) {
         super.init(kind: .root, keyPath: initial, input: try? JSONValue(encoding: input))
     }
 }

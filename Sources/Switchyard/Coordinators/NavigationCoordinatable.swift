@@ -74,7 +74,9 @@ extension NavigationCoordinatable {
 
     /// Pushes a screen route whatever its declared style; returns `self`.
     @discardableResult
-    public func push<Output: Screen>(_ route: KeyPath<Self, Transition<Self, Void, Output>>, animated: Bool = true)
+    public func push<Output: Screen>(
+        _ route: KeyPath<Self, Transition<Self, Void, Output>>, animated: Bool = true
+    )
         throws -> Self
     {
         let name = try routeName(route)

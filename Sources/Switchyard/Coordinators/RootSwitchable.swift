@@ -5,7 +5,9 @@ extension RootSwitchable {
     /// Switches to a `@Root` screen route. Same route and input: nothing changes; otherwise everything the old root
     /// had stacked or presented is removed.
     @discardableResult
-    public func root<Output: Screen>(_ route: KeyPath<Self, Transition<Self, Void, Output>>, animated: Bool = true)
+    public func root<Output: Screen>(
+        _ route: KeyPath<Self, Transition<Self, Void, Output>>, animated: Bool = true
+    )
         throws -> Self
     {
         let name = try routeName(route)
@@ -54,7 +56,9 @@ extension RootSwitchable {
     }
 
     /// The current root's coordinator if the current root route is `route`, else nil.
-    public func hasRoot<Input, Output: Coordinatable>(_ route: KeyPath<Self, Transition<Self, Input, Output>>)
+    public func hasRoot<Input, Output: Coordinatable>(
+        _ route: KeyPath<Self, Transition<Self, Input, Output>>
+    )
         -> Output?
     {
         guard let engine, let node = nodeID, let name = try? routeName(route),

@@ -26,7 +26,9 @@ extension TabCoordinatable {
     /// Selects the first tab with that route and returns its coordinator (no wrappers: the content itself).
     /// Focusing the selected tab changes nothing.
     @discardableResult
-    public func focus<Input, Output: Coordinatable>(_ route: KeyPath<Self, Transition<Self, Input, Output>>) throws
+    public func focus<Input, Output: Coordinatable>(
+        _ route: KeyPath<Self, Transition<Self, Input, Output>>
+    ) throws
         -> Output
     {
         let name = try routeName(route)
@@ -37,7 +39,9 @@ extension TabCoordinatable {
 
     /// Selects the first tab with that route and returns its coordinator (Stinsen's name for ``focus(_:)``).
     @discardableResult
-    public func focusFirst<Input, Output: Coordinatable>(_ route: KeyPath<Self, Transition<Self, Input, Output>>)
+    public func focusFirst<Input, Output: Coordinatable>(
+        _ route: KeyPath<Self, Transition<Self, Input, Output>>
+    )
         throws -> Output
     {
         try focus(route)
@@ -53,7 +57,9 @@ extension TabCoordinatable {
 
     /// Appends a tab at run time (Koordinator's `show` on a tab bar); returns `self`.
     @discardableResult
-    public func addTab<Output>(_ route: KeyPath<Self, Transition<Self, Void, Output>>, select: Bool = false) throws
+    public func addTab<Output>(
+        _ route: KeyPath<Self, Transition<Self, Void, Output>>, select: Bool = false
+    ) throws
         -> Self
     {
         let name = try routeName(route)

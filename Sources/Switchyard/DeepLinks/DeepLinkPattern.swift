@@ -65,7 +65,9 @@ struct DeepLinkPattern: Sendable {
         var name = String(text.dropFirst())
         var type = ParameterType.string
         if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
-            type = ParameterType(rawValue: String(name[name.index(after: open)..<name.index(before: name.endIndex)])) ?? .string
+            type =
+                ParameterType(rawValue: String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
+                ?? .string
             name = String(name[..<open])
         }
         return .parameter(name, type)

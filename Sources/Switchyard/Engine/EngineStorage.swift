@@ -74,6 +74,7 @@ struct EngineStorage {
     var itemOwner: [String: String] = [:]
     var dismissCallbacks: [String: () -> Void] = [:]
     var pendingDeepLink: String?
+    var nextID = 1
 }
 
 /// What a running transaction has done, for the hooks fired after it commits.

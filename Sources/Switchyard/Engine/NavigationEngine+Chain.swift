@@ -22,7 +22,8 @@ extension NavigationEngine {
     func apply(_ step: Step, at nodeID: String) throws -> String {
         let animated = step.animated ?? true
         switch step.action {
-        case .root: return try switchRoot(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
+        case .root:
+            return try switchRoot(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
         case .hasRoot: return try hasRoot(nodeID, step.required(\.route, "route"))
         case .route: return try route(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
         case .show: return try show(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
@@ -49,7 +50,8 @@ extension NavigationEngine {
         case .addTab: return try addTab(nodeID, step.required(\.route, "route"), input: step.input, select: false)
         case .removeTab: return try removeTab(nodeID, item: step.required(\.item, "item"))
         case .presentAlert:
-            let alert = Alert(title: try step.required(\.title, "title"), message: step.message, actions: step.actions ?? [])
+            let alert = Alert(
+                title: try step.required(\.title, "title"), message: step.message, actions: step.actions ?? [])
             return try presentAlert(nodeID, alert)
         case .respondToAlert: return try respondToAlert(nodeID, choice: step.required(\.choice, "choice"))
         case .back: return try back()

@@ -138,7 +138,9 @@ extension NavigationEngine {
         try require(node, kinds: [.navigation], for: "popTo")
         _ = try transition(of: nodeID, named: route, kinds: [.root, .route])
         let entries = [node.root].compactMap { $0 } + node.stack
-        let matches = entries.indices.filter { entries[$0].route == route && (input == nil || entries[$0].input == input) }
+        let matches = entries.indices.filter {
+            entries[$0].route == route && (input == nil || entries[$0].input == input)
+        }
         guard let position = match == .last ? matches.last : matches.first else {
             throw NavigationError.routeNotInStack(route, stack: entries.map(\.route))
         }

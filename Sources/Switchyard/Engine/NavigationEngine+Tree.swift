@@ -1,7 +1,9 @@
 /// Building and pruning the tree. Only called inside a transaction.
 extension NavigationEngine {
     /// Puts a coordinator into the tree with its initial content (or the content of `snapshot`, when restoring).
-    func attach(_ coordinator: any Coordinatable, parent: String?, host: String?, snapshot: NodeSnapshot?) throws
+    func attach(
+        _ coordinator: any Coordinatable, parent: String?, host: String?, snapshot: NodeSnapshot?
+    ) throws
         -> String
     {
         let binding = coordinator.binding

@@ -42,7 +42,8 @@ extension NavigationEngine {
         let visible = visibleEntries()
         var seen = Set<String>()
         for entry in visible.reversed() {
-            for candidate in [entry.entry.content.nodeID, entry.owner].compactMap({ $0 }) where !seen.contains(candidate) {
+            for candidate in [entry.entry.content.nodeID, entry.owner].compactMap({ $0 })
+            where !seen.contains(candidate) {
                 seen.insert(candidate)
                 if matches(candidate) { return candidate }
             }

@@ -17,7 +17,6 @@
 public final class NavigationEngine {
     var storage = EngineStorage()
     var journal: Journal?
-    var nextID = 1
     let deepLinks: AnyDeepLinkRouter?
     private var retryingPendingLink = false
 
@@ -38,7 +37,9 @@ public final class NavigationEngine {
         try self.init(erasedRoot: root, deepLinks: deepLinks.map(AnyDeepLinkRouter.init))
     }
 
-    init(erasedRoot root: any Coordinatable, deepLinks: AnyDeepLinkRouter?, restoring snapshot: NodeSnapshot? = nil)
+    init(
+        erasedRoot root: any Coordinatable, deepLinks: AnyDeepLinkRouter?, restoring snapshot: NodeSnapshot? = nil
+    )
         throws
     {
         self.deepLinks = deepLinks
@@ -120,9 +121,11 @@ public final class NavigationEngine {
         }
     }
 
+    /// A new node (`n…`) or item (`i…`) id. Ids come from one counter that is part of the transaction's storage:
+    /// an id taken by a transaction that failed was never visible, so it is taken again by the next one.
     func newID(_ prefix: String) -> String {
-        defer { nextID += 1 }
-        return prefix + String(nextID)
+        defer { storage.nextID += 1 }
+        return prefix + String(storage.nextID)
     }
 }
 

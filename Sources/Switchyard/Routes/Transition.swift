@@ -17,7 +17,8 @@ public class AnyTransition {
     let outputTypeName: String
     let producesCoordinator: Bool
 
-    init(kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String, producesCoordinator: Bool) {
+    init(kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String, producesCoordinator: Bool)
+    {
         self.kind = kind
         self.style = style
         self.inputTypeName = inputTypeName

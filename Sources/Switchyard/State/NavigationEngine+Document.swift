@@ -37,7 +37,7 @@ extension NavigationEngine {
         writer.key("tree")
         writeNode(storage.rootNode, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
-        writer.member("nextId", nextID)
+        writer.member("nextId", storage.nextID)
     }
 
     /// The state document as a JSON value (for tests, restore and tools).

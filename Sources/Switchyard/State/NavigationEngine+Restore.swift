@@ -12,7 +12,9 @@ extension NavigationEngine {
         try self.init(restoring: document, erasedRoot: root, deepLinks: deepLinks.map(AnyDeepLinkRouter.init))
     }
 
-    convenience init(restoring document: JSONValue, erasedRoot root: any Coordinatable, deepLinks: AnyDeepLinkRouter?)
+    convenience init(
+        restoring document: JSONValue, erasedRoot root: any Coordinatable, deepLinks: AnyDeepLinkRouter?
+    )
         throws
     {
         let tree = document["tree"] ?? document
@@ -25,7 +27,7 @@ extension NavigationEngine {
         let highest = (storage.nodes.keys.map(idNumber) + storage.itemOwner.keys.map(idNumber)).max() ?? 0
         var next = highest + 1
         if case .number(let saved)? = document["nextId"] { next = max(next, Int(saved)) }
-        nextID = next
+        storage.nextID = next
     }
 
     /// Rebuilds a node's content from a snapshot. Inside a transaction.
@@ -33,7 +35,8 @@ extension NavigationEngine {
         let node = storage.nodes[nodeID]!
         guard snapshot.type == node.typeName, snapshot.kind == node.kind else {
             throw NavigationError.restoreFailed(
-                "node \(snapshot.id) is a \(snapshot.type) (\(snapshot.kind.rawValue)), the app made a \(node.typeName)")
+                "node \(snapshot.id) is a \(snapshot.type) (\(snapshot.kind.rawValue)), the app made a \(node.typeName)"
+            )
         }
         if let root = snapshot.root {
             storage.nodes[nodeID]!.root = try restoreEntry(root, owner: nodeID, kinds: [.root])
@@ -68,7 +71,8 @@ extension NavigationEngine {
             presentation: snapshot.presentation, animated: snapshot.animated, dismissible: snapshot.dismissible,
             id: snapshot.id, snapshot: snapshot.coordinator)
         if (snapshot.coordinator == nil) != (entry.content == .screen) {
-            throw NavigationError.restoreFailed("entry \(snapshot.id) ('\(snapshot.route)') changed between screen and coordinator")
+            throw NavigationError.restoreFailed(
+                "entry \(snapshot.id) ('\(snapshot.route)') changed between screen and coordinator")
         }
         return entry
     }

@@ -1,0 +1,60 @@
+import Switchyard
+import Testing
+
+@Suite("Deep links")
+struct DeepLinkTests {
+    @Test func aMatchingLinkAppliesItsChainAtomically() throws {
+        let (engine, _) = try makeEngine()
+        #expect(try engine.open("test://app/page/7") == .opened)
+        #expect(engine.visiblePath == ["main", "home", "detail"])
+        #expect(engine.version == 1)
+    }
+
+    @Test func aTypedParameterThatDoesNotParseDoesNotMatch() throws {
+        let (engine, _) = try makeEngine()
+        let error = expectRefusal(engine, "deepLinkNotMatched") { try engine.open("test://app/page/seven") }
+        #expect(error?.choices.count == 3)
+        expectRefusal(engine, "deepLinkNotMatched") { try engine.open("other://app/page/1") }
+        expectRefusal(engine, "deepLinkNotMatched") { try engine.open("not a url") }
+    }
+
+    @Test func schemeAlternativesAndAnyHostMatch() throws {
+        let (engine, _) = try makeEngine()
+        try engine.open("https://example.com/tab/two")
+        #expect(engine.visiblePath == ["tabs", "two", "home"])
+        try engine.open("http://localhost:8080/tab/one")
+        #expect(engine.visiblePath == ["tabs", "one", "home"])
+    }
+
+    @Test func aHandlerThatRefusesChangesNothing() throws {
+        let (engine, _) = try makeEngine()
+        expectRefusal(engine, "deepLinkUnresolved") { try engine.open("https://x/tab/nine") }
+    }
+
+    @Test func aPendingLinkIsKeptAndCompletedAfterThePreconditionHolds() throws {
+        let (engine, app) = try makeEngine()
+        #expect(try engine.open("test://app/detail/42") == .pending)
+        #expect(engine.pendingDeepLink == "test://app/detail/42")
+        #expect(engine.version == 1)
+        var commits: [CommitInfo] = []
+        engine.onCommit = { commits.append($0) }
+        try app.root(\.main)
+        #expect(engine.pendingDeepLink == nil)
+        #expect(engine.visiblePath == ["main", "home", "detail"])
+        #expect(commits.map(\.cause) == [.direct, .pendingDeepLink])
+        #expect(engine.version == 3)
+    }
+
+    @Test func queryParametersArePassedAndDeclaredOnesAreRequired() throws {
+        let router = DeepLinkRouter<AppRoot>().route("app://x/search?q=:query") { _, _ in .opened }
+        let link = try #require(router.match("app://x/search?q=milk&page=2")?.0)
+        #expect(link.parameters["query"] == "milk")
+        #expect(link.query["page"] == "2")
+        #expect(router.match("app://x/search") == nil)
+    }
+
+    @Test func percentEncodedSegmentsAreDecoded() throws {
+        let router = DeepLinkRouter<AppRoot>().route("app://x/todo/:id") { _, _ in .opened }
+        #expect(router.match("app://x/todo/buy%20milk")?.0.parameters["id"] == "buy milk")
+    }
+}
