@@ -1,0 +1,168 @@
+"""Selenium fixtures and a small page helper for the Switchyard page (Public/)."""
+import json
+import os
+import pathlib
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+TIMEOUT = 10
+
+# Visible texts of the demo app, in one place so that a rename is a one-line change.
+TEXT = {
+    "complete_onboarding": "Complete onboarding",
+    "login": "Login",
+    "ok": "OK",
+    "new_todo": "New todo",
+    "push_green": "Push Green",
+    "present_view": "Present View",
+    "present_terms": "Present Terms",
+    "i_agree": "I agree",
+    "show_alert": "Show Alert",
+    "pop": "Pop",
+}
+
+# The route shown on top: the last live page of the highest live layer.
+TOP_ROUTE_JS = """
+const layers = [...document.querySelectorAll('#layers > .layer:not([data-leaving])')]
+  .sort((a, b) => Number(a.style.zIndex) - Number(b.style.zIndex));
+const top = layers[layers.length - 1];
+const page = top && top.querySelector('.page:not([data-leaving])');
+return page ? page.dataset.route : null;
+"""
+
+SETTLED_JS = "return !document.querySelector('#phone .enter-rise, #phone .enter-push, #phone .enter-pop, #phone [data-leaving]')"
+
+LIVE = "not(ancestor-or-self::*[@inert]) and not(ancestor-or-self::*[@data-leaving])"
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    url = os.environ.get("SWITCHYARD_URL")
+    if not url:
+        pytest.fail("SWITCHYARD_URL is not set (run the suite through Tests/browser/run.sh)")
+    return url.rstrip("/")
+
+
+@pytest.fixture
+def driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless=new", "--no-sandbox", "--window-size=1280,900", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    drv = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    yield drv
+    drv.quit()
+
+
+@pytest.fixture
+def page(driver, base_url):
+    return Page(driver, base_url)
+
+
+class Page:
+    def __init__(self, driver, base_url):
+        self.d = driver
+        self.base = base_url
+
+    # ---- waiting ----
+    def wait(self, condition, timeout=TIMEOUT, message=""):
+        return WebDriverWait(self.d, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(
+            condition, message)
+
+    def find(self, css):
+        return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, css)), message=f"no visible {css}")
+
+    def gone(self, css):
+        self.wait(lambda d: not [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()],
+                  message=f"{css} still visible")
+
+    # ---- the phone ----
+    def open_new(self):
+        self.d.get(self.base + "/")
+        self.wait(lambda d: "/s/" in d.current_url, message="URL did not become /s/<id>")
+        self.wait(lambda d: self.top_route() is not None, message="nothing rendered")
+        return self.session_id()
+
+    def session_id(self):
+        return self.d.current_url.rstrip("/").split("/s/")[1]
+
+    def top_route(self):
+        return self.d.execute_script(TOP_ROUTE_JS)
+
+    def wait_route(self, route):
+        self.wait(lambda d: self.top_route() == route, message=f"top route is {self.top_route()!r}, not {route!r}")
+
+    def settle(self):
+        """Waits until no push/pop/rise animation is running in the phone (elements are where they stay)."""
+        self.wait(lambda d: d.execute_script(SETTLED_JS), message="phone still animating")
+
+    def button(self, text):
+        """A clickable, live (not covered, not leaving) button in the phone with this visible text."""
+        self.settle()
+        xpath = f"//*[@data-testid='phone']//button[{LIVE}][normalize-space()={json.dumps(text)}]"
+        return self.wait(EC.element_to_be_clickable((By.XPATH, xpath)), message=f"no button {text!r}")
+
+    def tap(self, key_or_text):
+        self.button(TEXT.get(key_or_text, key_or_text)).click()
+
+    def live(self, testid):
+        self.settle()
+        xpath = f"//*[@data-testid='phone']//*[@data-testid={json.dumps(testid)}][{LIVE}]"
+        return self.wait(EC.element_to_be_clickable((By.XPATH, xpath)), message=f"no live {testid}")
+
+    def field(self, field_id):
+        return self.live(f"field-{field_id}")
+
+    def sheets(self):
+        return [e for e in self.d.find_elements(By.CSS_SELECTOR, "[data-testid=sheet]:not([data-leaving])")]
+
+    def version(self):
+        return int(self.d.find_element(By.ID, "phone").get_attribute("data-version") or 0)
+
+    def toast_text(self):
+        toast = self.find("[data-testid=toast]")
+        return toast.text
+
+    # ---- flows ----
+    def log_in(self, name="ada"):
+        self.open_new()
+        self.tap("complete_onboarding")
+        self.wait_route("login")
+        self.field("username").send_keys(name)
+        self.tap("login")
+        self.find("[data-testid=tabbar]")
+
+    def open_tab(self, route, top_route):
+        self.live(f"tab-{route}").click()
+        self.wait_route(top_route)
+
+    # ---- the API, as another client would use it ----
+    def api(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as err:
+            return err.code, json.loads(err.read() or b"null")
+
+
+def find_nodes(node, kind):
+    """Every coordinator node of this kind in a state document's tree."""
+    found = [node] if node.get("kind") == kind else []
+    entries = ([node["root"]] if node.get("root") else []) + node.get("tabs", []) + node.get("stack", [])
+    for entry in entries:
+        if entry.get("coordinator"):
+            found += find_nodes(entry["coordinator"], kind)
+    return found

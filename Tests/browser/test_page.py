@@ -1,0 +1,187 @@
+"""The page drives a real session: every control posts to the API and the page renders what comes back."""
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ARTIFACTS, TEXT, find_nodes
+
+
+def test_root_creates_a_session_and_reload_keeps_it(page):
+    sid = page.open_new()
+    page.wait_route("welcome")
+    assert page.find("[data-testid=session-id]").text == sid
+    page.d.refresh()
+    page.wait_route("welcome")
+    assert page.session_id() == sid
+
+
+def test_unknown_session_offers_a_new_one(page):
+    page.d.get(page.base + "/s/no-such-session-0000")
+    page.find("[data-testid=not-found]")
+    page.find("[data-testid=new-session]").click()
+    page.wait(lambda d: "/s/no-such-session" not in d.current_url)
+    page.wait_route("welcome")
+
+
+def test_onboarding_and_login_with_empty_name_alert(page):
+    page.open_new()
+    page.tap("complete_onboarding")
+    page.wait_route("login")
+    page.tap("login")
+    alert = page.find("[data-testid=alert]")
+    assert "Username should not be empty" in alert.text
+    page.tap("ok")
+    page.gone("[data-testid=alert]")
+    page.field("username").send_keys("ada")
+    page.tap("login")
+    tabbar = page.find("[data-testid=tabbar]")
+    for route in ("home", "todos", "settings", "profile"):
+        assert tabbar.find_element(By.CSS_SELECTOR, f"[data-testid=tab-{route}]")
+
+
+def test_switch_tabs(page):
+    page.log_in()
+    page.open_tab("todos", "list")
+    assert page.live("tab-todos").get_attribute("aria-current") == "page"
+    page.open_tab("settings", "settings")
+    assert page.live("tab-settings").get_attribute("aria-current") == "page"
+    assert page.live("tab-todos").get_attribute("aria-current") is None
+
+
+def test_push_and_back_with_the_nav_bar_button(page):
+    page.log_in()
+    page.open_tab("todos", "list")
+    page.live("row-hello-world").click()
+    page.wait_route("todo")
+    page.live("nav-back").click()
+    page.wait_route("list")
+
+
+def test_push_and_back_with_the_browser_back_button(page):
+    page.log_in()
+    page.open_tab("todos", "list")
+    page.live("row-buy-milk").click()
+    page.wait_route("todo")
+    page.d.back()
+    page.wait_route("list")
+    # The server agrees, and the page did not post more than one `back`.
+    page.wait(lambda d: page.api("GET", f"/api/sessions/{page.session_id()}")[1]["visible"]["path"][-1] == "list")
+    assert page.d.current_url.endswith(page.session_id())
+
+
+def test_modal_dismissed_with_escape(page):
+    page.log_in()
+    page.open_tab("settings", "settings")
+    page.tap("present_view")
+    page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
+    ActionChains(page.d).send_keys(Keys.ESCAPE).perform()
+    page.wait(lambda d: not page.sheets(), message="sheet still shown")
+    page.wait_route("settings")
+
+
+def test_modal_dismissed_with_a_swipe_on_the_grabber(page):
+    page.log_in()
+    page.open_tab("settings", "settings")
+    page.tap("present_view")
+    page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
+    grabber = page.live("sheet-grabber")
+    ActionChains(page.d).click_and_hold(grabber).move_by_offset(0, 120).move_by_offset(0, 180).release().perform()
+    page.wait(lambda d: not page.sheets(), message="sheet still shown")
+    page.wait_route("settings")
+
+
+def test_terms_refuse_to_be_dismissed_until_agreed(page):
+    page.log_in()
+    page.open_tab("settings", "settings")
+    page.tap("present_terms")
+    page.wait_route("terms")
+    assert not page.d.find_elements(By.CSS_SELECTOR, "[data-testid=sheet]:not([data-leaving]) [data-testid=sheet-close]")
+    ActionChains(page.d).send_keys(Keys.ESCAPE).perform()
+    assert page.toast_text().strip()
+    page.wait_route("terms")
+    assert len(page.sheets()) == 1
+    page.tap("i_agree")
+    page.wait(lambda d: not page.sheets(), message="terms still shown")
+    page.wait_route("settings")
+
+
+def test_answer_an_alert(page):
+    page.log_in()
+    page.open_tab("settings", "settings")
+    page.tap("show_alert")
+    alert = page.find("[data-testid=alert]")
+    alert.find_elements(By.CSS_SELECTOR, "button")[-1].click()
+    page.gone("[data-testid=alert]")
+    page.wait_route("settings")
+
+
+def test_deep_link_from_the_inspector(page):
+    page.log_in()
+    box = page.find("[data-testid=deeplink-input]")
+    box.send_keys("jumper://io.idevs/todo/buy-milk")
+    page.find("[data-testid=deeplink-open]").click()
+    page.wait_route("todo")
+    assert "deeplinks" in page.find("[data-testid=curl]").text
+    box.clear()
+    box.send_keys("jumper://io.idevs/todo/no-such-todo")
+    page.find("[data-testid=deeplink-open]").click()
+    assert page.toast_text().strip()
+
+
+def test_transition_from_another_client_appears_without_reload(page):
+    page.log_in()
+    page.wait_route("home")
+    page.d.execute_script("window.__noReload = 'still here'")
+    status, doc = page.api("GET", f"/api/sessions/{page.session_id()}")
+    assert status == 200
+    tabs = find_nodes(doc["tree"], "tab")
+    body = {"coordinator": tabs[0]["id"], "steps": [{"action": "selectTab", "route": "settings"}]}
+    status, _ = page.api("POST", f"/api/sessions/{page.session_id()}/transitions", body)
+    assert status == 200
+    page.wait_route("settings")
+    assert page.d.execute_script("return window.__noReload") == "still here"
+
+
+def test_two_tabs_stay_in_step(page):
+    page.log_in()
+    url = page.d.current_url
+    first = page.d.current_window_handle
+    page.d.switch_to.new_window("tab")
+    page.d.get(url)
+    page.wait_route("home")
+    second = page.d.current_window_handle
+    page.d.switch_to.window(first)
+    page.open_tab("todos", "list")
+    page.d.switch_to.window(second)
+    page.wait_route("list")
+
+
+def test_refused_step_shows_a_readable_message(page):
+    page.log_in()
+    page.open_tab("settings", "settings")
+    page.tap("pop")  # nothing to pop at the root: the server refuses (409)
+    toast = page.find("[data-testid=toast]")
+    assert page.find("[data-testid=toast-title]").text.strip()
+    assert "[object" not in toast.text
+    page.wait_route("settings")
+
+
+def test_readable_at_360_px(page):
+    page.d.set_window_size(360, 800)
+    page.log_in()
+    page.open_tab("todos", "list")
+    width = page.d.execute_script("return document.documentElement.clientWidth")
+    scroll = page.d.execute_script("return document.documentElement.scrollWidth")
+    assert scroll <= width + 1
+    assert page.live("tab-settings").is_displayed()
+
+
+def test_deep_state_screenshot(page):
+    page.log_in()
+    page.open_tab("todos", "list")
+    page.live("row-buy-milk").click()
+    page.wait_route("todo")
+    page.find("[data-testid=tree] .visible-item")
+    page.settle()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert page.d.save_screenshot(str(ARTIFACTS / "page-deep-state.png"))
