@@ -15,7 +15,7 @@ const phone = new Phone(document.getElementById('phone'), {
   onAction: perform,
   onBack: () => send('transitions', { action: 'back' }),
   onDismiss: () => send('transitions', { action: 'dismissModal' }),
-  onSelectTab: (node, tab) => send('transitions', { coordinator: node.id, steps: [{ action: 'selectTab', route: tab.route }] }),
+  onSelectTab: (node, tab) => send('transitions', { action: 'selectTab', route: tab.route }),
   onAlert: respondToAlert,
 });
 const inspector = new Inspector(document.getElementById('inspector'), {
