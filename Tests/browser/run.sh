@@ -58,4 +58,4 @@ PYEOF
 fi
 
 echo "browser tests against $SWITCHYARD_URL"
-"$PY" -m pytest -q Tests/browser "$@"
+"$PY" -m pytest -q -p no:cacheprovider Tests/browser "$@"

@@ -167,7 +167,8 @@ def test_refused_step_shows_a_readable_message(page):
 
 
 def test_readable_at_360_px(page):
-    page.d.set_window_size(360, 800)
+    page.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 360, "height": 760, "deviceScaleFactor": 1, "mobile": True})
     page.log_in()
     page.open_tab("todos", "list")
     width = page.d.execute_script("return document.documentElement.clientWidth")
