@@ -1,0 +1,45 @@
+import Foundation
+import Switchyard
+
+/// The demo's root: onboarding, then the login flow, then the tabs of a logged-in user.
+public final class AppCoordinator: RootCoordinatable {
+    public let navigation = RootNavigation(initial: \AppCoordinator.onboarding)
+    /// The session's todos.
+    public let store = TodoStore()
+
+    @Root var onboarding = makeOnboarding
+    @Root var unauthenticated = makeUnauthenticated
+    @Root var authenticated = makeAuthenticated
+
+    /// A new session's root.
+    public init() {}
+
+    func makeOnboarding() -> OnboardingCoordinator { OnboardingCoordinator() }
+    func makeUnauthenticated() -> UnauthenticatedCoordinator { UnauthenticatedCoordinator() }
+    func makeAuthenticated(user: String) -> AuthenticatedCoordinator {
+        AuthenticatedCoordinator(user: user, store: store)
+    }
+
+    public func handle(_ event: FlowEvent) throws -> Bool {
+        switch event.name {
+        case "completeOnboarding", "logout":
+            try root(\.unauthenticated)
+            return true
+        case "login":
+            try logIn(event.fields["username"] ?? event.payload["username"]?.stringValue ?? "")
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Logs in: switches root to the user's tabs (a pending deep link completes right after).
+    func logIn(_ user: String) throws {
+        let name = user.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else {
+            throw NavigationError(
+                code: "emptyUsername", category: .invalidInput, message: "Username should not be empty")
+        }
+        try root(\.authenticated, name)
+    }
+}

@@ -1,0 +1,61 @@
+import Switchyard
+
+/// Jumper's testbed: every transition from every page.
+final class SettingsCoordinator: NavigationCoordinatable {
+    let stack = NavigationStack(initial: \SettingsCoordinator.settings)
+
+    @Root var settings = makeSettings
+    @Route(.push) var green = makeGreen
+    @Route(.push) var yellow = makeYellow
+    @Route(.modal) var blue = makeBlue
+    @Route(.modal) var settingsCoordinator = makeSettingsCoordinator
+    @Route(.fullScreen) var settingsCoordinatorFullscreen = makeSettingsCoordinator
+    @Route(.modal(dismissible: false)) var terms = makeTerms
+
+    func makeSettings() -> TestbedScreen { TestbedScreen(title: "Settings", color: nil) }
+    func makeGreen() -> TestbedScreen { TestbedScreen(title: "Green", color: "#34c759") }
+    func makeYellow() -> TestbedScreen { TestbedScreen(title: "Yellow", color: "#ffcc00") }
+    func makeBlue() -> TestbedScreen { TestbedScreen(title: "Blue", color: "#0a84ff") }
+    func makeSettingsCoordinator() -> SettingsCoordinator { SettingsCoordinator() }
+    func makeTerms() -> ScreenContent {
+        ScreenContent(
+            title: "Terms",
+            content: [
+                .text("You must accept the terms to continue. This sheet cannot be swiped away."),
+                .button("I agree", action: .step(.pop)),
+            ])
+    }
+
+    func customize(_ decoration: inout Decoration) {
+        decoration.tint = "#5856d6"
+    }
+}
+
+/// A testbed page: the same buttons on every page, so each transition can be tried from anywhere.
+struct TestbedScreen: Screen {
+    let title: String
+    let color: String?
+
+    func render() -> ScreenContent {
+        ScreenContent(
+            title: title, background: color,
+            content: [
+                .button("Push Green", action: .push("green")),
+                .button("Push Yellow", action: .push("yellow")),
+                .button("Present View", action: .route("blue")),
+                .button("Present Coordinator", action: .route("settingsCoordinator")),
+                .button("Present Coordinator Fullscreen", action: .route("settingsCoordinatorFullscreen")),
+                .button("Present Terms", action: .route("terms")),
+                .button(
+                    "Show Alert", role: .secondary,
+                    action: .transition([
+                        Step(.presentAlert, title: "Alert", message: "Shown by the settings coordinator.")
+                    ])),
+                .button("Pop", role: .secondary, action: .step(.pop)),
+                .button("Pop to Green", role: .secondary, action: .transition([Step(.popTo, route: "green")])),
+                .button("Pop to Yellow", role: .secondary, action: .transition([Step(.popTo, route: "yellow")])),
+                .button("Pop to Root", role: .secondary, action: .step(.popToRoot)),
+                .button("Dismiss", role: .destructive, action: .step(.dismiss)),
+            ])
+    }
+}
