@@ -12,7 +12,7 @@ export class Inspector {
   /** handlers: { onDeepLink(url), onNewSession() } */
   constructor(root, handlers) {
     this.$ = (id) => root.querySelector(`#${id}`);
-    this.closed = new Set();
+    this.choices = new Map();
     this.curlText = '';
     this.$('new-session').addEventListener('click', () => handlers.onNewSession());
     const input = this.$('deeplink-input');
@@ -58,8 +58,12 @@ export class Inspector {
 
   nodeEl(node, onPath) {
     const details = el('details', { class: `tnode ${onPath.nodes.has(node.id) ? 'on-path' : ''}`, 'data-node': node.id });
-    details.open = !this.closed.has(node.id);
-    details.addEventListener('toggle', () => (details.open ? this.closed.delete(node.id) : this.closed.add(node.id)));
+    // Nodes on the visible path start open, others closed; a user's own choice sticks.
+    const initial = this.choices.get(node.id) ?? onPath.nodes.has(node.id);
+    details.open = initial;
+    details.addEventListener('toggle', () => {
+      if (details.open !== initial) this.choices.set(node.id, details.open);
+    });
     details.append(el('summary', {},
       el('span', { class: `kind kind-${node.kind}`, text: node.kind }),
       el('span', { class: 'ttype', text: node.type }),

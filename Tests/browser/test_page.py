@@ -178,6 +178,7 @@ def test_readable_at_360_px(page):
 
 
 def test_deep_state_screenshot(page):
+    page.d.set_window_size(1400, 1100)
     page.log_in()
     page.open_tab("todos", "list")
     page.live("row-buy-milk").click()
