@@ -23,6 +23,7 @@ TEXT = {
     "login": "Login",
     "ok": "OK",
     "new_todo": "New todo",
+    "create": "Create",
     "push_green": "Push Green",
     "present_view": "Present View",
     "present_terms": "Present Terms",

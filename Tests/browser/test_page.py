@@ -69,6 +69,18 @@ def test_push_and_back_with_the_browser_back_button(page):
     assert page.d.current_url.endswith(page.session_id())
 
 
+def test_create_todo_in_a_modal_coordinator(page):
+    page.log_in()
+    page.open_tab("todos", "list")
+    page.tap("new_todo")
+    page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
+    page.wait_route("form")
+    page.field("name").send_keys("Write the report")
+    page.tap("create")
+    page.wait(lambda d: not page.sheets(), message="create sheet still shown")
+    page.wait_route("list")
+
+
 def test_modal_dismissed_with_escape(page):
     page.log_in()
     page.open_tab("settings", "settings")
