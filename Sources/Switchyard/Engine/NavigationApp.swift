@@ -9,12 +9,17 @@ public struct NavigationApp: Sendable {
     public let name: String
     private let make: @Sendable () throws -> NavigationEngine
     private let restore: @Sendable (JSONValue) throws -> NavigationEngine
+    let makeRoot: @Sendable () -> any Coordinatable
+    /// The deep-link patterns, in order.
+    public let deepLinkPatterns: [String]
 
     /// Describes an app by its root coordinator factory and deep links.
     public init<Root: Coordinatable>(
         name: String, root: @escaping @Sendable () -> Root, deepLinks: DeepLinkRouter<Root>? = nil
     ) {
         self.name = name
+        makeRoot = { root() }
+        deepLinkPatterns = deepLinks?.patterns ?? []
         make = { try NavigationEngine(root: root(), deepLinks: deepLinks) }
         restore = { document in try NavigationEngine(restoring: document, root: root(), deepLinks: deepLinks) }
     }

@@ -63,3 +63,15 @@ extension NavigationEngine {
         throw NavigationError.coordinatorNotFound(reference)
     }
 }
+
+extension NavigationEngine {
+    /// The type name of the coordinator at a node id (e.g. `TodosCoordinator`), if it is in the tree.
+    public func coordinatorType(of nodeID: String) -> String? {
+        storage.nodes[nodeID]?.typeName
+    }
+
+    /// The item id of the top-most visible screen.
+    public var visibleItem: String? {
+        topScreen(in: visibleEntries())?.entry.id
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import MicroHTTP
+import SwitchyardServer
+import TodoDemo
+
+/// `switchyard serve`: runs the API and the page for the demo app until SIGTERM/SIGINT.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve the demo app, the REST API and the web page (the default command).")
+
+    @Option(help: "Address to listen on (env SWITCHYARD_HOST; default 127.0.0.1; 0.0.0.0 for all).")
+    var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one (env SWITCHYARD_PORT; default 8080).")
+    var port: String?
+
+    @Option(help: "Folder with the web page (env SWITCHYARD_PUBLIC; default Public).")
+    var `public`: String?
+
+    @Option(help: "Worker threads (env SWITCHYARD_THREADS; default: the number of cores).")
+    var threads: String?
+
+    @Option(help: "Live sessions at most (env SWITCHYARD_MAX_SESSIONS; default 100000).")
+    var maxSessions: String?
+
+    @Option(help: "Idle time before a session expires, e.g. 90s, 30m, 2h (env SWITCHYARD_SESSION_TTL; default 30m).")
+    var sessionTtl: String?
+
+    @Option(help: "Largest request body in bytes (env SWITCHYARD_MAX_BODY; default 1048576).")
+    var maxBody: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env SWITCHYARD_LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    @Option(help: "text or json (env SWITCHYARD_LOG_FORMAT; default text).")
+    var logFormat: String?
+
+    @Option(help: "Origin allowed to call the API cross-site (env SWITCHYARD_CORS_ORIGIN; default: no CORS headers).")
+    var corsOrigin: String?
+
+    mutating func run() throws {
+        let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
+        let logger = settings.makeLogger()
+        let staticFiles: StaticFiles
+        do {
+            staticFiles = try StaticFiles(root: settings.publicFolder)
+        } catch {
+            throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
+        }
+        var apiConfiguration = ServerConfiguration(apps: [TodoDemo.app])
+        apiConfiguration.maxSessions = settings.maxSessions
+        apiConfiguration.sessionTTL = settings.sessionTTL
+        apiConfiguration.corsOrigin = settings.corsOrigin
+        let api = SwitchyardAPI(configuration: apiConfiguration, staticFiles: staticFiles)
+        let server = HTTPServer(configuration: settings.httpConfiguration, handler: api, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+        let sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchyard.expiry"))
+        let interval = max(1, min(30, Int(settings.sessionTTL.components.seconds / 4)))
+        sweeper.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
+        sweeper.setEventHandler { api.expireIdleSessions() }
+        sweeper.resume()
+        logger.info(
+            "Switchyard \(SwitchyardVersion.current) serving the demo on http://\(settings.displayHost):\(server.port)",
+            metadata: settings.metadata(port: server.port))
+        print("Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).")
+        server.waitForTermination()
+        sweeper.cancel()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Logging
+import MicroHTTP
+
+/// The effective configuration: flags, else environment variables, else defaults — each value checked.
+struct Settings {
+    var host = "127.0.0.1"
+    var port: UInt16 = 8080
+    var publicFolder = "Public"
+    var threads = HTTPServerConfiguration.coreCount
+    var maxSessions = 100_000
+    var sessionTTL: Duration = .seconds(30 * 60)
+    var maxBody = 1 << 20
+    var logLevel = Logger.Level.info
+    var logFormat = "text"
+    var corsOrigin: String?
+
+    init(command: ServeCommand, environment: [String: String]) throws {
+        func value(_ flag: String?, _ name: String) -> (String, String)? {
+            if let flag { return (flag, "--" + name) }
+            let key = "SWITCHYARD_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+            return environment[key].map { ($0, key) }
+        }
+        if let (text, _) = value(command.host, "host") { host = text }
+        if let (text, source) = value(command.port, "port") {
+            port = try Self.number(text, source, in: 0...65_535).map(UInt16.init) ?? port
+        }
+        if let (text, _) = value(command.public, "public") { publicFolder = text }
+        if let (text, source) = value(command.threads, "threads") {
+            threads = try Self.number(text, source, in: 1...256) ?? threads
+        }
+        if let (text, source) = value(command.maxSessions, "max-sessions") {
+            maxSessions = try Self.number(text, source, in: 1...10_000_000) ?? maxSessions
+        }
+        if let (text, source) = value(command.sessionTtl, "session-ttl") {
+            sessionTTL = try Self.duration(text, source)
+        }
+        if let (text, source) = value(command.maxBody, "max-body") {
+            maxBody = try Self.number(text, source, in: 1024...(64 << 20)) ?? maxBody
+        }
+        if let (text, source) = value(command.logLevel, "log-level") {
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw ValidationError("\(source) must be one of trace, debug, info, notice, warning, error, critical")
+            }
+            logLevel = level
+        }
+        if let (text, source) = value(command.logFormat, "log-format") {
+            guard text == "text" || text == "json" else { throw ValidationError("\(source) must be text or json") }
+            logFormat = text
+        }
+        if let (text, _) = value(command.corsOrigin, "cors-origin") { corsOrigin = text }
+    }
+
+    static func number(_ text: String, _ source: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let value = Int(text), range.contains(value) else {
+            throw ValidationError("\(source) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// `90`, `90s`, `30m`, `2h`.
+    static func duration(_ text: String, _ source: String) throws -> Duration {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
+        var digits = Substring(text)
+        var scale = 1
+        if let last = text.last, let unit = units[last] {
+            digits = digits.dropLast()
+            scale = unit
+        }
+        guard let value = Int(digits), value > 0, value <= 7 * 24 * 3600 / scale else {
+            throw ValidationError("\(source) must be a duration such as 90s, 30m or 2h (at most a week)")
+        }
+        return .seconds(value * scale)
+    }
+
+    var httpConfiguration: HTTPServerConfiguration {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.threads = threads
+        configuration.maxBodyBytes = maxBody
+        configuration.redactPath = Self.redact
+        return configuration
+    }
+
+    /// Session ids are capabilities: the access log shows only their first 6 characters.
+    static let redact: @Sendable (String) -> String = { path in
+        let redacted = HTTPServerConfiguration.redactSecrets(path)
+        var parts = redacted.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for index in parts.indices where index > 0 && (parts[index - 1] == "sessions" || parts[index - 1] == "s") {
+            if parts[index].count > 8 { parts[index] = String(parts[index].prefix(6)) + "…" }
+        }
+        return parts.joined(separator: "/")
+    }
+
+    var displayHost: String { host == "0.0.0.0" ? "127.0.0.1" : host }
+
+    func makeLogger() -> Logger {
+        let level = logLevel
+        let json = logFormat == "json"
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler =
+                json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "switchyard")
+    }
+
+    func metadata(port: UInt16) -> Logger.Metadata {
+        [
+            "host": "\(host)", "port": "\(port)", "public": "\(publicFolder)", "threads": "\(threads)",
+            "maxSessions": "\(maxSessions)", "sessionTTL": "\(sessionTTL)", "maxBody": "\(maxBody)",
+            "logLevel": "\(logLevel)", "logFormat": "\(logFormat)", "corsOrigin": "\(corsOrigin ?? "none")",
+        ]
+    }
+}

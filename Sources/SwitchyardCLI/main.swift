@@ -1,1 +1,0 @@
-print("switchyard: the server is not wired up yet")

@@ -1,0 +1,48 @@
+import Switchyard
+
+/// One committed change of a session, as `GET /api/sessions/{id}/history` lists it.
+struct HistoryEntry: Sendable {
+    /// Where a change came from.
+    enum Source: String, Sendable {
+        case api, deeplink, event, gesture, session
+    }
+
+    let version: Int
+    let time: Double
+    let source: Source
+    let request: JSONValue
+    let visiblePath: [String]
+
+    func write(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("version", version)
+        writer.member("time", Self.iso8601(time))
+        writer.member("source", source.rawValue)
+        writer.member("request", request)
+        writer.key("visiblePath")
+        writer.beginArray()
+        for route in visiblePath { writer.string(route) }
+        writer.endArray()
+        writer.endObject()
+    }
+
+    /// `2026-11-22T14:10:32.123Z`
+    static func iso8601(_ seconds: Double) -> String {
+        var time = time_t(seconds.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        let millis = Int((seconds - seconds.rounded(.down)) * 1000)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Prometheus metrics: requests by route and status, latency histogram, live sessions, transitions, SSE subscribers.
+final class Metrics: @unchecked Sendable {
+    // @unchecked: every mutable member is only touched while `lock` is held.
+
+    private struct RequestKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1]
+
+    private let lock = NSLock()
+    private var requests: [RequestKey: Int] = [:]
+    private var latencyCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
+    private var latencySum = 0.0
+    private var latencyCount = 0
+    private var sessions = 0
+    private var transitions = 0
+    private var rejected = 0
+    private var subscribers = 0
+    private var broadcasts = 0
+
+    func record(route: String, method: String, status: Int, seconds: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+        let bucket = Metrics.buckets.firstIndex { seconds <= $0 } ?? Metrics.buckets.count
+        latencyCounts[bucket] += 1
+        latencySum += seconds
+        latencyCount += 1
+    }
+
+    func setSessions(_ count: Int) {
+        lock.lock()
+        sessions = count
+        lock.unlock()
+    }
+
+    func countTransition(accepted: Bool) {
+        lock.lock()
+        if accepted { transitions += 1 } else { rejected += 1 }
+        lock.unlock()
+    }
+
+    func addSubscribers(_ delta: Int) {
+        lock.lock()
+        subscribers += delta
+        lock.unlock()
+    }
+
+    func countBroadcast() {
+        lock.lock()
+        broadcasts += 1
+        lock.unlock()
+    }
+
+    /// The Prometheus text exposition.
+    func exposition() -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        var text = "# HELP switchyard_http_requests_total HTTP requests by route template, method and status.\n"
+        text += "# TYPE switchyard_http_requests_total counter\n"
+        for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
+            text +=
+                "switchyard_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        text += "# HELP switchyard_http_request_duration_seconds Time to answer a request (streams: time to open).\n"
+        text += "# TYPE switchyard_http_request_duration_seconds histogram\n"
+        var cumulative = 0
+        for (index, bound) in Metrics.buckets.enumerated() {
+            cumulative += latencyCounts[index]
+            text += "switchyard_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        cumulative += latencyCounts[Metrics.buckets.count]
+        text += "switchyard_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
+        text += "switchyard_http_request_duration_seconds_sum \(latencySum)\n"
+        text += "switchyard_http_request_duration_seconds_count \(latencyCount)\n"
+        text += "# HELP switchyard_sessions Live sessions.\n# TYPE switchyard_sessions gauge\n"
+        text += "switchyard_sessions \(sessions)\n"
+        text += "# HELP switchyard_transitions_total Transition requests committed.\n"
+        text += "# TYPE switchyard_transitions_total counter\nswitchyard_transitions_total \(transitions)\n"
+        text += "# HELP switchyard_transitions_rejected_total Transition requests refused.\n"
+        text += "# TYPE switchyard_transitions_rejected_total counter\n"
+        text += "switchyard_transitions_rejected_total \(rejected)\n"
+        text += "# HELP switchyard_sse_subscribers Open state streams.\n# TYPE switchyard_sse_subscribers gauge\n"
+        text += "switchyard_sse_subscribers \(subscribers)\n"
+        text += "# HELP switchyard_sse_broadcasts_total State changes pushed to subscribers.\n"
+        text += "# TYPE switchyard_sse_broadcasts_total counter\nswitchyard_sse_broadcasts_total \(broadcasts)\n"
+        return text
+    }
+}

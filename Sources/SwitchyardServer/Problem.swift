@@ -1,0 +1,80 @@
+import MicroHTTP
+import Switchyard
+
+/// An error the API answers with: status and an `application/problem+json` body.
+struct Problem: Error {
+    let status: Int
+    let code: String
+    let title: String
+    let detail: String
+    var choices: [String] = []
+    var extra: [(String, [UInt8])] = []
+    var headers: [(String, String)] = []
+
+    /// The HTTP status for an engine refusal.
+    static func status(for category: NavigationError.Category) -> Int {
+        switch category {
+        case .invalidRequest: return 400
+        case .invalidInput: return 422
+        case .conflict: return 409
+        case .notFound: return 404
+        }
+    }
+
+    init(
+        status: Int, code: String, title: String, detail: String, choices: [String] = [],
+        headers: [(String, String)] = []
+    ) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.choices = choices
+        self.headers = headers
+    }
+
+    /// The problem for an engine refusal.
+    init(_ error: NavigationError) {
+        let titles: [NavigationError.Category: String] = [
+            .invalidRequest: "Invalid request", .invalidInput: "Invalid input",
+            .conflict: "Refused by a navigation rule",
+            .notFound: "Not found",
+        ]
+        self.init(
+            status: Self.status(for: error.category), code: error.code, title: titles[error.category] ?? "Refused",
+            detail: error.message, choices: error.choices)
+    }
+
+    static func malformed(_ detail: String) -> Problem {
+        Problem(status: 400, code: "malformedRequest", title: "Malformed request", detail: detail)
+    }
+
+    static func notFound(_ detail: String, code: String = "notFound") -> Problem {
+        Problem(status: 404, code: code, title: "Not found", detail: detail)
+    }
+
+    var response: HTTPResponse {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.member("type", "/problems/\(code)")
+        writer.member("title", title)
+        writer.member("status", status)
+        writer.member("detail", detail)
+        writer.member("code", code)
+        if !choices.isEmpty {
+            writer.key("choices")
+            writer.beginArray()
+            for choice in choices { writer.string(choice) }
+            writer.endArray()
+        }
+        for (name, json) in extra {
+            writer.key(name)
+            writer.raw(json)
+        }
+        writer.endObject()
+        return HTTPResponse(
+            status: status,
+            headers: [("Content-Type", "application/problem+json"), ("Cache-Control", "no-store")] + headers,
+            body: writer.bytes)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import MicroHTTP
+import Switchyard
+
+/// One user session: an engine, its history, its stream subscribers and its idempotency keys.
+///
+/// Every access goes through ``withLock(_:)``: requests on one session are serialized, different sessions run in
+/// parallel on the server's threads.
+final class Session: @unchecked Sendable {
+    // @unchecked: the engine and all mutable state are only touched while `lock` is held.
+
+    /// What the session remembers of a response, to replay it for a retried idempotency key.
+    struct StoredResponse: Sendable {
+        let status: Int
+        let headers: [(String, String)]
+        let body: [UInt8]
+    }
+
+    /// Who caused the changes being committed now, for the history.
+    struct Cause {
+        var source: HistoryEntry.Source
+        var request: JSONValue
+    }
+
+    let id: String
+    let app: NavigationApp
+    private let lock = NSLock()
+    private let engine: NavigationEngine
+    private let historyLimit: Int
+    private let idempotencyLimit: Int
+    private var history: [HistoryEntry] = []
+    private var subscribers: [ObjectIdentifier: EventStream] = [:]
+    private var idempotency: [String: StoredResponse] = [:]
+    private var idempotencyOrder: [String] = []
+    private var cause = Cause(source: .api, request: .null)
+    private let now: @Sendable () -> Double
+    private(set) var lastAccess: Double
+    private var onBroadcast: (@Sendable (Int) -> Void)?
+
+    init(
+        id: String, app: NavigationApp, engine: NavigationEngine, configuration: ServerConfiguration,
+        onBroadcast: (@Sendable (Int) -> Void)? = nil
+    ) {
+        self.id = id
+        self.app = app
+        self.engine = engine
+        historyLimit = configuration.historyLimit
+        idempotencyLimit = configuration.idempotencyLimit
+        now = configuration.now
+        lastAccess = configuration.now()
+        self.onBroadcast = onBroadcast
+        engine.onCommit = { [unowned self] commit in self.committed(commit) }
+    }
+
+    /// Runs `body` with exclusive access to the engine.
+    func withLock<Result>(_ body: (NavigationEngine) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        lastAccess = now()
+        return try body(engine)
+    }
+
+    /// Attributes the commits made inside `body` to `source` (for the history). Call with the lock held.
+    func attributing<Result>(
+        _ source: HistoryEntry.Source, request: JSONValue, _ body: () throws -> Result
+    ) rethrows
+        -> Result
+    {
+        cause = Cause(source: source, request: request)
+        defer { cause = Cause(source: .api, request: .null) }
+        return try body()
+    }
+
+    /// The state document (call with the lock held).
+    func document(result: [String: JSONValue]? = nil) -> [UInt8] {
+        engine.stateDocument(session: id, result: result)
+    }
+
+    private func committed(_ commit: CommitInfo) {
+        var entryCause = cause
+        if commit.cause == .pendingDeepLink {
+            entryCause = Cause(source: .deeplink, request: ["pendingDeepLink": .string("completed")])
+        }
+        history.append(
+            HistoryEntry(
+                version: commit.version, time: now(), source: entryCause.source, request: entryCause.request,
+                visiblePath: commit.visiblePath))
+        if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+        broadcast()
+    }
+
+    /// Sends the current document to every subscriber (lock held).
+    private func broadcast() {
+        guard !subscribers.isEmpty else { return }
+        let text = String(decoding: document(), as: UTF8.self)
+        let version = String(engine.version)
+        for (key, stream) in subscribers where !stream.send(id: version, event: "state", data: text) {
+            subscribers[key] = nil
+        }
+        onBroadcast?(subscribers.count)
+    }
+
+    /// Adds a stream subscriber and sends it the current state at once.
+    func subscribe(_ stream: EventStream) {
+        withLock { engine in
+            let key = ObjectIdentifier(stream)
+            subscribers[key] = stream
+            _ = stream.send(
+                id: String(engine.version), event: "state", data: String(decoding: document(), as: UTF8.self))
+        }
+    }
+
+    /// Removes a stream subscriber.
+    func unsubscribe(_ stream: EventStream) {
+        lock.lock()
+        subscribers[ObjectIdentifier(stream)] = nil
+        lock.unlock()
+    }
+
+    /// The number of open streams.
+    var subscriberCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return subscribers.count
+    }
+
+    /// Closes every stream (the session ends).
+    func closeStreams() {
+        lock.lock()
+        let streams = Array(subscribers.values)
+        subscribers.removeAll()
+        lock.unlock()
+        for stream in streams { stream.close() }
+    }
+
+    /// The history as JSON (lock held).
+    func historyDocument() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("session", id)
+        writer.member("version", engine.version)
+        writer.key("entries")
+        writer.beginArray()
+        for entry in history { entry.write(into: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// A response stored under an idempotency key (lock held).
+    func storedResponse(for key: String) -> StoredResponse? {
+        idempotency[key]
+    }
+
+    /// Remembers a response under an idempotency key (lock held).
+    func store(_ response: StoredResponse, for key: String) {
+        if idempotency[key] == nil {
+            idempotencyOrder.append(key)
+            if idempotencyOrder.count > idempotencyLimit {
+                idempotency[idempotencyOrder.removeFirst()] = nil
+            }
+        }
+        idempotency[key] = response
+    }
+
+    private var engineVersion: Int { engine.version }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import MicroHTTP
+import Switchyard
+
+/// The endpoints that change a session: transitions, events, deep links. Each runs under the session's lock:
+/// idempotency replay, version precondition, the engine call, history, broadcast.
+extension SwitchyardAPI {
+    func transitions(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try requireSession(id)
+        try requireJSON(request)
+        return try change(session, request) { engine in
+            let body = try decode(TransitionRequest.self, request.body)
+            guard !body.steps.isEmpty else { throw Problem.malformed("'steps' must hold at least one step") }
+            try checkVersion(body.expectedVersion, request, session, engine)
+            let source: HistoryEntry.Source = body.isGesture ? .gesture : .api
+            do {
+                let end = try session.attributing(source, request: try JSONValue(parsing: request.body)) {
+                    try engine.perform(body.steps, from: body.coordinator)
+                }
+                metrics.countTransition(accepted: true)
+                return [
+                    "coordinator": .string(end), "type": .string(engine.coordinatorType(of: end) ?? ""),
+                ]
+            } catch {
+                metrics.countTransition(accepted: false)
+                throw error
+            }
+        }
+    }
+
+    func events(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try requireSession(id)
+        try requireJSON(request)
+        return try change(session, request) { engine in
+            let body = try decode(EventRequest.self, request.body)
+            try checkVersion(body.expectedVersion, request, session, engine)
+            guard let sender = body.from ?? engine.visibleItem else {
+                throw Problem.malformed("missing member 'from'")
+            }
+            let event = FlowEvent(name: body.name, payload: body.payload ?? .null, fields: body.fields ?? [:])
+            let handler = try session.attributing(.event, request: try JSONValue(parsing: request.body)) {
+                try engine.send(event, from: sender)
+            }
+            return ["handledBy": .string(handler), "type": .string(engine.coordinatorType(of: handler) ?? "")]
+        }
+    }
+
+    func deepLinks(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try requireSession(id)
+        try requireJSON(request)
+        return try change(session, request) { engine in
+            let body = try decode(DeepLinkRequest.self, request.body)
+            try checkVersion(body.expectedVersion, request, session, engine)
+            let outcome = try session.attributing(.deeplink, request: try JSONValue(parsing: request.body)) {
+                try engine.open(body.url)
+            }
+            return ["deepLink": .string(outcome == .opened ? "opened" : "pending")]
+        }
+    }
+
+    /// Runs a change under the session lock with idempotency replay; answers the new state document with `result`.
+    private func change(
+        _ session: Session, _ request: HTTPRequest,
+        _ body: (NavigationEngine) throws -> [String: JSONValue]
+    ) throws -> HTTPResponse {
+        let key = request.headers["idempotency-key"]
+        return session.withLock { engine in
+            if let key, let stored = session.storedResponse(for: key) {
+                return HTTPResponse(
+                    status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
+                    body: stored.body)
+            }
+            let response: HTTPResponse
+            do {
+                let result = try body(engine)
+                response = .json(
+                    200, session.document(result: result),
+                    headers: noStore + [("ETag", "\"\(engine.version)\"")])
+            } catch let problem as Problem {
+                response = problem.response
+            } catch let error as NavigationError {
+                response = Problem(error).response
+            } catch {
+                response = Problem(status: 500, code: "internal", title: "Internal error", detail: "\(error)").response
+            }
+            if let key, case .bytes(let bytes) = response.body {
+                session.store(.init(status: response.status, headers: response.headers, body: bytes), for: key)
+            }
+            return response
+        }
+    }
+
+    /// 412 with the current state when `If-Match` or `expectedVersion` names another version.
+    private func checkVersion(
+        _ expected: Int?, _ request: HTTPRequest, _ session: Session, _ engine: NavigationEngine
+    )
+        throws
+    {
+        var wanted = expected
+        if let header = request.headers["if-match"], header.trimmingCharacters(in: .whitespaces) != "*" {
+            let digits = header.filter(\.isNumber)
+            guard let version = Int(digits), !digits.isEmpty else {
+                throw Problem.malformed("If-Match must be a version in quotes, e.g. \"7\"")
+            }
+            wanted = version
+        }
+        guard let wanted, wanted != engine.version else { return }
+        var problem = Problem(
+            status: 412, code: "staleVersion", title: "Precondition failed",
+            detail: "the session is at version \(engine.version), not \(wanted); nothing was applied")
+        problem.extra = [("currentVersion", Array(String(engine.version).utf8)), ("state", session.document())]
+        problem.headers = [("ETag", "\"\(engine.version)\"")]
+        throw problem
+    }
+}
