@@ -142,7 +142,7 @@ def test_deep_link_from_the_inspector(page):
 
 def test_transition_from_another_client_appears_without_reload(page):
     page.log_in()
-    page.wait_route("home")
+    page.wait_route("favourites")
     page.d.execute_script("window.__noReload = 'still here'")
     status, doc = page.api("GET", f"/api/sessions/{page.session_id()}")
     assert status == 200
@@ -160,7 +160,7 @@ def test_two_tabs_stay_in_step(page):
     first = page.d.current_window_handle
     page.d.switch_to.new_window("tab")
     page.d.get(url)
-    page.wait_route("home")
+    page.wait_route("favourites")
     second = page.d.current_window_handle
     page.d.switch_to.window(first)
     page.open_tab("todos", "list")
