@@ -13,7 +13,7 @@ struct DeepLinkTests {
     @Test func aTypedParameterThatDoesNotParseDoesNotMatch() throws {
         let (engine, _) = try makeEngine()
         let error = expectRefusal(engine, "deepLinkNotMatched") { try engine.open("test://app/page/seven") }
-        #expect(error?.choices.count == 3)
+        #expect(error?.choices.count == 4)
         expectRefusal(engine, "deepLinkNotMatched") { try engine.open("other://app/page/1") }
         expectRefusal(engine, "deepLinkNotMatched") { try engine.open("not a url") }
     }
@@ -43,6 +43,13 @@ struct DeepLinkTests {
         #expect(engine.visiblePath == ["main", "home", "detail"])
         #expect(commits.map(\.cause) == [.direct, .pendingDeepLink])
         #expect(engine.version == 3)
+    }
+
+    @Test func aPendingHandlerKeepsNoneOfItsChanges() throws {
+        let (engine, _) = try makeEngine()
+        #expect(try engine.open("test://app/partial") == .pending)
+        #expect(engine.visiblePath == ["launch"])
+        #expect(engine.version == 1)
     }
 
     @Test func queryParametersArePassedAndDeclaredOnesAreRequired() throws {

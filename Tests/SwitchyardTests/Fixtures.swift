@@ -149,6 +149,10 @@ final class AppRoot: RootCoordinatable {
             try main.route(to: \.detail, String(try link.int("n")))
             return .opened
         }
+        .route("test://app/partial") { app, _ in
+            try app.root(\.main)
+            return .pending
+        }
         .route("http|https://*/tab/:name") { app, link in
             let name = try link.string("name")
             guard name == "one" || name == "two" else {

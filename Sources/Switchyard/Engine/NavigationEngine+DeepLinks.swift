@@ -10,9 +10,12 @@ extension NavigationEngine {
     public func open(_ url: String) throws -> DeepLinkResult {
         guard let deepLinks else { throw NavigationError.deepLinkNotMatched(url, patterns: []) }
         return try transaction {
+            let savepoint = (storage, journal)
             if try deepLinks.open(url, root: rootCoordinator) {
                 return .opened
             }
+            // A handler that says "pending" keeps none of what it may have changed before saying so.
+            (storage, journal) = savepoint
             storage.pendingDeepLink = url
             markChanged()
             return .pending

@@ -28,7 +28,8 @@ public class AnyTransition {
 
     /// Calls the factory on `owner` with JSON input.
     func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
-        preconditionFailure("abstract")
+        // Only `Transition` instances exist; this base implementation is never reached.
+        throw NavigationError.restoreFailed("route '\(route)' has no factory")
     }
 
     /// Makes the tab item (tab routes only).

@@ -50,3 +50,15 @@ public struct Alert: Sendable, Hashable, Codable {
         self.actions = actions.isEmpty ? [AlertAction("OK", role: .cancel)] : actions
     }
 }
+
+extension AlertAction {
+    /// Writes the action as it appears in state documents and steps.
+    func write(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("title", title)
+        writer.member("role", role.rawValue)
+        writer.member("event", ifPresent: event)
+        if let payload { writer.member("payload", payload) }
+        writer.endObject()
+    }
+}

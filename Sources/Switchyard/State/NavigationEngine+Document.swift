@@ -143,14 +143,7 @@ extension NavigationEngine {
         writer.member("message", ifPresent: alert.message)
         writer.key("actions")
         writer.beginArray()
-        for action in alert.actions {
-            writer.beginObject()
-            writer.member("title", action.title)
-            writer.member("role", action.role.rawValue)
-            writer.member("event", ifPresent: action.event)
-            if let payload = action.payload { writer.member("payload", payload) }
-            writer.endObject()
-        }
+        for action in alert.actions { action.write(into: &writer) }
         writer.endArray()
         writer.endObject()
     }

@@ -104,6 +104,12 @@ struct ScreenWriter {
         }
         writer.member("title", ifPresent: step.title)
         writer.member("message", ifPresent: step.message)
+        if let actions = step.actions {
+            writer.key("actions")
+            writer.beginArray()
+            for action in actions { action.write(into: &writer) }
+            writer.endArray()
+        }
         if let choice = step.choice { writer.member("choice", choice) }
         writer.endObject()
     }
