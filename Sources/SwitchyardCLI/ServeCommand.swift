@@ -38,6 +38,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "text or json (env SWITCHYARD_LOG_FORMAT; default text).")
     var logFormat: String?
 
+    @Option(help: "Open connections at most (env SWITCHYARD_MAX_CONNECTIONS; default 10000).")
+    var maxConnections: String?
+
+    @Option(help: "Open connections per client address (env SWITCHYARD_MAX_CONNECTIONS_PER_IP; default 64).")
+    var maxConnectionsPerIp: String?
+
+    @Option(help: "Open event streams at most (env SWITCHYARD_MAX_STREAMS; default 4096).")
+    var maxStreams: String?
+
+    @Option(help: "Close connections idle this long, e.g. 10s (env SWITCHYARD_IDLE_TIMEOUT; default 10s).")
+    var idleTimeout: String?
+
     @Option(help: "Origin allowed to call the API cross-site (env SWITCHYARD_CORS_ORIGIN; default: no CORS headers).")
     var corsOrigin: String?
 

@@ -14,6 +14,10 @@ struct Settings {
     var logLevel = Logger.Level.info
     var logFormat = "text"
     var corsOrigin: String?
+    var maxConnections = 10_000
+    var maxConnectionsPerIP = 64
+    var maxStreams = 4096
+    var idleTimeout: Duration = .seconds(10)
 
     init(command: ServeCommand, environment: [String: String]) throws {
         func value(_ flag: String?, _ name: String) -> (String, String)? {
@@ -49,6 +53,18 @@ struct Settings {
             logFormat = text
         }
         if let (text, _) = value(command.corsOrigin, "cors-origin") { corsOrigin = text }
+        if let (text, source) = value(command.maxConnections, "max-connections") {
+            maxConnections = try Self.number(text, source, in: 1...1_000_000) ?? maxConnections
+        }
+        if let (text, source) = value(command.maxConnectionsPerIp, "max-connections-per-ip") {
+            maxConnectionsPerIP = try Self.number(text, source, in: 1...1_000_000) ?? maxConnectionsPerIP
+        }
+        if let (text, source) = value(command.maxStreams, "max-streams") {
+            maxStreams = try Self.number(text, source, in: 1...1_000_000) ?? maxStreams
+        }
+        if let (text, source) = value(command.idleTimeout, "idle-timeout") {
+            idleTimeout = try Self.duration(text, source)
+        }
     }
 
     static func number(_ text: String, _ source: String, in range: ClosedRange<Int>) throws -> Int? {
@@ -79,6 +95,10 @@ struct Settings {
         configuration.port = port
         configuration.threads = threads
         configuration.maxBodyBytes = maxBody
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerIP = maxConnectionsPerIP
+        configuration.maxStreams = maxStreams
+        configuration.idleTimeout = idleTimeout
         configuration.redactPath = Self.redact
         return configuration
     }
@@ -112,6 +132,8 @@ struct Settings {
             "host": "\(host)", "port": "\(port)", "public": "\(publicFolder)", "threads": "\(threads)",
             "maxSessions": "\(maxSessions)", "sessionTTL": "\(sessionTTL)", "maxBody": "\(maxBody)",
             "logLevel": "\(logLevel)", "logFormat": "\(logFormat)", "corsOrigin": "\(corsOrigin ?? "none")",
+            "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
+            "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)",
         ]
     }
 }
