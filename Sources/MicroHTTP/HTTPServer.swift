@@ -55,7 +55,7 @@ public final class HTTPServer: Sendable {
         /// The MHD daemon while running.
         var daemon: OpaquePointer?
         var heartbeat: (any DispatchSourceTimer)?
-        var waiters: [DispatchSemaphore] = []
+        var waiters: [TerminationSignal] = []
     }
 
     private let core: ServerCore
@@ -105,7 +105,7 @@ public final class HTTPServer: Sendable {
         enum Action {
             case none
             case wait
-            case stop(OpaquePointer, (any DispatchSourceTimer)?, [DispatchSemaphore])
+            case stop(OpaquePointer, (any DispatchSourceTimer)?, [TerminationSignal])
         }
         let action = state.withLock { state -> Action in
             switch state.phase {
@@ -113,7 +113,7 @@ public final class HTTPServer: Sendable {
                 state.phase = .stopped
                 let waiters = state.waiters
                 state.waiters = []
-                waiters.forEach { $0.signal() }
+                waiters.forEach { $0.wake() }
                 return .none
             case .stopped: return .none
             case .stopping: return .wait
@@ -132,7 +132,7 @@ public final class HTTPServer: Sendable {
             stopped.wait()
             stopped.signal()
         case .stop(let daemon, let heartbeat, let waiters):
-            waiters.forEach { $0.signal() }
+            waiters.forEach { $0.wake() }
             heartbeat?.cancel()
             shutDown(daemon)
             state.withLock { state in
@@ -147,31 +147,26 @@ public final class HTTPServer: Sendable {
     /// Blocks the calling thread until SIGTERM or SIGINT arrives (or ``stop()`` is called), then
     /// stops gracefully and returns, so that the process can exit 0.
     public func waitForTermination() {
-        let wake = DispatchSemaphore(value: 0)
+        guard let termination = TerminationSignal() else {
+            core.logger.error("cannot wait for signals (no file descriptors left); stopping")
+            stop()
+            return
+        }
         let registered = state.withLock { state -> Bool in
             guard state.phase == .running || state.phase == .idle else { return false }
-            state.waiters.append(wake)
+            state.waiters.append(termination)
             return true
         }
         guard registered else {
             stop()
             return
         }
-        let queue = DispatchQueue(label: "MicroHTTP.signals")
-        let sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { wake.signal() }
-            source.resume()
-            return source
-        }
+        termination.install()
         signalHandlersInstalled.store(true, ordering: .sequentiallyConsistent)
-        wake.wait()
+        termination.wait()
         core.logger.info("shutting down")
         stop()
-        for source in sources { source.cancel() }
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGINT, SIG_DFL)
+        termination.uninstall()
     }
 
     /// Set once ``waitForTermination()`` listens for signals (tests raise a signal only after this).

@@ -1,0 +1,178 @@
+import Dispatch
+import MicroHTTP
+import Testing
+
+/// Reads Server-Sent Events from a raw connection.
+final class EventReader {
+    let connection: RawConnection
+    let status: Int
+    let headers: HTTPHeaders
+    private var text = ""
+    private(set) var ended = false
+
+    init(port: UInt16, path: String = "/events", from source: String? = nil) throws {
+        connection = try RawConnection(port: port, from: source)
+        try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        (status, headers) = try connection.readHead()
+    }
+
+    /// The next event block (comments included if `comments`); nil once the stream ended.
+    func next(comments: Bool = false) throws -> String? {
+        while true {
+            if let range = text.range(of: "\n\n") {
+                let block = String(text[..<range.lowerBound])
+                text.removeSubrange(..<range.upperBound)
+                if !comments && block.hasPrefix(":") { continue }
+                return block
+            }
+            guard !ended, let chunk = try connection.readChunk() else { return nil }
+            if chunk.isEmpty {
+                ended = true
+                return nil
+            }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+    }
+}
+
+/// Collects the streams a handler opened.
+final class StreamBox: Sendable {
+    let streams = Recorder<EventStream>()
+    let closed = Recorder<Int>()
+
+    func handler(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard request.path == "/events" else { return .json(200, Array("{}".utf8)) }
+        return .eventStream { stream in
+            let index = self.streams.values.count
+            stream.onClose { self.closed.append(index) }
+            self.streams.append(stream)
+        }
+    }
+}
+
+@Suite("Server-Sent Events")
+struct EventStreamTests {
+    @Test("Events arrive in order with SSE headers, then close ends the response cleanly")
+    func eventsInOrder() throws {
+        let box = StreamBox()
+        try withServer(handle: box.handler) { server in
+            let reader = try EventReader(port: server.port)
+            #expect(reader.status == 200)
+            #expect(reader.headers["Content-Type"] == "text/event-stream")
+            #expect(reader.headers["Cache-Control"] == "no-store")
+            #expect(reader.headers["X-Accel-Buffering"] == "no")
+            #expect(eventually { box.streams.values.count == 1 })
+            let stream = try #require(box.streams.values.first)
+            DispatchQueue.global().async {
+                for index in 0..<50 {
+                    stream.send(id: "\(index)", event: "tick", data: "n=\(index)\nsecond line")
+                }
+            }
+            for index in 0..<50 {
+                let block = try #require(try reader.next())
+                #expect(block == "id: \(index)\nevent: tick\ndata: n=\(index)\ndata: second line")
+            }
+            stream.close()
+            #expect(stream.isClosed)
+            #expect(stream.send(id: nil, event: nil, data: "late") == false)
+            #expect(try reader.next() == nil)
+            #expect(reader.ended, "the chunked response ends with its terminating chunk")
+            // The connection is kept alive after the stream ended.
+            #expect(try reader.connection.request("GET", "/after").status == 200)
+            #expect(eventually { box.closed.values == [0] })
+        }
+    }
+
+    @Test("Idle streams get `: ping` heartbeats")
+    func heartbeat() throws {
+        let box = StreamBox()
+        try withServer(handle: box.handler) { server in
+            let reader = try EventReader(port: server.port)
+            let block = try #require(try reader.next(comments: true))
+            #expect(block == ": ping")
+        }
+    }
+
+    @Test("A client that disconnects closes its stream: onClose fires and send returns false")
+    func clientDisconnect() throws {
+        let box = StreamBox()
+        try withServer(handle: box.handler) { server in
+            var reader: EventReader? = try EventReader(port: server.port)
+            #expect(eventually { box.streams.values.count == 1 })
+            let stream = try #require(box.streams.values.first)
+            #expect(stream.send(id: nil, event: nil, data: "hello"))
+            #expect(try reader?.next() == "data: hello")
+            reader = nil  // closes the socket
+            #expect(eventually { box.closed.values == [0] })
+            #expect(stream.isClosed)
+            #expect(stream.send(id: nil, event: nil, data: "nobody") == false)
+        }
+    }
+
+    @Test("Over the stream cap a stream request gets a 503 problem")
+    func streamCap() throws {
+        let box = StreamBox()
+        try withServer(testConfiguration { $0.maxStreams = 2 }, handle: box.handler) { server in
+            let first = try EventReader(port: server.port)
+            let second = try EventReader(port: server.port)
+            #expect(first.status == 200 && second.status == 200)
+            let refused = try RawConnection(port: server.port).request("GET", "/events")
+            #expect(refused.status == 503)
+            #expect(refused.headers["Content-Type"] == "application/problem+json")
+            // Once a stream ends, there is room again.
+            #expect(eventually { box.streams.values.count == 2 })
+            box.streams.values[0].close()
+            #expect(try first.next() == nil)
+            var status = 0
+            _ = eventually {
+                status = (try? EventReader(port: server.port).status) ?? 0
+                return status == 200
+            }
+            #expect(status == 200)
+        }
+    }
+
+    @Test("Sends from many threads all arrive, each thread's events in order")
+    func sendsFromManyThreads() throws {
+        let box = StreamBox()
+        try withServer(handle: box.handler) { server in
+            let reader = try EventReader(port: server.port)
+            #expect(eventually { box.streams.values.count == 1 })
+            let stream = try #require(box.streams.values.first)
+            DispatchQueue.global().async {
+                DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                    for index in 0..<100 { stream.send(id: nil, event: "t\(thread)", data: "\(index)") }
+                }
+            }
+            var next = [Int](repeating: 0, count: 4)
+            for _ in 0..<400 {
+                let block = try #require(try reader.next())
+                let lines = block.split(separator: "\n")
+                let thread = try #require(Int(lines[0].dropFirst("event: t".count)))
+                #expect(lines[1] == "data: \(next[thread])")
+                next[thread] += 1
+            }
+            #expect(next == [100, 100, 100, 100])
+        }
+    }
+
+    @Test("A thousand concurrent streams each receive a broadcast event")
+    func thousandStreams() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration {
+            $0.maxConnectionsPerIP = 2000
+            $0.heartbeatInterval = .seconds(30)
+        }
+        try withServer(configuration, handle: box.handler) { server in
+            let readers = try (0..<1000).map { _ in try EventReader(port: server.port) }
+            #expect(readers.allSatisfy { $0.status == 200 })
+            #expect(eventually(within: 10) { box.streams.values.count == 1000 })
+            for stream in box.streams.values { stream.send(id: "1", event: "news", data: "to everyone") }
+            var received = 0
+            for reader in readers where try reader.next() == "id: 1\nevent: news\ndata: to everyone" {
+                received += 1
+            }
+            #expect(received == 1000)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import MicroHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Graceful shutdown")
+struct ShutdownTests {
+    @Test("stop() lets an in-flight request finish, then refuses connections")
+    func inFlightRequestFinishes() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let server = HTTPServer(
+            configuration: testConfiguration(),
+            handler: ClosureHTTPHandler { request in
+                if request.path == "/slow" {
+                    entered.signal()
+                    usleep(400_000)
+                }
+                return .json(200, Array("{\"done\":true}".utf8))
+            }, logger: quietLogger)
+        try server.start()
+        let port = server.port
+        let result = Recorder<Int>()
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let status = (try? RawConnection(port: port).request("GET", "/slow").status) ?? -1
+            result.append(status)
+            finished.signal()
+        }
+        #expect(entered.wait(timeout: .now() + 5) == .success)
+        server.stop()
+        #expect(finished.wait(timeout: .now() + 5) == .success)
+        #expect(result.values == [200])
+        #expect(throws: RawError.self) { _ = try RawConnection(port: port) }
+    }
+
+    @Test("stop() ends open event streams: onClose fires and the client sees the end")
+    func streamsEndOnShutdown() throws {
+        let box = StreamBox()
+        let server = HTTPServer(
+            configuration: testConfiguration { $0.heartbeatInterval = .seconds(30) },
+            handler: ClosureHTTPHandler(box.handler), logger: quietLogger)
+        try server.start()
+        let readers = try (0..<3).map { _ in try EventReader(port: server.port) }
+        #expect(eventually { box.streams.values.count == 3 })
+        box.streams.values.forEach { $0.send(id: nil, event: nil, data: "before") }
+        server.stop()
+        #expect(box.closed.values.count == 3)
+        #expect(box.streams.values.allSatisfy { $0.isClosed })
+        for reader in readers {
+            #expect(try reader.next() == "data: before")
+            #expect(try reader.next() == nil)
+        }
+    }
+
+    @Test("stop() is idempotent, also before start and from several threads")
+    func idempotentStop() throws {
+        let never = HTTPServer(
+            configuration: testConfiguration(), handler: ClosureHTTPHandler(echo), logger: quietLogger)
+        never.stop()
+        never.stop()
+        let server = HTTPServer(
+            configuration: testConfiguration(), handler: ClosureHTTPHandler(echo), logger: quietLogger)
+        try server.start()
+        #expect(throws: HTTPServerError.alreadyStarted) { try server.start() }
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in server.stop() }
+        server.stop()
+    }
+}
+
+/// Signal dispositions are process-wide: these run one at a time.
+@Suite("Waiting for termination", .serialized)
+struct TerminationTests {
+    @Test("waitForTermination returns after stop() from another thread")
+    func waitReturnsOnStop() throws {
+        let server = HTTPServer(
+            configuration: testConfiguration(), handler: ClosureHTTPHandler(echo), logger: quietLogger)
+        try server.start()
+        DispatchQueue.global().async {
+            _ = eventually { server.signalHandlersInstalled.load(ordering: .sequentiallyConsistent) }
+            server.stop()
+        }
+        server.waitForTermination()
+        #expect(throws: RawError.self) { _ = try RawConnection(port: server.port) }
+    }
+
+    @Test("waitForTermination stops gracefully on SIGTERM")
+    func sigterm() throws {
+        let server = HTTPServer(
+            configuration: testConfiguration(), handler: ClosureHTTPHandler(echo), logger: quietLogger)
+        try server.start()
+        let port = server.port
+        DispatchQueue.global().async {
+            guard eventually(within: 10, { server.signalHandlersInstalled.load(ordering: .sequentiallyConsistent) })
+            else { return server.stop() }
+            kill(getpid(), SIGTERM)
+        }
+        server.waitForTermination()
+        #expect(throws: RawError.self) { _ = try RawConnection(port: port) }
+    }
+}
