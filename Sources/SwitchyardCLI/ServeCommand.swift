@@ -82,9 +82,10 @@ struct ServeCommand: ParsableCommand {
         logger.info(
             "Switchyard \(SwitchyardVersion.current) serving the demo on http://\(settings.displayHost):\(server.port)",
             metadata: settings.metadata(port: server.port))
-        print("Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).")
+        // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
+        let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
+        FileHandle.standardOutput.write(Data(hint.utf8))
         server.waitForTermination()
         sweeper.cancel()
-        logger.info("stopped")
     }
 }
