@@ -1,1 +1,42 @@
-print("switchyard-bench: not implemented yet")
+import Foundation
+
+// switchyard-bench engine [--quick]                        in-process engine timings, JSON on stdout
+// switchyard-bench memory [--mode api|engine] [--sessions N] resident memory per session, JSON on stdout
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    FileHandle.standardOutput.write(try encoder.encode(value))
+    print()
+}
+
+do {
+    switch arguments.first {
+    case "engine":
+        var harness = Harness()
+        if arguments.contains("--quick") {
+            harness.rounds = 5
+            harness.roundSeconds = 0.01
+            harness.warmupSeconds = 0.02
+        }
+        try printJSON(try EngineSuite(harness: harness).run())
+    case "memory":
+        let mode = MemorySuite.Mode(rawValue: option("--mode") ?? "api") ?? .api
+        let count = Int(option("--sessions") ?? "") ?? 100_000
+        try printJSON(try MemorySuite(mode: mode, count: count).run())
+    default:
+        FileHandle.standardError.write(
+            Data("usage: switchyard-bench engine [--quick] | memory [--mode api|engine] [--sessions N]\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("switchyard-bench: \(error)\n".utf8))
+    exit(1)
+}

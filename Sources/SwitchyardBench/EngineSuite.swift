@@ -1,0 +1,117 @@
+import Switchyard
+import TodoDemo
+
+/// The in-process engine benchmarks: transitions, deep links, the state document and restore.
+struct EngineSuite {
+    let harness: Harness
+
+    func run() throws -> [Measurement] {
+        [
+            try pushPopByName(), try pushPopTyped(), try pushPopBenchByName(), try chain(), try deepLink(),
+            try stateLoggedIn(), try stateDeep(), try restoreParsed(), try restoreFromBytes(),
+        ]
+    }
+
+    /// `perform([push todo])` then `perform([pop])` on the demo's todos coordinator: one pair per operation.
+    func pushPopByName() throws -> Measurement {
+        let (engine, _, todos) = try DemoStates.loggedIn()
+        let push = [Step(.push, route: "todo", input: "hello-world")]
+        let pop = [Step(.pop)]
+        return try harness.measure("engine.pushPop.byName", "push+pop, by name (demo todos)") {
+            try engine.perform(push, from: todos)
+            try engine.perform(pop, from: todos)
+            return engine.version
+        }
+    }
+
+    /// `push(\.item, id)` then `pop()` through the typed API on a bench-local coordinator.
+    func pushPopTyped() throws -> Measurement {
+        let coordinator = BenchCoordinator()
+        let engine = try NavigationEngine(root: coordinator)
+        return try harness.measure("engine.pushPop.typed", "push+pop, typed key paths (bench coordinator)") {
+            try coordinator.push(\.item, "hello-world").pop()
+            return engine.version
+        }
+    }
+
+    /// The same push/pop on the bench coordinator by name, to compare with the typed API.
+    func pushPopBenchByName() throws -> Measurement {
+        let engine = try NavigationEngine(root: BenchCoordinator())
+        let node = engine.rootCoordinator.nodeID ?? ""
+        let push = [Step(.push, route: "item", input: "hello-world")]
+        let pop = [Step(.pop)]
+        return try harness.measure("engine.pushPop.benchByName", "push+pop, by name (bench coordinator)") {
+            try engine.perform(push, from: node)
+            try engine.perform(pop, from: node)
+            return engine.version
+        }
+    }
+
+    /// A 4-step chain from the tab coordinator, alternating between two tabs so every chain switches tab, pops and
+    /// pushes twice: `[focus todos, popToRoot, push todo, push todo]` / `[focus settings, popToRoot, push, push]`.
+    func chain() throws -> Measurement {
+        let (engine, tabs, _) = try DemoStates.loggedIn()
+        let chains = [
+            [
+                Step(.focus, route: "todos"), Step(.popToRoot), Step(.push, route: "todo", input: "hello-world"),
+                Step(.push, route: "todo", input: "buy-milk"),
+            ],
+            [
+                Step(.focus, route: "settings"), Step(.popToRoot), Step(.push, route: "green"),
+                Step(.push, route: "yellow"),
+            ],
+        ]
+        var turn = 0
+        return try harness.measure("engine.chain4", "4-step chain from the tabs (focus, popToRoot, push, push)") {
+            turn &+= 1
+            try engine.perform(chains[turn & 1], from: tabs)
+            return engine.version
+        }
+    }
+
+    /// `open("stinsenapp://todo/buy-milk")` (match, focus todos, pop to root, push) then undo with a pop.
+    func deepLink() throws -> Measurement {
+        let (engine, _, todos) = try DemoStates.loggedIn()
+        let pop = [Step(.pop)]
+        return try harness.measure("engine.deepLink", "deep link open + undo (stinsenapp://todo/buy-milk)") {
+            try engine.open("stinsenapp://todo/buy-milk")
+            try engine.perform(pop, from: todos)
+            return engine.version
+        }
+    }
+
+    /// The state document of a logged-in engine on the todos tab.
+    func stateLoggedIn() throws -> Measurement {
+        let (engine, _, _) = try DemoStates.loggedIn()
+        return harness.measure("engine.state.loggedIn", "state JSON, logged in on todos") {
+            engine.stateDocument().count
+        }
+    }
+
+    /// The state document of the deep demo state.
+    func stateDeep() throws -> Measurement {
+        let engine = try DemoStates.deep()
+        return harness.measure("engine.state.deep", "state JSON, deep state") {
+            engine.stateDocument().count
+        }
+    }
+
+    /// Restoring the deep state from an already parsed document.
+    func restoreParsed() throws -> Measurement {
+        let document = try JSONValue(parsing: DemoStates.deep().stateDocument())
+        return try harness.measure("engine.restore.parsed", "restore deep state from parsed JSONValue") {
+            try TodoDemo.app.restoreEngine(from: document).version
+        }
+    }
+
+    /// Restoring the deep state from its JSON bytes (parse + rebuild).
+    func restoreFromBytes() throws -> Measurement {
+        let bytes = try DemoStates.deep().stateDocument()
+        guard try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).stateDocument() == bytes else {
+            throw BenchError("the restored deep state encodes differently from the original")
+        }
+        return try harness.measure("engine.restore.bytes", "restore deep state from JSON bytes (parse + rebuild)") {
+            try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).version
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MicroHTTP
+import Switchyard
+import SwitchyardServer
+import TodoDemo
+
+/// Resident memory per idle session: VmRSS before and after creating many demo sessions, logged in and on the
+/// todos tab. `api` creates real sessions through the REST handler in-process; `engine` holds bare engines.
+struct MemorySuite {
+    enum Mode: String, Encodable {
+        case api, engine
+    }
+
+    struct Result: Encodable {
+        let id: String
+        let mode: Mode
+        let sessions: Int
+        let rssBeforeBytes: Int
+        let rssAfterBytes: Int
+        let bytesPerSession: Double
+        let seconds: Double
+    }
+
+    let mode: Mode
+    let count: Int
+
+    func run() throws -> Result {
+        var engines: [NavigationEngine] = []
+        let api = SwitchyardAPI(configuration: ServerConfiguration(apps: [TodoDemo.app]))
+        let login = Array(
+            #"{"steps":[{"action":"root","route":"authenticated","input":"bench"},{"action":"focus","route":"todos"}]}"#
+                .utf8)
+        // Warm up caches (route tables, type metadata) before the baseline.
+        switch mode {
+        case .api: _ = try createAPISession(api, login: login)
+        case .engine: _ = try DemoStates.loggedIn()
+        }
+        engines.reserveCapacity(count)
+        let before = Self.residentBytes()
+        let start = Harness.now()
+        for _ in 0..<count {
+            switch mode {
+            case .api: try createAPISession(api, login: login)
+            case .engine: engines.append(try DemoStates.loggedIn().engine)
+            }
+        }
+        let seconds = Double(Harness.now() - start) / 1e9
+        let after = Self.residentBytes()
+        withExtendedLifetime(engines) {}
+        withExtendedLifetime(api) {}
+        return Result(
+            id: "memory.\(mode.rawValue)", mode: mode, sessions: count, rssBeforeBytes: before, rssAfterBytes: after,
+            bytesPerSession: Double(after - before) / Double(count), seconds: seconds)
+    }
+
+    /// `POST /api/sessions` then a transition that logs in and focuses the todos tab, through the handler.
+    private func createAPISession(_ api: SwitchyardAPI, login: [UInt8]) throws {
+        let created = try api.handle(HTTPRequest(method: "POST", path: "/api/sessions"))
+        guard created.status == 201, let location = created.header("Location") else {
+            throw BenchError("POST /api/sessions answered \(created.status)")
+        }
+        let changed = try api.handle(
+            HTTPRequest(
+                method: "POST", path: location + "/transitions", headers: ["Content-Type": "application/json"],
+                body: login))
+        guard changed.status == 200 else { throw BenchError("login transition answered \(changed.status)") }
+    }
+
+    /// VmRSS from /proc/self/status, in bytes.
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            let digits = line.filter(\.isNumber)
+            return (Int(digits) ?? 0) * 1024
+        }
+        return 0
+    }
+}

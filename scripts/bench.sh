@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Switchyard benchmark suite (issue #7): engine in-process, memory per session, HTTP under wrk, SSE fan-out.
+# Prints a table (each measurement with its target and PASS/MISS) and writes JSON to bench-results/.
+#
+# Environment (all optional):
+#   BENCH_DURATION   seconds per wrk run (default 10)
+#   BENCH_ROUNDS     wrk rounds, each running every endpoint once (default 3)
+#   BENCH_SESSIONS   sessions the HTTP benchmark spreads requests over (default 1000)
+#   BENCH_MEMORY     sessions created for the memory benchmark (default 100000)
+#   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
+#   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
+#   BENCH_SKIP       space-separated parts to skip: engine memory http sse
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SCRATCH=.build-bench
+BIN=$SCRATCH/release
+HERE=scripts/bench
+
+QUICK=${BENCH_QUICK:-0}
+if [ "$QUICK" = 1 ]; then
+    DURATION=${BENCH_DURATION:-2}; ROUNDS=${BENCH_ROUNDS:-1}; MEMORY=${BENCH_MEMORY:-10000}; ENGINE_FLAGS=--quick
+else
+    DURATION=${BENCH_DURATION:-10}; ROUNDS=${BENCH_ROUNDS:-3}; MEMORY=${BENCH_MEMORY:-100000}; ENGINE_FLAGS=
+fi
+SESSIONS=${BENCH_SESSIONS:-1000}
+SSE=${BENCH_SSE:-1000}
+SSE_TRANSITIONS=${BENCH_SSE_TRANSITIONS:-50}
+SKIP=" ${BENCH_SKIP:-} "
+
+for tool in wrk python3; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "bench: '$tool' is not installed (make bench installs wrk: apt-get install wrk)" >&2
+        exit 1
+    fi
+done
+
+OUT=$(mktemp -d)
+SERVER_PID=
+cleanup() {
+    if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    rm -rf "$OUT"
+}
+trap cleanup EXIT
+
+echo "bench: building release binaries into $SCRATCH" >&2
+swift build -c release --scratch-path "$SCRATCH" --product switchyard-bench >&2
+swift build -c release --scratch-path "$SCRATCH" --product switchyard >&2
+
+echo "bench: machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+uptime > "$OUT/load-before.txt"
+
+if [[ $SKIP != *" engine "* ]]; then
+    echo "bench: engine (in-process)" >&2
+    "$BIN/switchyard-bench" engine $ENGINE_FLAGS > "$OUT/engine.json"
+fi
+
+if [[ $SKIP != *" memory "* ]]; then
+    for mode in api engine; do
+        echo "bench: memory, $MEMORY $mode sessions" >&2
+        "$BIN/switchyard-bench" memory --mode "$mode" --sessions "$MEMORY" > "$OUT/memory-$mode.json"
+    done
+fi
+
+if [[ $SKIP != *" http "* || $SKIP != *" sse "* ]]; then
+    PORT=${BENCH_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+    ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+    # Access logging off (warning level): the bench measures the engine and the transport, not stderr.
+    "$BIN/switchyard" serve --host 127.0.0.1 --port "$PORT" --public Public --log-level warning \
+        > "$OUT/server.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 100); do
+        python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 0.2)" 2>/dev/null && break
+        sleep 0.1
+    done
+fi
+
+if [[ $SKIP != *" http "* ]]; then
+    echo "bench: HTTP, creating $SESSIONS sessions" >&2
+    python3 "$HERE/sessions.py" 127.0.0.1 "$PORT" "$SESSIONS" > "$OUT/sessions.txt"
+    for round in $(seq "$ROUNDS"); do
+        for mode in healthz state transition deeplink; do
+            echo "bench: HTTP round $round/$ROUNDS, $mode, ${DURATION}s" >&2
+            line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:$PORT" \
+                -- "$mode" "$OUT/sessions.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
+            echo "{\"round\": $round, \"mode\": \"$mode\", \"result\": $line}" >> "$OUT/http.jsonl"
+        done
+    done
+fi
+
+if [[ $SKIP != *" sse "* ]]; then
+    echo "bench: SSE, $SSE subscribers, $SSE_TRANSITIONS transitions" >&2
+    (cd "$HERE" && python3 sse.py 127.0.0.1 "$PORT" "$SSE" "$SSE_TRANSITIONS") > "$OUT/sse.json"
+fi
+
+uptime > "$OUT/load-after.txt"
+mkdir -p bench-results
+python3 "$HERE/report.py" "$OUT" "$ROOT/bench-results" "duration=${DURATION}s rounds=$ROUNDS"

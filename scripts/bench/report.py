@@ -1,0 +1,182 @@
+"""Merges the benchmark parts into one table (stdout) and one JSON file (bench-results/).
+
+Usage: report.py PARTS_DIR RESULTS_DIR NOTE
+Targets live here, next to the rows they judge. HTTP values are medians over rounds; ratios are taken within each
+round (endpoint vs /healthz of the same round), then the median ratio is reported.
+"""
+
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+KIB = 1024
+
+
+def load(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as file:
+        return json.load(file)
+
+
+def engine_rows(parts):
+    measurements = load(os.path.join(parts, "engine.json"))
+    if not measurements:
+        return []
+    targets = {
+        "engine.pushPop.byName": 2_000, "engine.pushPop.typed": 2_000, "engine.chain4": 10_000,
+        "engine.state.deep": 30_000, "engine.restore.bytes": 100_000,
+    }
+    rows = []
+    for m in measurements:
+        target = targets.get(m["id"])
+        value = m["medianNanoseconds"]
+        rows.append({
+            "section": "engine", "id": m["id"], "label": m["label"], "value": value / 1000, "unit": "µs",
+            "detail": f"min {m['minNanoseconds'] / 1000:.2f}, max {m['maxNanoseconds'] / 1000:.2f}, "
+                      f"{len(m['roundNanoseconds'])}×{m['iterationsPerRound']}",
+            "target": None if target is None else f"≤ {target / 1000:g} µs",
+            "pass": None if target is None else value <= target,
+        })
+    return rows
+
+
+def memory_rows(parts):
+    rows = []
+    for mode, label in (("api", "per REST session (SwitchyardAPI, in-process)"), ("engine", "per bare engine")):
+        result = load(os.path.join(parts, f"memory-{mode}.json"))
+        if not result:
+            continue
+        value = result["bytesPerSession"]
+        rows.append({
+            "section": "memory", "id": result["id"], "label": f"RSS {label}", "value": value / KIB, "unit": "KiB",
+            "detail": f"{result['sessions']:,} logged-in sessions on todos, "
+                      f"RSS {result['rssBeforeBytes'] / 2**20:.0f}→{result['rssAfterBytes'] / 2**20:.0f} MiB, "
+                      f"created in {result['seconds']:.1f} s",
+            "target": "≤ 10 KiB", "pass": value <= 10 * KIB,
+        })
+    return rows
+
+
+def http_rows(parts):
+    path = os.path.join(parts, "http.jsonl")
+    if not os.path.exists(path):
+        return []
+    rounds = {}
+    with open(path) as file:
+        for line in file:
+            entry = json.loads(line)
+            rounds.setdefault(entry["round"], {})[entry["mode"]] = entry["result"]
+    labels = {
+        "healthz": "GET /healthz (server ceiling)", "state": "GET /api/sessions/{id}",
+        "transition": "POST transitions (push/pop, 1,000 sessions)", "deeplink": "POST deeplinks (stinsenapp://)",
+    }
+    ratio_targets = {"state": 0.60, "transition": 0.50}
+    rows = []
+    for mode, label in labels.items():
+        results = [r[mode] for r in rounds.values() if mode in r]
+        if not results:
+            continue
+        rps = statistics.median(r["rps"] for r in results)
+        p50 = statistics.median(r["p50_us"] for r in results) / 1000
+        p99 = statistics.median(r["p99_us"] for r in results) / 1000
+        failures = sum(r["errors"]["status"] + r["errors"]["connect"] + r["errors"]["read"]
+                       + r["errors"]["write"] + r["errors"]["timeout"] for r in results)
+        requests = sum(r["requests"] for r in results)
+        detail = (f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, {len(results)} rounds, "
+                  f"{failures} errors/non-2xx of {requests:,}")
+        rows.append({"section": "http", "id": f"http.{mode}.rps", "label": f"{label} req/s", "value": rps,
+                     "unit": "req/s", "detail": detail, "target": None, "pass": None})
+        if mode != "healthz":
+            ratios = [r[mode]["rps"] / r["healthz"]["rps"] for r in rounds.values() if mode in r and "healthz" in r]
+            ratio = statistics.median(ratios)
+            target = ratio_targets.get(mode)
+            rows.append({
+                "section": "http", "id": f"http.{mode}.ratio", "label": f"{label} vs /healthz", "value": ratio * 100,
+                "unit": "%", "detail": "per round: " + ", ".join(f"{x * 100:.0f} %" for x in ratios),
+                "target": None if target is None else f"≥ {target * 100:.0f} %",
+                "pass": None if target is None else ratio >= target,
+            })
+        if mode == "transition":
+            rows.append({"section": "http", "id": "http.transition.p99", "label": f"{label} p99", "value": p99,
+                         "unit": "ms", "detail": f"p50 {p50:.2f} ms", "target": "≤ 10 ms", "pass": p99 <= 10})
+    return rows
+
+
+def sse_rows(parts):
+    result = load(os.path.join(parts, "sse.json"))
+    if not result:
+        return []
+    rows = []
+    for key, label in (("fromRequestMs", "request sent"), ("fromResponseMs", "response received")):
+        value = result[key]
+        rows.append({
+            "section": "sse", "id": f"sse.{key}.p99",
+            "label": f"{result['subscribers']:,} subscribers, {label} → last event, p99", "value": value["p99"],
+            "unit": "ms", "detail": f"p50 {value['p50']:.1f} ms, max {value['max']:.1f} ms, "
+                                    f"{result['transitions']} transitions, {result['eventBytes']:,} B documents",
+            "target": "≤ 100 ms", "pass": value["p99"] <= 100,
+        })
+    return rows
+
+
+def format_value(row):
+    value = row["value"]
+    if row["unit"] == "req/s":
+        return f"{value:,.0f} req/s"
+    return f"{value:,.2f} {row['unit']}"
+
+
+def table(rows, header):
+    lines = [header]
+    columns = ("Measurement", "Value", "Target", "Result", "Detail")
+    body = [(r["label"], format_value(r), r["target"] or "—",
+             "—" if r["pass"] is None else ("PASS" if r["pass"] else "MISS"), r["detail"]) for r in rows]
+    widths = [max(len(columns[i]), *(len(line[i]) for line in body)) for i in range(4)]
+    section = None
+    for row, line in zip(rows, body):
+        if row["section"] != section:
+            section = row["section"]
+            lines.append("")
+            lines.append(f"[{section}]")
+            lines.append("  ".join(columns[i].ljust(widths[i]) for i in range(4)) + "  " + columns[4])
+        lines.append("  ".join(line[i].ljust(widths[i]) for i in range(4)) + "  " + line[4])
+    return "\n".join(lines)
+
+
+def main():
+    parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
+    rows = engine_rows(parts) + memory_rows(parts) + http_rows(parts) + sse_rows(parts)
+    load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
+    load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    now = datetime.datetime.now()
+    header = (f"Switchyard bench — {now:%Y-%m-%d %H:%M}, commit {commit}, {os.cpu_count()} cores, {note}\n"
+              f"load before: {load_before.split('load average: ')[-1]}; "
+              f"after: {load_after.split('load average: ')[-1]}")
+    print(table(rows, header))
+    misses = sum(1 for r in rows if r["pass"] is False)
+    passes = sum(1 for r in rows if r["pass"])
+    print(f"\n{passes} PASS, {misses} MISS")
+    document = {
+        "time": now.isoformat(timespec="seconds"), "commit": commit, "cores": os.cpu_count(), "note": note,
+        "loadBefore": load_before, "loadAfter": load_after, "rows": rows,
+        "raw": {name: load(os.path.join(parts, name)) for name in
+                ("engine.json", "memory-api.json", "memory-engine.json", "sse.json")},
+    }
+    http = os.path.join(parts, "http.jsonl")
+    if os.path.exists(http):
+        document["raw"]["http"] = [json.loads(line) for line in open(http)]
+    path = os.path.join(results, f"bench-{now:%Y%m%d-%H%M%S}.json")
+    with open(path, "w") as file:
+        json.dump(document, file, indent=2)
+    with open(os.path.join(results, "latest.json"), "w") as file:
+        json.dump(document, file, indent=2)
+    print(f"results: {os.path.relpath(path)}")
+
+
+if __name__ == "__main__":
+    main()
