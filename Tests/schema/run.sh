@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Schema tests: the OpenAPI document is valid, is what the server serves, and the real server conforms to it.
+#   bash Tests/schema/run.sh [extra schemathesis run args]
+# Steps: (1) OpenAPISpec.swift matches docs/openapi.json, (2) openapi-spec-validator accepts the document,
+# (3) start the server on a free port (SWITCHYARD_BIN, default .build/debug/switchyard), (4) it serves the
+# document byte for byte and its event stream opens with a valid state document, (5) schemathesis 4 runs every
+# phase (examples, coverage, fuzzing, stateful via the document's links) with `--checks all`.
+# With SWITCHYARD_URL already set, no server is started. SCHEMATHESIS_EXAMPLES / SCHEMATHESIS_SEED tune the run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+VENV="${VENV:-.venv}"
+PY="$VENV/bin/python"
+BIN="${SWITCHYARD_BIN:-.build/debug/switchyard}"
+EXAMPLES="${SCHEMATHESIS_EXAMPLES:-50}"
+SEED="${SCHEMATHESIS_SEED:-20261122}"
+
+for tool in "$PY" "$VENV/bin/schemathesis" "$VENV/bin/openapi-spec-validator"; do
+  if [ ! -x "$tool" ]; then
+    echo "schema tests: $tool is missing (make venv installs the Makefile's PY_TOOLS)" >&2
+    exit 1
+  fi
+done
+mkdir -p test-artifacts
+
+echo "schema tests: OpenAPISpec.swift is generated from docs/openapi.json"
+"$PY" Tests/schema/sync_spec.py --check
+
+echo "schema tests: openapi-spec-validator"
+"$VENV/bin/openapi-spec-validator" docs/openapi.json
+
+if [ -z "${SWITCHYARD_URL:-}" ]; then
+  if [ ! -x "$BIN" ]; then
+    echo "schema tests: server binary $BIN is missing — build it first (swift build --product switchyard)" >&2
+    exit 1
+  fi
+  PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+  LOG="test-artifacts/schema-server.log"
+  "$BIN" serve --host 127.0.0.1 --port "$PORT" --public Public --log-level warning >"$LOG" 2>&1 &
+  SERVER_PID=$!
+  cleanup() {
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+  }
+  trap cleanup EXIT
+  trap 'exit 130' INT TERM
+  export SWITCHYARD_URL="http://127.0.0.1:$PORT"
+  if ! "$PY" - "$SWITCHYARD_URL/healthz" "$SERVER_PID" <<'PYEOF'
+import os, sys, time, urllib.request
+url, pid = sys.argv[1], int(sys.argv[2])
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        sys.exit("server exited before answering /healthz")
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            if r.status == 200:
+                sys.exit(0)
+    except OSError:
+        pass
+    time.sleep(0.25)
+sys.exit("server did not answer 200 on /healthz within 30 s")
+PYEOF
+  then
+    echo "schema tests: the server did not start; its log ($LOG):" >&2
+    tail -n 40 "$LOG" >&2 || true
+    exit 1
+  fi
+fi
+
+echo "schema tests: served document and event stream ($SWITCHYARD_URL)"
+"$PY" Tests/schema/smoke.py "$SWITCHYARD_URL"
+
+echo "schema tests: schemathesis (max $EXAMPLES examples per operation, seed $SEED)"
+# The config file holds the per-operation status expectations (see the comments there).
+"$VENV/bin/schemathesis" --config-file Tests/schema/schemathesis.toml run "$SWITCHYARD_URL/api/openapi.json" \
+  --checks all \
+  --max-examples "$EXAMPLES" \
+  --seed "$SEED" \
+  --workers 1 \
+  --request-timeout 3 \
+  --no-color \
+  --report junit --report-junit-path test-artifacts/schemathesis-junit.xml \
+  "$@"

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""What schemathesis cannot check, against a running server (argument: its base URL).
+
+- `GET /api/openapi.json` serves docs/openapi.json byte for byte.
+- `GET /api/sessions/{id}/stream` (held open forever, so schemathesis only sees its 404s) opens with an
+  `event: state` whose `id` is the version and whose `data` is a state document valid against the document's
+  StateDocument schema; a change is pushed as the next event; deleting the session ends the stream.
+"""
+import json
+import pathlib
+import sys
+import urllib.error
+import urllib.request
+
+import jsonschema
+
+BASE = sys.argv[1].rstrip("/")
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DOCUMENT = (ROOT / "docs" / "openapi.json").read_text(encoding="utf-8")
+
+
+def fail(message: str) -> None:
+    sys.exit(f"smoke: {message}")
+
+
+def request(method: str, path: str, body: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(BASE + path, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads(DOCUMENT)
+    schema["$ref"] = f"#/components/schemas/{name}"
+    return jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+
+
+def read_event(stream) -> dict:
+    """The next event of a text/event-stream (comments skipped); {} at the end of the stream."""
+    event: dict = {}
+    while True:
+        line = stream.readline()
+        if not line:
+            return {}
+        line = line.decode().rstrip("\r\n")
+        if line == "":
+            if event:
+                return event
+            continue
+        if line.startswith(":"):
+            continue
+        name, _, value = line.partition(":")
+        event[name] = event.get(name, "") + value.removeprefix(" ")
+
+
+status, _, body = request("GET", "/api/openapi.json")
+if status != 200 or body.decode("utf-8") != DOCUMENT.rstrip("\n"):
+    fail("GET /api/openapi.json does not serve docs/openapi.json (rerun Tests/schema/sync_spec.py and rebuild)")
+
+status, headers, body = request("GET", "/api/sessions/00000000000000000000000000000000/stream")
+if status != 404 or not headers.get("Content-Type", "").startswith("application/problem+json"):
+    fail(f"stream of an unknown session answered {status}, not a 404 problem")
+
+status, _, body = request("POST", "/api/sessions")
+if status != 201:
+    fail(f"POST /api/sessions answered {status}")
+created = json.loads(body)
+session = created["session"]
+state = validator("StateDocument")
+change = validator("ChangeDocument")
+
+stream = urllib.request.urlopen(BASE + f"/api/sessions/{session}/stream", timeout=10)
+if stream.status != 200 or not stream.headers.get("Content-Type", "").startswith("text/event-stream"):
+    fail(f"stream answered {stream.status} {stream.headers.get('Content-Type')}")
+if stream.headers.get("X-Session") != session:
+    fail("stream has no X-Session header naming the session")
+first = read_event(stream)
+if first.get("event") != "state" or first.get("id") != str(created["version"]):
+    fail(f"the stream's first event is not the current state: {first}")
+state.validate(json.loads(first["data"]))
+
+visible = created["visible"]
+action = next(e["action"] for e in visible["screen"]["content"] if e.get("type") == "button")
+status, _, body = request("POST", f"/api/sessions/{session}/events",
+                          {"from": action["from"], "name": action["name"], "payload": action["payload"]})
+if status != 200:
+    fail(f"the welcome screen's button event answered {status}: {body[:300]!r}")
+change.validate(json.loads(body))
+pushed = read_event(stream)
+if pushed.get("event") != "state" or int(pushed.get("id", "-1")) <= created["version"]:
+    fail(f"the change was not pushed on the stream: {pushed}")
+state.validate(json.loads(pushed["data"]))
+
+status, _, _ = request("DELETE", f"/api/sessions/{session}")
+if status != 204:
+    fail(f"DELETE answered {status}")
+while read_event(stream):
+    pass  # the stream must end once the session ends (a read timeout fails the test)
+stream.close()
+print("smoke: served document, stream events and stream end OK")
