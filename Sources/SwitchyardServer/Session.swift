@@ -11,6 +11,8 @@ final class Session: @unchecked Sendable {
 
     /// What the session remembers of a response, to replay it for a retried idempotency key.
     struct StoredResponse: Sendable {
+        /// ``RequestFingerprint`` of the request answered: the same key with another request is refused.
+        let fingerprint: UInt64
         let status: Int
         let headers: [(String, String)]
         let body: [UInt8]

@@ -21,28 +21,64 @@ final class LockedCatalogs: @unchecked Sendable {
 /// Responses remembered by idempotency key (for `POST /api/sessions`), oldest forgotten first.
 final class IdempotencyLedger: @unchecked Sendable {
     // @unchecked: all state is only touched while `lock` is held.
+
+    /// A remembered creation: the 201, the session it created and the request's fingerprint.
+    struct Entry {
+        let response: HTTPResponse
+        let session: String
+        let fingerprint: UInt64
+    }
+
     private let lock = NSLock()
-    private var responses: [String: HTTPResponse] = [:]
+    private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
-    func response(for key: String) -> HTTPResponse? {
+    func entry(for key: String) -> Entry? {
         lock.lock()
         defer { lock.unlock() }
-        guard var response = responses[key] else { return nil }
-        response.headers.append(("Idempotent-Replayed", "true"))
-        return response
+        return entries[key]
     }
 
-    func store(_ response: HTTPResponse, for key: String) {
+    func store(_ entry: Entry, for key: String) {
         lock.lock()
         defer { lock.unlock() }
-        if responses[key] == nil {
+        if entries[key] == nil {
             order.append(key)
-            if order.count > limit { responses[order.removeFirst()] = nil }
+            if order.count > limit { entries[order.removeFirst()] = nil }
         }
-        responses[key] = response
+        entries[key] = entry
+    }
+}
+
+/// What identifies a request for idempotency: a retry has the same fingerprint, a different request under the
+/// same `Idempotency-Key` (almost surely) not. FNV-1a over method, path, `If-Match` and body.
+enum RequestFingerprint {
+    static func of(_ request: HTTPRequest) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0100_0000_01b3
+            }
+            hash ^= 0xff
+            hash &*= 0x0100_0000_01b3
+        }
+        mix(request.method.utf8)
+        mix(request.path.utf8)
+        mix((request.headers["if-match"] ?? "").utf8)
+        mix(request.body)
+        return hash
+    }
+}
+
+extension Problem {
+    /// 422: an `Idempotency-Key` already answered a different request.
+    static func idempotencyKeyReused(_ key: String) -> Problem {
+        Problem(
+            status: 422, code: "idempotencyKeyReused", title: "Idempotency key reused",
+            detail: "the Idempotency-Key '\(key)' was used for a different request; use a new key for a new request")
     }
 }

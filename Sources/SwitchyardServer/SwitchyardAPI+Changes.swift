@@ -64,8 +64,10 @@ extension SwitchyardAPI {
         _ body: (NavigationEngine) throws -> [String: JSONValue]
     ) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
+        let fingerprint = RequestFingerprint.of(request)
         return session.withLock { engine in
             if let key, let stored = session.storedResponse(for: key) {
+                guard stored.fingerprint == fingerprint else { return Problem.idempotencyKeyReused(key).response }
                 return HTTPResponse(
                     status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
                     body: stored.body)
@@ -84,7 +86,9 @@ extension SwitchyardAPI {
                 response = Problem(status: 500, code: "internal", title: "Internal error", detail: "\(error)").response
             }
             if let key, case .bytes(let bytes) = response.body {
-                session.store(.init(status: response.status, headers: response.headers, body: bytes), for: key)
+                session.store(
+                    .init(fingerprint: fingerprint, status: response.status, headers: response.headers, body: bytes),
+                    for: key)
             }
             return response
         }
@@ -96,20 +100,40 @@ extension SwitchyardAPI {
     )
         throws
     {
-        var wanted = expected
-        if let header = request.headers["if-match"], header.trimmingCharacters(in: .whitespaces) != "*" {
-            let digits = header.filter(\.isNumber)
-            guard let version = Int(digits), !digits.isEmpty else {
-                throw Problem.malformed("If-Match must be a version in quotes, e.g. \"7\"")
-            }
-            wanted = version
+        if let expected, expected < 0 {
+            throw Problem.malformed("'expectedVersion' must be a version (0 or more)")
         }
-        guard let wanted, wanted != engine.version else { return }
+        var wanted = expected.map { [$0] }
+        if let header = request.headers["if-match"] {
+            guard let versions = Self.ifMatchVersions(header) else {
+                throw Problem.malformed("If-Match must be * or versions in quotes, e.g. \"7\"")
+            }
+            if !versions.isEmpty { wanted = versions }
+        }
+        guard let wanted, !wanted.contains(engine.version) else { return }
+        let named = wanted.map(String.init).joined(separator: " or ")
         var problem = Problem(
             status: 412, code: "staleVersion", title: "Precondition failed",
-            detail: "the session is at version \(engine.version), not \(wanted); nothing was applied")
+            detail: "the session is at version \(engine.version), not \(named); nothing was applied")
         problem.extra = [("currentVersion", Array(String(engine.version).utf8)), ("state", session.document())]
         problem.headers = [("ETag", "\"\(engine.version)\"")]
         throw problem
+    }
+
+    /// The versions an `If-Match` value names: `*` is none (any version), else a comma-separated list of strong
+    /// ETags `"7"`; nil when malformed.
+    static func ifMatchVersions(_ header: String) -> [Int]? {
+        let blanks = CharacterSet(charactersIn: " \t")
+        let value = header.trimmingCharacters(in: blanks)
+        if value == "*" { return [] }
+        var versions: [Int] = []
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            let tag = part.trimmingCharacters(in: blanks)
+            guard tag.count >= 3, tag.count <= 17, tag.first == "\"", tag.last == "\"" else { return nil }
+            let digits = tag.dropFirst().dropLast()
+            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let version = Int(digits) else { return nil }
+            versions.append(version)
+        }
+        return versions
     }
 }

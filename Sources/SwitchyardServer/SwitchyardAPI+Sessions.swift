@@ -13,8 +13,15 @@ extension SwitchyardAPI {
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
-        if let key, let stored = createdSessions.response(for: key) {
-            return stored
+        let fingerprint = RequestFingerprint.of(request)
+        if let key, let stored = createdSessions.entry(for: key) {
+            guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
+            // Replayed while the session lives; once it has ended the key creates a new one.
+            if sessions.session(stored.session) != nil {
+                var response = stored.response
+                response.headers.append(("Idempotent-Replayed", "true"))
+                return response
+            }
         }
         var appName: String?
         if !request.body.isEmpty {
@@ -43,7 +50,9 @@ extension SwitchyardAPI {
         let response = HTTPResponse.json(
             201, body,
             headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])
-        if let key { createdSessions.store(response, for: key) }
+        if let key {
+            createdSessions.store(.init(response: response, session: session.id, fingerprint: fingerprint), for: key)
+        }
         return response
     }
 
