@@ -18,14 +18,17 @@ typedef void *(*swy_uri_log_callback)(void *cls, const char *uri, struct MHD_Con
 /// Why: MHD_start_daemon is variadic. Starts a daemon on an already bound, listening socket with
 /// the options MicroHTTP uses. The logger is the first option so that MHD never writes to stderr
 /// itself. A `thread_pool_size` of 0 or 1 means one internal polling thread, no pool.
+/// The accept policy callback is how MicroHTTP stops accepting at shutdown: MHD_quiesce_daemon in
+/// 0.9.75 with epoll races its own polling threads (both remove the listen socket from the epoll
+/// set; quiesce panics on the resulting ENOENT), which aborted the process in our tests.
 static inline struct MHD_Daemon *swy_start_daemon(
     unsigned int flags, int listen_fd, unsigned int thread_pool_size, unsigned int connection_limit,
     unsigned int per_ip_connection_limit, unsigned int connection_timeout_seconds,
     size_t connection_memory_limit, MHD_AccessHandlerCallback access_handler, void *cls,
     MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify_connection,
-    swy_uri_log_callback uri_log, MHD_LogCallback logger) {
+    swy_uri_log_callback uri_log, MHD_LogCallback logger, MHD_AcceptPolicyCallback accept_policy) {
     return MHD_start_daemon(
-        flags, 0, NULL, NULL, access_handler, cls,
+        flags, 0, accept_policy, cls, access_handler, cls,
         MHD_OPTION_EXTERNAL_LOGGER, logger, cls,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
         MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size > 1 ? thread_pool_size : 0u,

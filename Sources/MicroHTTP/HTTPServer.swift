@@ -30,7 +30,7 @@ import Synchronization
 ///   so thousands of streams cost no threads; `send` resumes it from any thread. A heartbeat comment
 ///   (`: ping`) every ``HTTPServerConfiguration/heartbeatInterval`` keeps streams alive and reveals
 ///   clients that went away. Streams over ``HTTPServerConfiguration/maxStreams`` get 503.
-/// - **Shutdown.** ``stop()`` stops accepting (`MHD_quiesce_daemon`), closes event streams, lets
+/// - **Shutdown.** ``stop()`` stops accepting (new connections are closed at once), closes event streams, lets
 ///   in-flight requests finish within ``HTTPServerConfiguration/shutdownGrace``, then stops the
 ///   daemon. ``waitForTermination()`` does the same on SIGTERM/SIGINT.
 /// - **Logging.** One access-log line per request (method, redacted target, status, bytes,
@@ -187,9 +187,9 @@ public final class HTTPServer: Sendable {
     }
 
     private func shutDown(_ daemon: OpaquePointer) {
+        // From here the accept policy refuses new connections and responses carry
+        // `Connection: close`. (Not MHD_quiesce_daemon: see shim.h.)
         core.stopping.store(true, ordering: .sequentiallyConsistent)
-        let listenSocket = MHD_quiesce_daemon(daemon)
-        if listenSocket >= 0 { close(listenSocket) }
         core.closeAllStreams()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGrace

@@ -57,6 +57,12 @@ enum MHDBridge {
                 let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
                 core.lastLibraryMessage.withLock { $0 = message }
                 core.logger.debug("libmicrohttpd: \(message)")
+            },
+            { cls, _, _ in
+                // Refuse new connections once shutdown began (instead of MHD_quiesce_daemon).
+                guard let cls else { return .NO }
+                return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().stopping.load(ordering: .relaxed)
+                    ? .NO : .YES
             })
     }
 
