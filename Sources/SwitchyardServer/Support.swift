@@ -30,11 +30,20 @@ final class IdempotencyLedger: @unchecked Sendable {
     }
 
     private let lock = NSLock()
+    /// Held across look-up, creation and `store` of a keyed creation (never while holding `lock`).
+    private let creationLock = NSLock()
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
+
+    /// Runs keyed creations one at a time, so that two retries racing with one key cannot both create.
+    func serializingCreations<Result>(_ body: () throws -> Result) rethrows -> Result {
+        creationLock.lock()
+        defer { creationLock.unlock() }
+        return try body()
+    }
 
     func entry(for key: String) -> Entry? {
         lock.lock()

@@ -12,6 +12,12 @@ extension SwitchyardAPI {
     }
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard request.headers["idempotency-key"] != nil else { return try createSessionOnce(request) }
+        // Look up, create and remember under one lock: concurrent retries of one key create one session.
+        return try createdSessions.serializingCreations { try createSessionOnce(request) }
+    }
+
+    private func createSessionOnce(_ request: HTTPRequest) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
         let fingerprint = RequestFingerprint.of(request)
         if let key, let stored = createdSessions.entry(for: key) {

@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 import Testing
 
@@ -103,6 +104,93 @@ struct IdempotencyTests {
             #expect(second.header("Idempotent-Replayed") == nil)
             #expect(second.json["session"]?.stringValue == two.id)
             #expect(first.json["session"]?.stringValue == one.id)
+        }
+    }
+}
+
+/// The same key for a different request, and keys racing each other.
+@Suite("Idempotency keys: reuse and races")
+struct IdempotencyReuseTests {
+    @Test func aKeyReusedForAnotherRequestIs422AndAppliesNothing() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let key = [("Idempotency-Key", "k-1")]
+            let first = try session.must(session.event(#"{"name":"completeOnboarding"}"#, headers: key))
+            let before = try session.state()
+            let reused = try session.transition(
+                #"{"coordinator":"UnauthenticatedCoordinator","steps":[{"action":"push","route":"forgotPassword"}]}"#,
+                headers: key)
+            #expect(reused.status == 422, "\(reused.text)")
+            #expect(reused.json["code"] == "idempotencyKeyReused")
+            #expect(reused.header("Idempotent-Replayed") == nil)
+            #expect(try session.state().body == before.body)
+            // The original request with that key still replays.
+            #expect(try session.event(#"{"name":"completeOnboarding"}"#, headers: key).body == first.body)
+
+            let created = try server.post("/api/sessions", nil, headers: [("Idempotency-Key", "c-1")])
+            #expect(created.status == 201)
+            let other = try server.post("/api/sessions", #"{"app":"todo"}"#, headers: [("Idempotency-Key", "c-1")])
+            #expect(other.status == 422)
+            #expect(other.json["code"] == "idempotencyKeyReused")
+        }
+    }
+
+    @Test func aSessionCreationKeyIsForgottenOnceItsSessionEnds() throws {
+        try withServer { server in
+            let key = [("Idempotency-Key", "create-again")]
+            let first = try server.post("/api/sessions", nil, headers: key)
+            let location = try #require(first.header("Location"))
+            #expect(try server.request("DELETE", location).status == 204)
+            let again = try server.post("/api/sessions", nil, headers: key)
+            #expect(again.status == 201)
+            #expect(again.header("Idempotent-Replayed") == nil)
+            #expect(again.header("Location") != location, "the key replayed a session that no longer exists")
+            #expect(try server.get(try #require(again.header("Location"))).status == 200)
+        }
+    }
+
+    @Test func concurrentRetriesOfOneCreationMakeOneSession() throws {
+        try withServer { server in
+            for round in 0..<3 {
+                let key = "racing-create-\(round)"
+                let locations = Locked<[String]>([])
+                let ready = Locked(0)
+                onThreads(30) { _ in
+                    guard let connection = try? Connection(port: server.port) else { return }
+                    // Connected first, then all send at once.
+                    ready.mutate { $0 += 1 }
+                    while ready.value < 30 { usleep(100) }
+                    guard
+                        let reply = try? connection.request(
+                            "POST", "/api/sessions", headers: [("Idempotency-Key", key)]),
+                        let location = reply.header("Location")
+                    else { return }
+                    locations.mutate { $0.append(location) }
+                }
+                #expect(locations.value.count == 30)
+                #expect(Set(locations.value).count == 1, "one key made \(Set(locations.value).count) sessions")
+            }
+            #expect(server.api.sessionCount == 3)
+        }
+    }
+
+    @Test func concurrentRetriesOfOneTransitionApplyOnce() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            try session.logIn()
+            let before = try #require(try session.state().version)
+            let bodies = Locked<[[UInt8]]>([])
+            onThreads(20) { _ in
+                guard let connection = try? Connection(port: server.port),
+                    let reply = try? connection.request(
+                        "POST", session.base + "/transitions", body: #"{"action":"selectTab","route":"todos"}"#,
+                        headers: [("Idempotency-Key", "racing-tab")])
+                else { return }
+                bodies.mutate { $0.append(reply.body) }
+            }
+            #expect(bodies.value.count == 20)
+            #expect(Set(bodies.value).count == 1)
+            #expect(try session.state().version == before + 1)
         }
     }
 }
