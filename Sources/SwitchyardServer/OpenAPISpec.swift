@@ -2483,10 +2483,10 @@ enum OpenAPISpec {
                 "name": "If-Match",
                 "in": "header",
                 "required": false,
-                "description": "Apply only if the session is at this version: `\"7\"` (the ETag) or `*`. A list of ETags matches any of them. Overrides `expectedVersion`.",
+                "description": "Apply only if the session is at this version: `\"7\"` (the ETag) or `*`. A list of ETags matches any of them; an empty value is an empty list (no precondition). Overrides `expectedVersion`.",
                 "schema": {
                   "type": "string",
-                  "pattern": "^[ \\t]*(\\*|\"[0-9]{1,15}\"([ \\t]*,[ \\t]*\"[0-9]{1,15}\")*)[ \\t]*$"
+                  "pattern": "^[ \\t]*(\\*|\"[0-9]{1,15}\"([ \\t]*,[ \\t]*\"[0-9]{1,15}\")*)?[ \\t]*$"
                 }
               },
               "IfNoneMatch": {

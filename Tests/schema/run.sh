@@ -4,7 +4,8 @@
 # Steps: (1) OpenAPISpec.swift matches docs/openapi.json, (2) openapi-spec-validator accepts the document,
 # (3) start the server on a free port (SWITCHYARD_BIN, default .build/debug/switchyard), (4) it serves the
 # document byte for byte and its event stream opens with a valid state document, (5) schemathesis 4 runs every
-# phase (examples, coverage, fuzzing, stateful via the document's links) with `--checks all`.
+# phase (examples, coverage, fuzzing, stateful via the document's links) with `--checks all`, then (6) once
+# more without the stateful phase against one live session (Tests/schema/live-session.toml).
 # With SWITCHYARD_URL already set, no server is started. SCHEMATHESIS_EXAMPLES / SCHEMATHESIS_SEED tune the run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -74,13 +75,29 @@ echo "schema tests: served document and event stream ($SWITCHYARD_URL)"
 "$PY" Tests/schema/smoke.py "$SWITCHYARD_URL"
 
 echo "schema tests: schemathesis (max $EXAMPLES examples per operation, seed $SEED)"
-# The config file holds the per-operation status expectations (see the comments there).
+COMMON=(--checks all --max-examples "$EXAMPLES" --seed "$SEED" --workers 1 --request-timeout 3 --no-color)
+status=0
+# Every operation, every phase; live sessions come from the document's links (stateful phase). The config
+# file holds the per-operation status expectations (see the comments there).
 "$VENV/bin/schemathesis" --config-file Tests/schema/schemathesis.toml run "$SWITCHYARD_URL/api/openapi.json" \
-  --checks all \
-  --max-examples "$EXAMPLES" \
-  --seed "$SEED" \
-  --workers 1 \
-  --request-timeout 3 \
-  --no-color \
+  "${COMMON[@]}" \
   --report junit --report-junit-path test-artifacts/schemathesis-junit.xml \
-  "$@"
+  "$@" || status=1
+
+echo "schema tests: schemathesis against one live session"
+SWITCHYARD_SESSION="$("$PY" - "$SWITCHYARD_URL" <<'PYEOF'
+import json, sys, urllib.request
+request = urllib.request.Request(sys.argv[1] + "/api/sessions", method="POST")
+with urllib.request.urlopen(request, timeout=10) as response:
+    print(json.load(response)["session"])
+PYEOF
+)"
+export SWITCHYARD_SESSION
+"$VENV/bin/schemathesis" --config-file Tests/schema/live-session.toml run "$SWITCHYARD_URL/api/openapi.json" \
+  "${COMMON[@]}" \
+  --phases examples,coverage,fuzzing \
+  --include-operation-id postTransitions --include-operation-id postEvent --include-operation-id openDeepLink \
+  --include-operation-id getSession --include-operation-id getHistory \
+  --report junit --report-junit-path test-artifacts/schemathesis-live-junit.xml \
+  "$@" || status=1
+exit $status
