@@ -121,14 +121,18 @@ public final class EventStream: Sendable {
             let available = state.queue.count - state.readOffset
             if available > 0 {
                 let count = min(available, max)
+                let offset = state.readOffset
                 state.queue.withUnsafeBytes { bytes in
-                    UnsafeMutableRawPointer(buffer).copyMemory(
-                        from: bytes.baseAddress! + state.readOffset, byteCount: count)
+                    guard let base = bytes.baseAddress else { return }
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
                 }
                 state.readOffset += count
                 state.bytesSent += count
                 if state.readOffset == state.queue.count {
                     state.queue.removeAll(keepingCapacity: true)
+                    state.readOffset = 0
+                } else if state.readOffset >= 64 * 1024 {
+                    state.queue.removeFirst(state.readOffset)  // a busy stream never drains fully
                     state.readOffset = 0
                 }
                 return count

@@ -68,6 +68,11 @@ public final class HTTPServer: Sendable {
         core = ServerCore(configuration: configuration, handler: handler, logger: logger)
     }
 
+    /// A server dropped while running is stopped (gracefully) first.
+    deinit {
+        stop()
+    }
+
     /// Binds the configured address and starts serving on background threads.
     ///
     /// Throws ``HTTPServerError/bindFailed(host:port:reason:)`` when the address cannot be bound

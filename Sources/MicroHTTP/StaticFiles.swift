@@ -112,7 +112,7 @@ public struct StaticFiles: Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil
@@ -121,6 +121,12 @@ public struct StaticFiles: Sendable {
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
+
+    #if canImport(Glibc)
+        private static let systemRead = Glibc.read
+    #else
+        private static let systemRead = Darwin.read
+    #endif
 
     private static func matches(_ header: String, _ etag: String) -> Bool {
         header.split(separator: ",").contains { candidate in
