@@ -101,9 +101,7 @@ struct StatusCodeTests {
                 #expect(focus.json["choices"]?.strings == ["home", "todos", "settings", "profile"])
                 let tab = try session.transition(#"{"action":"selectTab","route":"nowhere"}"#)
                 #expect(tab.json["choices"]?.strings == ["home", "todos", "settings", "profile"])
-                withKnownIssue("engine: the selectTab gesture answers notATab (409) for an undeclared route name") {
-                    Self.problem(tab, 400, code: "unknownRoute")
-                }
+                Self.problem(tab, 400, code: "unknownRoute")
             }
         }
     }

@@ -108,6 +108,7 @@ struct DismissAndGestureTests {
         #expect(tabs.reselected == ["one"])
         #expect(engine.visiblePath == ["tabs", "one", "home"])
         expectRefusal(engine, "notATab") { try engine.tapTab("sheet") }
+        expectRefusal(engine, "unknownRoute") { try engine.tapTab("nope") }
     }
 
     @Test func alertsArePresentedOneAtATimeAndAnsweringRemovesThem() throws {

@@ -45,8 +45,14 @@ extension NavigationEngine {
         let tabNodes = entries.reversed().map(\.owner).filter { storage.nodes[$0]?.kind == .tab }
         guard let nodeID = tabNodes.first(where: { id in storage.nodes[id]!.tabs.contains { $0.route == route } })
         else {
-            let routes = tabNodes.first.map { storage.nodes[$0]!.tabs.map(\.route) } ?? []
-            throw NavigationError.notATab(route, tabs: routes)
+            guard let nearest = tabNodes.first, let node = storage.nodes[nearest] else {
+                throw NavigationError.notATab(route, tabs: [])
+            }
+            let tabs = node.tabs.map(\.route)
+            if table(of: nearest).routes[route] == nil {
+                throw NavigationError.unknownRoute(route, in: node.typeName, choices: tabs)
+            }
+            throw NavigationError.notATab(route, tabs: tabs)
         }
         return try selectTabGesture(nodeID, route)
     }

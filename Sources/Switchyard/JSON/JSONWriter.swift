@@ -152,22 +152,38 @@ public struct JSONWriter: Sendable {
 
     private mutating func quoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            case UInt8(ascii: "<"):
-                // Escaped so a document can be embedded in HTML safely.
-                bytes.append(contentsOf: Array("\\u003c".utf8))
-            default: bytes.append(byte)
-            }
-        }
+        var text = text
+        text.withUTF8 { appendEscaped($0) }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 text with JSON escapes, copying the runs between escapes in one go.
+    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
+            else { continue }
+            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            appendEscape(byte)
+            runStart = index + 1
+        }
+        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+    }
+
+    private mutating func appendEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
+        case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
+        case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
+        case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
+        case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+        case UInt8(ascii: "<"):
+            // Escaped so a document can be embedded in HTML safely.
+            bytes.append(contentsOf: Array("\\u003c".utf8))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+        }
     }
 }
