@@ -26,7 +26,8 @@ public struct HTTPResponse: Sendable {
 
     /// A response whose body is JSON (`Content-Type: application/json`).
     public static func json(_ status: Int, _ bytes: [UInt8], headers: [(String, String)] = []) -> HTTPResponse {
-        HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers, body: bytes)
+        let type = ("Content-Type", "application/json")
+        return HTTPResponse(status: status, headers: headers.isEmpty ? [type] : [type] + headers, body: bytes)
     }
 
     /// A response whose body is UTF-8 text (`Content-Type: text/plain; charset=utf-8`).

@@ -37,8 +37,15 @@ final class ServerCore: Sendable {
                 detail: "The request target is longer than \(configuration.maxURLBytes) bytes.")
         }
         HeaderReader.read(connection, into: context)
-        let lengths = context.headers.values(for: "Content-Length")
-        let encodings = context.headers.values(for: "Transfer-Encoding")
+        var lengths: [String] = []
+        var encodings: [String] = []
+        for field in context.headers {
+            if HTTPHeaders.equalNames(field.name, "Content-Length") {
+                lengths.append(field.value)
+            } else if HTTPHeaders.equalNames(field.name, "Transfer-Encoding") {
+                encodings.append(field.value)
+            }
+        }
         if lengths.count > 1 {
             return reject(
                 context, connection, status: 400, title: "Bad Request",
@@ -186,6 +193,7 @@ final class ServerCore: Sendable {
     }
 
     private func logAccess(_ context: ConnectionContext, termination: MHD_RequestTerminationCode) {
+        guard logger.logLevel <= .info else { return }
         let duration = ContinuousClock.now - context.startedAt
         logger.info(
             "\(context.method) \(redacted(context.rawTarget)) \(context.status) \(context.bytes)B \(Self.milliseconds(duration))ms",
