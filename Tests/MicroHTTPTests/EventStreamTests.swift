@@ -63,7 +63,7 @@ struct EventStreamTests {
             #expect(reader.headers["X-Accel-Buffering"] == "no")
             #expect(eventually { box.streams.values.count == 1 })
             let stream = try #require(box.streams.values.first)
-            DispatchQueue.global().async {
+            onNewThread {
                 for index in 0..<50 {
                     stream.send(id: "\(index)", event: "tick", data: "n=\(index)\nsecond line")
                 }
@@ -139,7 +139,7 @@ struct EventStreamTests {
             let reader = try EventReader(port: server.port)
             #expect(eventually { box.streams.values.count == 1 })
             let stream = try #require(box.streams.values.first)
-            DispatchQueue.global().async {
+            onNewThread {
                 DispatchQueue.concurrentPerform(iterations: 4) { thread in
                     for index in 0..<100 { stream.send(id: nil, event: "t\(thread)", data: "\(index)") }
                 }

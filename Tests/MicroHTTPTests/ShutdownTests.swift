@@ -10,7 +10,7 @@ import Testing
 
 @Suite("Graceful shutdown")
 struct ShutdownTests {
-    @Test("stop() lets an in-flight request finish, then refuses connections")
+    @Test("stop() lets an in-flight request finish (told to close), refuses new connections, then returns")
     func inFlightRequestFinishes() throws {
         let entered = DispatchSemaphore(value: 0)
         let server = HTTPServer(
@@ -18,23 +18,35 @@ struct ShutdownTests {
             handler: ClosureHTTPHandler { request in
                 if request.path == "/slow" {
                     entered.signal()
-                    usleep(400_000)
+                    usleep(500_000)
                 }
                 return .json(200, Array("{\"done\":true}".utf8))
             }, logger: quietLogger)
         try server.start()
         let port = server.port
-        let result = Recorder<Int>()
+        let result = Recorder<String>()
         let finished = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let status = (try? RawConnection(port: port).request("GET", "/slow").status) ?? -1
-            result.append(status)
+        onNewThread {
+            let response = try? RawConnection(port: port).request("GET", "/slow")
+            result.append("\(response?.status ?? -1) \(response?.headers["Connection"] ?? "-")")
             finished.signal()
         }
         #expect(entered.wait(timeout: .now() + 5) == .success)
-        server.stop()
+        let stopped = DispatchSemaphore(value: 0)
+        onNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        // While stopping, a new connection gets no answer: closed at once, or refused once stopped.
+        #expect(
+            eventually {
+                guard let late = try? RawConnection(port: port, timeout: 2) else { return true }
+                try? late.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
+                return late.isClosedByPeer()
+            })
         #expect(finished.wait(timeout: .now() + 5) == .success)
-        #expect(result.values == [200])
+        #expect(result.values == ["200 close"])
+        #expect(stopped.wait(timeout: .now() + 5) == .success)
         #expect(throws: RawError.self) { _ = try RawConnection(port: port) }
     }
 
@@ -80,7 +92,7 @@ struct TerminationTests {
         let server = HTTPServer(
             configuration: testConfiguration(), handler: ClosureHTTPHandler(echo), logger: quietLogger)
         try server.start()
-        DispatchQueue.global().async {
+        onNewThread {
             _ = eventually { server.signalHandlersInstalled.load(ordering: .sequentiallyConsistent) }
             server.stop()
         }
@@ -94,7 +106,7 @@ struct TerminationTests {
             configuration: testConfiguration(), handler: ClosureHTTPHandler(echo), logger: quietLogger)
         try server.start()
         let port = server.port
-        DispatchQueue.global().async {
+        onNewThread {
             guard eventually(within: 10, { server.signalHandlersInstalled.load(ordering: .sequentiallyConsistent) })
             else { return server.stop() }
             kill(getpid(), SIGTERM)

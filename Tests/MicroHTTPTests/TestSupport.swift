@@ -239,6 +239,12 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
+/// Runs `body` on a new thread. (Dispatch's global queues are as wide as the core count, and
+/// tests block threads: with 2 cores a queued block could wait for the blocked ones.)
+func onNewThread(_ body: @escaping @Sendable () -> Void) {
+    Thread.detachNewThread(body)
+}
+
 /// A thread-safe box for values recorded by handlers and callbacks.
 final class Recorder<Value: Sendable>: Sendable {
     private let storage: Mutex<[Value]>
