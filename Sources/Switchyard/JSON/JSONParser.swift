@@ -4,18 +4,22 @@ import Foundation
 ///
 /// `JSONDecoder` decoding a `JSONValue` tries each type in turn and throws (and builds) an error for every miss, which
 /// made parsing a state document cost milliseconds. This parser reads the bytes once. It accepts what `JSONDecoder`
-/// accepts (any top-level value, surrounding whitespace; the last of duplicate keys wins) and rejects the rest with a
-/// `DecodingError.dataCorrupted` at the top level, as `JSONDecoder` does.
+/// accepts (any top-level value, surrounding whitespace, a leading byte-order mark, a trailing comma in arrays and
+/// objects; the first of duplicate keys wins) and rejects the rest with a `DecodingError.dataCorrupted` at the top
+/// level, as `JSONDecoder` does.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// Inside the value of a duplicate key, which `JSONDecoder` never converts: only its syntax is checked.
+    private var ignoring = 0
 
     /// The nesting limit `JSONDecoder` also enforces.
     static let maxDepth = 512
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.value()
         parser.skipWhitespace()
@@ -78,13 +82,24 @@ struct JSONParser {
             return .object(members)
         }
         while true {
+            if current == UInt8(ascii: "}"), !members.isEmpty {  // a trailing comma
+                index += 1
+                depth -= 1
+                return .object(members)
+            }
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
             let name = try string()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            members[name] = try value()
+            if members[name] == nil {
+                members[name] = try value()
+            } else {
+                ignoring += 1
+                _ = try value()
+                ignoring -= 1
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -108,6 +123,11 @@ struct JSONParser {
             return .array(elements)
         }
         while true {
+            if current == UInt8(ascii: "]"), !elements.isEmpty {  // a trailing comma
+                index += 1
+                depth -= 1
+                return .array(elements)
+            }
             elements.append(try value())
             skipWhitespace()
             switch current {
@@ -141,7 +161,7 @@ struct JSONParser {
             guard skipDigits() > 0 else { throw failure("expected a digit in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let number = Double(text), number.isFinite else {
+        guard let number = Double(text), number.isFinite || ignoring > 0 else {
             throw failure("the number \(text) is not representable")
         }
         return .number(number)
@@ -168,7 +188,7 @@ struct JSONParser {
             guard let byte = current else { throw failure("unterminated string") }
             index += 1
             switch byte {
-            case UInt8(ascii: "\""): return try validated(utf8)
+            case UInt8(ascii: "\""): return try utf8.withUnsafeBufferPointer { try validated($0) }
             case UInt8(ascii: "\\"): try escape(into: &utf8)
             case 0..<0x20: throw failure("unescaped control character in a string")
             default: utf8.append(byte)
@@ -176,8 +196,13 @@ struct JSONParser {
         }
     }
 
-    private func validated(_ utf8: some Collection<UInt8>) throws -> String {
-        guard let text = String(bytes: utf8, encoding: .utf8) else { throw failure("invalid UTF-8 in a string") }
+    /// The string of UTF-8 bytes; throws if they are not valid UTF-8.
+    private func validated(_ utf8: UnsafeBufferPointer<UInt8>) throws -> String {
+        let text = String(decoding: utf8, as: UTF8.self)
+        // Decoding repairs invalid sequences (U+FFFD), so valid input is exactly what comes back.
+        if utf8.contains(where: { $0 >= 0x80 }), !text.utf8.elementsEqual(utf8) {
+            throw failure("invalid UTF-8 in a string")
+        }
         return text
     }
 
@@ -196,15 +221,24 @@ struct JSONParser {
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {
                 guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
-                else { throw failure("a high surrogate without its low surrogate") }
+                else {
+                    if ignoring > 0 { return }
+                    throw failure("a high surrogate without its low surrogate")
+                }
                 index += 2
                 let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw failure("an invalid low surrogate") }
+                guard (0xDC00..<0xE000).contains(low) else {
+                    if ignoring > 0 { return }
+                    throw failure("an invalid low surrogate")
+                }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
+            } else if (0xDC00..<0xE000).contains(scalar), ignoring == 0 {
                 throw failure("a low surrogate without its high surrogate")
             }
-            guard let unicode = Unicode.Scalar(scalar) else { throw failure("an invalid unicode escape") }
+            guard let unicode = Unicode.Scalar(scalar) else {
+                if ignoring > 0 { return }
+                throw failure("an invalid unicode escape")
+            }
             utf8.append(contentsOf: String(Character(unicode)).utf8)
         default: throw failure("an invalid escape sequence")
         }

@@ -105,9 +105,13 @@ extension JSONValue {
         }
     }
 
-    /// Parses JSON text.
+    /// Parses JSON text (strictly; errors are `DecodingError.dataCorrupted`, as from `JSONDecoder`).
     public init(parsing bytes: some Collection<UInt8>) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        if let value = try bytes.withContiguousStorageIfAvailable({ try JSONParser.parse($0) }) {
+            self = value
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer { try JSONParser.parse($0) }
+        }
     }
 
     /// The compact JSON text of this value, object keys sorted (deterministic).
