@@ -23,8 +23,11 @@ final class SessionStore: @unchecked Sendable {
     }
 
     /// Creates a session of `appName` (default: the first app).
+    ///
+    /// Idle sessions are expired here only when the store is full (to make room): scanning every session on every
+    /// create made creation O(live sessions) under the store lock. The server's sweeper expires them otherwise.
     func create(appName: String?) throws(CreateFailure) -> Session {
-        expireIdle()
+        if count >= configuration.maxSessions { expireIdle() }
         let app: NavigationApp
         if let appName {
             guard let found = configuration.apps.first(where: { $0.name == appName }) else {
