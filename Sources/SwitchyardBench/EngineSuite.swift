@@ -5,11 +5,16 @@ import TodoDemo
 struct EngineSuite {
     let harness: Harness
 
-    func run() throws -> [Measurement] {
-        [
-            try pushPopByName(), try pushPopTyped(), try pushPopBenchByName(), try chain(), try deepLink(),
-            try stateLoggedIn(), try stateDeep(), try restoreParsed(), try restoreFromBytes(),
+    /// Runs every benchmark, or only those whose id contains `filter`.
+    func run(filter: String? = nil) throws -> [Measurement] {
+        let all: [(String, () throws -> Measurement)] = [
+            ("engine.pushPop.byName", pushPopByName), ("engine.pushPop.typed", pushPopTyped),
+            ("engine.pushPop.benchByName", pushPopBenchByName), ("engine.chain4", chain),
+            ("engine.deepLink", deepLink), ("engine.state.loggedIn", stateLoggedIn),
+            ("engine.state.deep", stateDeep), ("engine.restore.parsed", restoreParsed),
+            ("engine.restore.bytes", restoreFromBytes),
         ]
+        return try all.filter { filter == nil || $0.0.contains(filter!) }.map { try $0.1() }
     }
 
     /// `perform([push todo])` then `perform([pop])` on the demo's todos coordinator: one pair per operation.
@@ -99,7 +104,7 @@ struct EngineSuite {
     /// Restoring the deep state from an already parsed document.
     func restoreParsed() throws -> Measurement {
         let document = try JSONValue(parsing: DemoStates.deep().stateDocument())
-        return try harness.measure("engine.restore.parsed", "restore deep state from parsed JSONValue") {
+        return try harness.measure("engine.restore.parsed", "restore deep state: restoreEngine(from: JSONValue)") {
             try TodoDemo.app.restoreEngine(from: document).version
         }
     }
@@ -110,7 +115,7 @@ struct EngineSuite {
         guard try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).stateDocument() == bytes else {
             throw BenchError("the restored deep state encodes differently from the original")
         }
-        return try harness.measure("engine.restore.bytes", "restore deep state from JSON bytes (parse + rebuild)") {
+        return try harness.measure("engine.restore.bytes", "restore deep state from JSON bytes (parse + restore)") {
             try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).version
         }
     }

@@ -13,6 +13,8 @@ struct Harness {
     var rounds = 9
     var roundSeconds = 0.04
     var warmupSeconds = 0.1
+    /// For profilers: a few warm-up iterations, then exactly this many in one round (no calibration).
+    var fixedIterations: Int?
 
     /// Nanoseconds on the monotonic clock.
     static func now() -> UInt64 {
@@ -26,15 +28,15 @@ struct Harness {
         var checksum = 0
         var iterations = 0
         let warmupStart = Self.now()
-        let warmupBudget = UInt64(warmupSeconds * 1e9)
+        let warmupBudget = fixedIterations == nil ? UInt64(warmupSeconds * 1e9) : 0
         while Self.now() - warmupStart < warmupBudget || iterations < 10 {
             checksum &+= try body()
             iterations += 1
         }
         let perOperation = Double(Self.now() - warmupStart) / Double(iterations)
-        let batch = max(1, Int(roundSeconds * 1e9 / perOperation))
+        let batch = fixedIterations ?? max(1, Int(roundSeconds * 1e9 / perOperation))
         var samples: [Double] = []
-        for _ in 0..<rounds {
+        for _ in 0..<(fixedIterations == nil ? rounds : 1) {
             let start = Self.now()
             for _ in 0..<batch {
                 checksum &+= try body()

@@ -26,7 +26,9 @@ struct MemorySuite {
 
     func run() throws -> Result {
         var engines: [NavigationEngine] = []
-        let api = SwitchyardAPI(configuration: ServerConfiguration(apps: [TodoDemo.app]))
+        var configuration = ServerConfiguration(apps: [TodoDemo.app])
+        configuration.maxSessions = count + 1
+        let api = SwitchyardAPI(configuration: configuration)
         let login = Array(
             #"{"steps":[{"action":"root","route":"authenticated","input":"bench"},{"action":"focus","route":"todos"}]}"#
                 .utf8)

@@ -1,7 +1,7 @@
 import Foundation
 
-// switchyard-bench engine [--quick]                        in-process engine timings, JSON on stdout
-// switchyard-bench memory [--mode api|engine] [--sessions N] resident memory per session, JSON on stdout
+// switchyard-bench engine [--quick] [--only ID] [--iterations N]  in-process engine timings, JSON on stdout
+// switchyard-bench memory [--mode api|engine] [--sessions N]          resident memory per session, JSON on stdout
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -26,14 +26,17 @@ do {
             harness.roundSeconds = 0.01
             harness.warmupSeconds = 0.02
         }
-        try printJSON(try EngineSuite(harness: harness).run())
+        harness.fixedIterations = option("--iterations").flatMap { Int($0) }
+        try printJSON(try EngineSuite(harness: harness).run(filter: option("--only")))
     case "memory":
         let mode = MemorySuite.Mode(rawValue: option("--mode") ?? "api") ?? .api
         let count = Int(option("--sessions") ?? "") ?? 100_000
         try printJSON(try MemorySuite(mode: mode, count: count).run())
     default:
         FileHandle.standardError.write(
-            Data("usage: switchyard-bench engine [--quick] | memory [--mode api|engine] [--sessions N]\n".utf8))
+            Data(
+                "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] [--sessions N]\n"
+                    .utf8))
         exit(2)
     }
 } catch {
