@@ -34,7 +34,8 @@ trap cleanup EXIT
 
 args=(--host 127.0.0.1 --port 0 --log-level "$LOG_LEVEL")
 [ -n "$SERVER_THREADS" ] && args+=(--threads "$SERVER_THREADS")
-"$binary" "${args[@]}" >"$workdir/out" 2>"$workdir/err" &
+: >"$workdir/out"
+"$binary" "${args[@]}" >>"$workdir/out" 2>"$workdir/err" &
 server_pid=$!
 
 port=""

@@ -105,7 +105,8 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish (at most
     /// ``HTTPServerConfiguration/shutdownGrace``), then stop the daemon. Idempotent; a concurrent
-    /// call returns once the server has stopped.
+    /// call returns once the server has stopped. Blocks the caller: never call it from a handler
+    /// (a worker thread cannot wait for itself to finish).
     public func stop() {
         enum Action {
             case none
