@@ -5,7 +5,9 @@ import Synchronization
 ///
 /// The server creates it for a ``HTTPResponse/Body/stream(_:)`` response and hands it to the
 /// application's ``Start`` closure. Events queue in memory and are written when the connection
-/// can take them; an idle stream parks its connection (no thread is held per stream).
+/// can take them; an idle stream parks its connection (no thread is held per stream). A client that
+/// went away is noticed at the next write (an event or the heartbeat): the stream then closes and
+/// ``onClose(_:)`` callbacks run.
 public final class EventStream: Sendable {
     /// Called once the stream is open; the application keeps the stream to send to it later.
     public typealias Start = @Sendable (EventStream) -> Void
