@@ -6,7 +6,8 @@
 -- endpoints and their ratios compare the server only. Sessions are split between wrk threads, and each thread walks
 -- its sessions round-robin: with hundreds of sessions per thread and at most 32 requests in flight per thread, two
 -- requests for one session are never in flight together, so the push/pop alternation stays valid (every transition
--- is a committed change; non-2xx answers are counted and reported).
+-- is a committed change; non-2xx answers are counted and reported). wrk may build a request it never sends (a
+-- connection set up again): the session's next pop then answers 409 once and the alternation is right again.
 
 local next_thread = 0
 
