@@ -16,7 +16,7 @@ extension Root {
         self.init(
             Transition(
                 kind: .root, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                inputTypeName: nil, wrap: { .screen($0) }, producesCoordinator: false))
+                takesInput: false, wrap: { .screen($0) }, producesCoordinator: false))
     }
 
     /// A root screen, with input.
@@ -25,7 +25,7 @@ extension Root {
         self.init(
             Transition(
                 kind: .root, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                inputTypeName: String(describing: Input.self), wrap: { .screen($0) }, producesCoordinator: false))
+                takesInput: true, wrap: { .screen($0) }, producesCoordinator: false))
     }
 
     /// A root coordinator, without input.
@@ -34,7 +34,7 @@ extension Root {
         self.init(
             Transition(
                 kind: .root, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                inputTypeName: nil, wrap: { .coordinator($0) }, producesCoordinator: true))
+                takesInput: false, wrap: { .coordinator($0) }, producesCoordinator: true))
     }
 
     /// A root coordinator, with input.
@@ -43,6 +43,6 @@ extension Root {
         self.init(
             Transition(
                 kind: .root, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                inputTypeName: String(describing: Input.self), wrap: { .coordinator($0) }, producesCoordinator: true))
+                takesInput: true, wrap: { .coordinator($0) }, producesCoordinator: true))
     }
 }

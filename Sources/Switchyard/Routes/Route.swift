@@ -19,7 +19,7 @@ extension Route {
         self.init(
             Transition(
                 kind: .route, style: style, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                inputTypeName: nil, wrap: { .screen($0) }, producesCoordinator: false))
+                takesInput: false, wrap: { .screen($0) }, producesCoordinator: false))
     }
 
     /// A route to a screen, with input.
@@ -28,7 +28,7 @@ extension Route {
         self.init(
             Transition(
                 kind: .route, style: style, factory: factory, decodeInput: RouteInput.decode,
-                inputTypeName: String(describing: Input.self), wrap: { .screen($0) }, producesCoordinator: false))
+                takesInput: true, wrap: { .screen($0) }, producesCoordinator: false))
     }
 
     /// A route to a child coordinator, without input.
@@ -37,7 +37,7 @@ extension Route {
         self.init(
             Transition(
                 kind: .route, style: style, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                inputTypeName: nil, wrap: { .coordinator($0) }, producesCoordinator: true))
+                takesInput: false, wrap: { .coordinator($0) }, producesCoordinator: true))
     }
 
     /// A route to a child coordinator, with input.
@@ -46,7 +46,7 @@ extension Route {
         self.init(
             Transition(
                 kind: .route, style: style, factory: factory, decodeInput: RouteInput.decode,
-                inputTypeName: String(describing: Input.self), wrap: { .coordinator($0) }, producesCoordinator: true))
+                takesInput: true, wrap: { .coordinator($0) }, producesCoordinator: true))
     }
 }
 

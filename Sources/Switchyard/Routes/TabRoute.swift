@@ -18,7 +18,7 @@ extension TabRoute {
         self.init(
             Transition(
                 kind: .tab, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                inputTypeName: nil, wrap: { .screen($0) }, producesCoordinator: false, tabItem: item))
+                takesInput: false, wrap: { .screen($0) }, producesCoordinator: false, tabItem: item))
     }
 
     /// A tab showing a screen made from input.
@@ -28,7 +28,7 @@ extension TabRoute {
         self.init(
             Transition(
                 kind: .tab, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                inputTypeName: String(describing: Input.self), wrap: { .screen($0) }, producesCoordinator: false,
+                takesInput: true, wrap: { .screen($0) }, producesCoordinator: false,
                 tabItem: item))
     }
 
@@ -39,7 +39,7 @@ extension TabRoute {
         self.init(
             Transition(
                 kind: .tab, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                inputTypeName: nil, wrap: { .coordinator($0) }, producesCoordinator: true, tabItem: item))
+                takesInput: false, wrap: { .coordinator($0) }, producesCoordinator: true, tabItem: item))
     }
 
     /// A tab showing a coordinator made from input.
@@ -49,7 +49,7 @@ extension TabRoute {
         self.init(
             Transition(
                 kind: .tab, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                inputTypeName: String(describing: Input.self), wrap: { .coordinator($0) }, producesCoordinator: true,
+                takesInput: true, wrap: { .coordinator($0) }, producesCoordinator: true,
                 tabItem: item))
     }
 }

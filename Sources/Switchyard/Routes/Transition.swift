@@ -13,18 +13,24 @@ enum RouteKind: String, Sendable {
 public class AnyTransition {
     let kind: RouteKind
     let style: RouteStyle
-    let inputTypeName: String?
-    let outputTypeName: String
+    /// The input and output types; their names are made on demand (every coordinator instance creates its routes,
+    /// so naming them eagerly cost two `String(describing:)` per route per instance, and the memory of the names).
+    let inputType: Any.Type?
+    let outputType: Any.Type
     let producesCoordinator: Bool
 
-    init(kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String, producesCoordinator: Bool)
-    {
+    init(kind: RouteKind, style: RouteStyle, inputType: Any.Type?, outputType: Any.Type, producesCoordinator: Bool) {
         self.kind = kind
         self.style = style
-        self.inputTypeName = inputTypeName
-        self.outputTypeName = outputTypeName
+        self.inputType = inputType
+        self.outputType = outputType
         self.producesCoordinator = producesCoordinator
     }
+
+    /// The input type's name, e.g. `String`; nil for routes without input.
+    var inputTypeName: String? { inputType.map { String(describing: $0) } }
+    /// The output type's name, e.g. `TodoScreen`.
+    var outputTypeName: String { String(describing: outputType) }
 
     /// Calls the factory on `owner` with JSON input.
     func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
@@ -46,7 +52,7 @@ public final class Transition<Owner: AnyObject, Input, Output>: AnyTransition {
 
     init(
         kind: RouteKind, style: RouteStyle, factory: @escaping (Owner) -> (Input) -> Output,
-        decodeInput: @escaping (JSONValue?) throws -> Input, inputTypeName: String?,
+        decodeInput: @escaping (JSONValue?) throws -> Input, takesInput: Bool,
         wrap: @escaping (Output) -> RouteProduct, producesCoordinator: Bool,
         tabItem: ((Owner) -> () -> TabItem)? = nil
     ) {
@@ -55,7 +61,7 @@ public final class Transition<Owner: AnyObject, Input, Output>: AnyTransition {
         self.wrap = wrap
         self.tabItem = tabItem
         super.init(
-            kind: kind, style: style, inputTypeName: inputTypeName, outputTypeName: String(describing: Output.self),
+            kind: kind, style: style, inputType: takesInput ? Input.self : nil, outputType: Output.self,
             producesCoordinator: producesCoordinator)
     }
 
