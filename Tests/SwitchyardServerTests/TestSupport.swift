@@ -130,7 +130,7 @@ struct Reply: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body as JSON (`.null` when it is not JSON).
-    var json: JSONValue { TestJSON.parse(body) ?? .null }
+    var json: JSONValue { (try? JSONValue(parsing: body)) ?? .null }
 
     /// The first header of that name (case-insensitive).
     func header(_ name: String) -> String? {
@@ -160,134 +160,6 @@ extension JSONValue {
     subscript(index: Int) -> JSONValue? {
         guard let values = array, values.indices.contains(index) else { return nil }
         return values[index]
-    }
-}
-
-/// A small JSON parser for the client side.
-///
-/// `JSONValue(parsing:)` decodes through `Decodable` by trying each type in turn; every failed try throws, and
-/// under Swift Testing every throw records a backtrace, which makes parsing large documents slow in tests.
-enum TestJSON {
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        var index = 0
-        guard let value = value(bytes, &index) else { return nil }
-        skipSpace(bytes, &index)
-        return index == bytes.count ? value : nil
-    }
-
-    private static func skipSpace(_ bytes: [UInt8], _ index: inout Int) {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-    }
-
-    private static func literal(_ bytes: [UInt8], _ index: inout Int, _ text: String, _ value: JSONValue) -> JSONValue?
-    {
-        let expected = Array(text.utf8)
-        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
-            return nil
-        }
-        index += expected.count
-        return value
-    }
-
-    private static func value(_ bytes: [UInt8], _ index: inout Int) -> JSONValue? {
-        skipSpace(bytes, &index)
-        guard index < bytes.count else { return nil }
-        switch bytes[index] {
-        case UInt8(ascii: "{"):
-            index += 1
-            var members: [String: JSONValue] = [:]
-            skipSpace(bytes, &index)
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            while true {
-                skipSpace(bytes, &index)
-                guard let key = string(bytes, &index) else { return nil }
-                skipSpace(bytes, &index)
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
-                guard let member = value(bytes, &index) else { return nil }
-                members[key] = member
-                skipSpace(bytes, &index)
-                guard index < bytes.count else { return nil }
-                index += 1
-                if bytes[index - 1] == UInt8(ascii: "}") { return .object(members) }
-                guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
-            }
-        case UInt8(ascii: "["):
-            index += 1
-            var elements: [JSONValue] = []
-            skipSpace(bytes, &index)
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
-            while true {
-                guard let element = value(bytes, &index) else { return nil }
-                elements.append(element)
-                skipSpace(bytes, &index)
-                guard index < bytes.count else { return nil }
-                index += 1
-                if bytes[index - 1] == UInt8(ascii: "]") { return .array(elements) }
-                guard bytes[index - 1] == UInt8(ascii: ",") else { return nil }
-            }
-        case UInt8(ascii: "\""):
-            return string(bytes, &index).map(JSONValue.string)
-        case UInt8(ascii: "t"): return literal(bytes, &index, "true", .bool(true))
-        case UInt8(ascii: "f"): return literal(bytes, &index, "false", .bool(false))
-        case UInt8(ascii: "n"): return literal(bytes, &index, "null", .null)
-        default:
-            let start = index
-            let numberBytes = Set("+-0123456789.eE".utf8)
-            while index < bytes.count, numberBytes.contains(bytes[index]) { index += 1 }
-            return Double(String(decoding: bytes[start..<index], as: UTF8.self)).map(JSONValue.number)
-        }
-    }
-
-    private static func string(_ bytes: [UInt8], _ index: inout Int) -> String? {
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        index += 1
-        var scalars: [UInt8] = []
-        var pendingHigh: UInt32?
-        while index < bytes.count {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(decoding: scalars, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard index < bytes.count else { return nil }
-                let escape = bytes[index]
-                index += 1
-                let simple: [UInt8: UInt8] = [
-                    UInt8(ascii: "n"): 0x0A, UInt8(ascii: "t"): 0x09, UInt8(ascii: "r"): 0x0D,
-                    UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "/"): 0x2F,
-                    UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "\""): 0x22,
-                ]
-                if let plain = simple[escape] {
-                    scalars.append(plain)
-                    continue
-                }
-                guard escape == UInt8(ascii: "u"), bytes.count - index >= 4,
-                    let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-                else { return nil }
-                index += 4
-                if (0xD800..<0xDC00).contains(code) {
-                    pendingHigh = code
-                    continue
-                }
-                var scalarValue = code
-                if let high = pendingHigh, (0xDC00..<0xE000).contains(code) {
-                    scalarValue = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
-                }
-                pendingHigh = nil
-                scalars += Array(String(Character(Unicode.Scalar(scalarValue) ?? "\u{FFFD}")).utf8)
-            default:
-                scalars.append(byte)
-            }
-        }
-        return nil
     }
 }
 
@@ -449,7 +321,7 @@ struct ServerEvent: Sendable {
     var event: String?
     var data: String
 
-    var json: JSONValue { TestJSON.parse(Array(data.utf8)) ?? .null }
+    var json: JSONValue { (try? JSONValue(parsing: Array(data.utf8))) ?? .null }
 }
 
 /// A subscriber on `GET /api/sessions/{id}/stream` over a raw socket.
@@ -467,8 +339,9 @@ final class StreamSubscriber {
         (status, headers) = try connection.readHead()
     }
 
-    /// The next event (heartbeat comments skipped); nil if none arrives before the receive timeout or the end.
-    func next() throws -> ServerEvent? {
+    /// The next event (heartbeat comments skipped); nil if none arrives within `seconds` or the stream ends.
+    func next(within seconds: Double = 5) throws -> ServerEvent? {
+        let deadline = Date().addingTimeInterval(seconds)
         while true {
             if let end = text.range(of: "\n\n") {
                 let block = String(text[..<end.lowerBound])
@@ -476,14 +349,16 @@ final class StreamSubscriber {
                 if let event = Self.parse(block) { return event }
                 continue
             }
-            guard let chunk = try connection.readChunk(), !chunk.isEmpty else { return nil }
+            // Heartbeats keep arriving, so the receive timeout alone would never end the wait.
+            guard Date() < deadline, let chunk = try connection.readChunk(), !chunk.isEmpty else { return nil }
             text += String(decoding: chunk, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
         }
     }
 
     /// The next event named `state` whose id is `version` or later.
-    func nextState(atLeast version: Int) throws -> ServerEvent? {
-        while let event = try next() {
+    func nextState(atLeast version: Int, within seconds: Double = 5) throws -> ServerEvent? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while let event = try next(within: deadline.timeIntervalSinceNow) {
             if event.event == "state", let id = event.id.flatMap(Int.init), id >= version { return event }
         }
         return nil
