@@ -36,7 +36,9 @@ final class Session: @unchecked Sendable {
     private var idempotencyOrder: [String] = []
     private var cause = Cause(source: .api, request: .null)
     private let now: @Sendable () -> Double
-    private(set) var lastAccess: Double
+    /// Guards `lastAccessTime` alone: the store reads it for expiry while requests hold `lock`.
+    private let accessLock = NSLock()
+    private var lastAccessTime: Double
     private var onBroadcast: (@Sendable (Int) -> Void)?
 
     init(
@@ -49,7 +51,7 @@ final class Session: @unchecked Sendable {
         historyLimit = configuration.historyLimit
         idempotencyLimit = configuration.idempotencyLimit
         now = configuration.now
-        lastAccess = configuration.now()
+        lastAccessTime = configuration.now()
         self.onBroadcast = onBroadcast
         engine.onCommit = { [unowned self] commit in self.committed(commit) }
     }
@@ -58,8 +60,22 @@ final class Session: @unchecked Sendable {
     func withLock<Result>(_ body: (NavigationEngine) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
-        lastAccess = now()
+        touch()
         return try body(engine)
+    }
+
+    /// When a request last used the session (safe to read from any thread).
+    var lastAccess: Double {
+        accessLock.lock()
+        defer { accessLock.unlock() }
+        return lastAccessTime
+    }
+
+    private func touch() {
+        let time = now()
+        accessLock.lock()
+        lastAccessTime = time
+        accessLock.unlock()
     }
 
     /// Attributes the commits made inside `body` to `source` (for the history). Call with the lock held.
