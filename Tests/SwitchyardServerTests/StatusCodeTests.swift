@@ -163,6 +163,8 @@ struct StatusCodeTests {
                 ("POST", "/healthz", "GET, HEAD"),
                 ("POST", "/metrics", "GET, HEAD"),
                 ("DELETE", "/api/catalog", "GET, HEAD"),
+                ("POST", "/", "GET, HEAD"),
+                ("PUT", "/s/0123456789abcdef0123456789abcdef", "GET, HEAD"),
             ]
             for (method, path, allow) in cases {
                 let reply = try server.request(method, path, body: method == "GET" ? nil : "{}")
