@@ -40,6 +40,7 @@ final class Session: @unchecked Sendable {
     private let accessLock = NSLock()
     private var lastAccessTime: Double
     private var onBroadcast: (@Sendable (Int) -> Void)?
+    private var cachedDocument: [UInt8]?
 
     init(
         id: String, app: NavigationApp, engine: NavigationEngine, configuration: ServerConfiguration,
@@ -89,12 +90,34 @@ final class Session: @unchecked Sendable {
         return try body()
     }
 
-    /// The state document (call with the lock held).
+    /// The state document (call with the lock held), with `result` members when given.
+    ///
+    /// Rendered once per change and reused: app code runs only inside requests that change the session, and each
+    /// of those calls ``documentMayHaveChanged()`` first; a commit renders afresh for its subscribers.
     func document(result: [String: JSONValue]? = nil) -> [UInt8] {
-        engine.stateDocument(session: id, result: result)
+        let base: [UInt8]
+        if let cachedDocument {
+            base = cachedDocument
+        } else {
+            base = engine.stateDocument(session: id)
+            cachedDocument = base
+        }
+        guard let result else { return base }
+        var bytes = base
+        bytes.removeLast()  // the closing brace
+        bytes.append(contentsOf: ",\"result\":".utf8)
+        bytes.append(contentsOf: JSONValue.object(result).serialized())
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    /// Forgets the rendered document (call with the lock held, before app code runs).
+    func documentMayHaveChanged() {
+        cachedDocument = nil
     }
 
     private func committed(_ commit: CommitInfo) {
+        cachedDocument = nil
         var entryCause = cause
         if commit.cause == .pendingDeepLink {
             entryCause = Cause(source: .deeplink, request: ["pendingDeepLink": .string("completed")])

@@ -73,6 +73,7 @@ extension SwitchyardAPI {
                     body: stored.body)
             }
             let response: HTTPResponse
+            session.documentMayHaveChanged()
             do {
                 let result = try body(engine)
                 response = .json(

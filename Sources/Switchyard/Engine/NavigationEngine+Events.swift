@@ -2,6 +2,8 @@
 extension NavigationEngine {
     /// Sends a flow event from an item (screen) or coordinator id, as one transaction.
     ///
+    /// A handled event always commits a new version (handlers may change what screens show without moving the tree).
+    ///
     /// - Returns: The node id of the coordinator that handled it.
     /// - Throws: ``NavigationError/eventNotHandled(_:)`` (nothing changes) if no coordinator up to the root handled it.
     @discardableResult
@@ -20,6 +22,9 @@ extension NavigationEngine {
             guard let handler = try deliver(event, from: start) else {
                 throw NavigationError.eventNotHandled(event.name)
             }
+            // A handled event is a committed change even when the tree did not move: its handlers may have changed
+            // the app data that screens render (a favourite toggled), and watchers must see that.
+            markChanged()
             return handler
         }
     }
