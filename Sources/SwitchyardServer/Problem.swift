@@ -68,7 +68,7 @@ struct Problem: Error {
             writer.endArray()
         }
         for (name, json) in extra {
-            writer.key(name)
+            writer.key(escaping: name)
             writer.raw(json)
         }
         writer.endObject()

@@ -5,14 +5,15 @@ import Testing
 struct EventAndLifecycleTests {
     @Test func theSenderHandlesFirstThenEachParent() throws {
         let (engine, app) = try makeEngine()
-        defer { withExtendedLifetime(engine) {} }
         let main = try app.root(\.main)
         let nested = try main.route(to: \.nested)
         main.handled = ["ping"]
         let handler = try nested.send(FlowEvent(name: "ping"))
         #expect(handler === main)
         nested.handled = ["ping"]
+        let version = engine.version
         #expect(try nested.send(FlowEvent(name: "ping")) === nested)
+        #expect(engine.version == version + 1)  // handled: a new version even though the tree did not move
     }
 
     @Test func eventsFromAScreenStartAtItsOwnerAndMayTransition() throws {

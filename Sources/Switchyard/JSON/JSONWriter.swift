@@ -39,8 +39,19 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: "]"))
     }
 
-    /// Writes an object key; the next value written belongs to it.
-    public mutating func key(_ key: String) {
+    /// Writes a constant object key (a literal that needs no escaping); the next value written belongs to it.
+    ///
+    /// The fast path for the document's fixed member names: the bytes are copied as they are.
+    public mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        pendingKey = true
+    }
+
+    /// Writes an object key computed at run time (escaped as needed); the next value written belongs to it.
+    public mutating func key(escaping key: String) {
         separate()
         quoted(key)
         bytes.append(UInt8(ascii: ":"))
@@ -84,30 +95,30 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a key and a string value.
-    public mutating func member(_ name: String, _ value: String) {
+    public mutating func member(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
     /// Writes a key and a string value, or nothing when `value` is nil.
-    public mutating func member(_ name: String, ifPresent value: String?) {
+    public mutating func member(_ name: StaticString, ifPresent value: String?) {
         if let value { member(name, value) }
     }
 
     /// Writes a key and an integer value.
-    public mutating func member(_ name: String, _ value: Int) {
+    public mutating func member(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
     /// Writes a key and a boolean value.
-    public mutating func member(_ name: String, _ value: Bool) {
+    public mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
     /// Writes a key and a JSON value.
-    public mutating func member(_ name: String, _ value: JSONValue) {
+    public mutating func member(_ name: StaticString, _ value: JSONValue) {
         key(name)
         self.value(value)
     }
@@ -126,7 +137,7 @@ public struct JSONWriter: Sendable {
         case .object(let members):
             beginObject()
             for name in members.keys.sorted() {
-                key(name)
+                key(escaping: name)
                 self.value(members[name]!)
             }
             endObject()
