@@ -10,7 +10,9 @@ struct HistoryEntry: Sendable {
     let version: Int
     let time: Double
     let source: Source
-    let request: JSONValue
+    /// The request body as received: parsed only when the history is read, which is rare, so the write path of
+    /// every change skips a JSON parse.
+    let request: [UInt8]
     let visiblePath: [String]
 
     func write(into writer: inout JSONWriter) {
@@ -18,7 +20,7 @@ struct HistoryEntry: Sendable {
         writer.member("version", version)
         writer.member("time", Self.iso8601(time))
         writer.member("source", source.rawValue)
-        writer.member("request", request)
+        writer.member("request", (try? JSONValue(parsing: request)) ?? .null)
         writer.key("visiblePath")
         writer.beginArray()
         for route in visiblePath { writer.string(route) }

@@ -21,7 +21,7 @@ final class Session: @unchecked Sendable {
     /// Who caused the changes being committed now, for the history.
     struct Cause {
         var source: HistoryEntry.Source
-        var request: JSONValue
+        var request: [UInt8]
     }
 
     let id: String
@@ -34,7 +34,7 @@ final class Session: @unchecked Sendable {
     private var subscribers: [ObjectIdentifier: EventStream] = [:]
     private var idempotency: [String: StoredResponse] = [:]
     private var idempotencyOrder: [String] = []
-    private var cause = Cause(source: .api, request: .null)
+    private var cause = Cause(source: .api, request: Array("null".utf8))
     private let now: @Sendable () -> Double
     /// Guards `lastAccessTime` alone: the store reads it for expiry while requests hold `lock`.
     private let accessLock = NSLock()
@@ -81,12 +81,12 @@ final class Session: @unchecked Sendable {
 
     /// Attributes the commits made inside `body` to `source` (for the history). Call with the lock held.
     func attributing<Result>(
-        _ source: HistoryEntry.Source, request: JSONValue, _ body: () throws -> Result
+        _ source: HistoryEntry.Source, request: [UInt8], _ body: () throws -> Result
     ) rethrows
         -> Result
     {
         cause = Cause(source: source, request: request)
-        defer { cause = Cause(source: .api, request: .null) }
+        defer { cause = Cause(source: .api, request: Array("null".utf8)) }
         return try body()
     }
 
@@ -120,7 +120,7 @@ final class Session: @unchecked Sendable {
         cachedDocument = nil
         var entryCause = cause
         if commit.cause == .pendingDeepLink {
-            entryCause = Cause(source: .deeplink, request: ["pendingDeepLink": .string("completed")])
+            entryCause = Cause(source: .deeplink, request: Array(#"{"pendingDeepLink":"completed"}"#.utf8))
         }
         history.append(
             HistoryEntry(

@@ -14,7 +14,7 @@ extension SwitchyardAPI {
             try checkVersion(body.expectedVersion, request, session, engine)
             let source: HistoryEntry.Source = body.isGesture ? .gesture : .api
             do {
-                let end = try session.attributing(source, request: try JSONValue(parsing: request.body)) {
+                let end = try session.attributing(source, request: request.body) {
                     try engine.perform(body.steps, from: body.coordinator)
                 }
                 metrics.countTransition(accepted: true)
@@ -38,7 +38,7 @@ extension SwitchyardAPI {
                 throw Problem.malformed("missing member 'from'")
             }
             let event = FlowEvent(name: body.name, payload: body.payload ?? .null, fields: body.fields ?? [:])
-            let handler = try session.attributing(.event, request: try JSONValue(parsing: request.body)) {
+            let handler = try session.attributing(.event, request: request.body) {
                 try engine.send(event, from: sender)
             }
             return ["handledBy": .string(handler), "type": .string(engine.coordinatorType(of: handler) ?? "")]
@@ -51,7 +51,7 @@ extension SwitchyardAPI {
         return try change(session, request) { engine in
             let body = try decode(DeepLinkRequest.self, request.body)
             try checkVersion(body.expectedVersion, request, session, engine)
-            let outcome = try session.attributing(.deeplink, request: try JSONValue(parsing: request.body)) {
+            let outcome = try session.attributing(.deeplink, request: request.body) {
                 try engine.open(body.url)
             }
             return ["deepLink": .string(outcome == .opened ? "opened" : "pending")]
