@@ -27,15 +27,20 @@ extension NavigationEngine {
         writer.beginArray()
         for entry in entries { writer.string(entry.entry.route) }
         writer.endArray()
+        // The top screen appears twice (here and in the tree): render it once.
+        var rendered: RenderedScreen?
         if let top = topScreen(in: entries) {
+            var screenWriter = JSONWriter(capacity: 2048)
+            writeScreen(top.entry.id, owner: top.owner, into: &screenWriter)
+            rendered = RenderedScreen(item: top.entry.id, json: screenWriter.bytes)
             writer.member("coordinator", top.owner)
             writer.member("item", top.entry.id)
             writer.key("screen")
-            writeScreen(top.entry.id, owner: top.owner, into: &writer)
+            writer.raw(screenWriter.bytes)
         }
         writer.endObject()
         writer.key("tree")
-        writeNode(storage.rootNode, into: &writer)
+        writeNode(storage.rootNode, reusing: rendered, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
         writer.member("nextId", storage.nextID)
     }
@@ -45,7 +50,7 @@ extension NavigationEngine {
         (try? JSONValue(parsing: stateDocument())) ?? .null
     }
 
-    private func writeNode(_ nodeID: String, into writer: inout JSONWriter) {
+    private func writeNode(_ nodeID: String, reusing rendered: RenderedScreen?, into writer: inout JSONWriter) {
         guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
             writer.null()
             return
@@ -56,11 +61,11 @@ extension NavigationEngine {
         writer.member("kind", node.kind.rawValue)
         if let root = node.root {
             writer.key("root")
-            writeEntry(root, owner: nodeID, tabItem: nil, into: &writer)
+            writeEntry(root, owner: nodeID, tabItem: nil, reusing: rendered, into: &writer)
         }
         writer.key("stack")
         writer.beginArray()
-        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, into: &writer) }
+        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, reusing: rendered, into: &writer) }
         writer.endArray()
         var decoration = Decoration()
         coordinator.customize(&decoration)
@@ -71,7 +76,7 @@ extension NavigationEngine {
             for tab in node.tabs {
                 var item = table.routes[tab.route]?.makeTabItem(owner: coordinator)
                 if let badge = decoration.badges[tab.route] { item?.badge = badge }
-                writeEntry(tab, owner: nodeID, tabItem: item, into: &writer)
+                writeEntry(tab, owner: nodeID, tabItem: item, reusing: rendered, into: &writer)
             }
             writer.endArray()
             if let selected = node.baseEntry {
@@ -90,7 +95,10 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    private func writeEntry(_ entry: EntryState, owner: String, tabItem: TabItem?, into writer: inout JSONWriter) {
+    private func writeEntry(
+        _ entry: EntryState, owner: String, tabItem: TabItem?, reusing rendered: RenderedScreen?,
+        into writer: inout JSONWriter
+    ) {
         writer.beginObject()
         writer.member("id", entry.id)
         writer.member("route", entry.route)
@@ -111,10 +119,14 @@ extension NavigationEngine {
         switch entry.content {
         case .screen:
             writer.key("screen")
-            writeScreen(entry.id, owner: owner, into: &writer)
+            if let rendered, rendered.item == entry.id {
+                writer.raw(rendered.json)
+            } else {
+                writeScreen(entry.id, owner: owner, into: &writer)
+            }
         case .coordinator(let child):
             writer.key("coordinator")
-            writeNode(child, into: &writer)
+            writeNode(child, reusing: rendered, into: &writer)
         }
         writer.endObject()
     }
@@ -159,4 +171,10 @@ extension NavigationEngine {
         }
         writer.endObject()
     }
+}
+
+/// The top screen's JSON, written once and copied into the tree.
+private struct RenderedScreen {
+    let item: String
+    let json: [UInt8]
 }
