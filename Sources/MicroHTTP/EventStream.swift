@@ -15,9 +15,18 @@ public final class EventStream: Sendable {
     /// Bytes queued for a client that does not read; past this the stream is closed.
     static let maxQueuedBytes = 4 << 20
 
+    /// What a queued frame is charged against ``maxQueuedBytes`` on top of its bytes (its array's
+    /// header and queue slot), so many tiny frames cannot hold much more memory than the cap.
+    static let queuedFrameCost = 64
+
     private struct State {
-        var queue: [UInt8] = []
+        /// Queued frames, shared with their senders (never copied); those before `head` are written.
+        var queue: [[UInt8]] = []
+        var head = 0
+        /// Bytes of `queue[head]` already written.
         var readOffset = 0
+        /// Bytes queued and not yet written.
+        var queuedBytes = 0
         var closed = false
         var suspended = false
         /// The MHD connection's address (an integer keeps the state Sendable for `Mutex`); nil
@@ -34,35 +43,29 @@ public final class EventStream: Sendable {
 
     /// Queues one event: `id:` and `event:` lines when given, then `data:` (one line per line of `data`).
     ///
+    /// Encodes the event for this stream alone; to send the same event to many streams, encode it
+    /// once as an ``EventFrame`` and use ``send(_:)``. Returns false once the stream is closed
+    /// (client gone, ``close()``, or server shutdown). May be called from any thread.
+    @discardableResult
+    public func send(id: String?, event: String?, data: String) -> Bool {
+        send(EventFrame(id: id, event: event, data: data))
+    }
+
+    /// Queues one pre-encoded event.
+    ///
+    /// The frame's bytes are shared with the caller and every other stream it is sent to, not
+    /// copied, so a broadcast encodes its event once and costs each stream only a queue append.
     /// Returns false once the stream is closed (client gone, ``close()``, or server shutdown).
     /// May be called from any thread.
     @discardableResult
-    public func send(id: String?, event: String?, data: String) -> Bool {
-        var text = ""
-        if let id { text += "id: " + Self.singleLine(id) + "\n" }
-        if let event { text += "event: " + Self.singleLine(event) + "\n" }
-        var lineStart = true
-        for scalar in data.unicodeScalars {
-            if lineStart {
-                text += "data: "
-                lineStart = false
-            }
-            if scalar == "\n" {
-                text += "\n"
-                lineStart = true
-            } else if scalar != "\r" {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        if lineStart { text += "data: " }
-        text += "\n\n"
-        return enqueue(Array(text.utf8))
+    public func send(_ frame: EventFrame) -> Bool {
+        enqueue(frame.bytes)
     }
 
     /// Queues an SSE comment line (`: text`), which clients ignore; used for heartbeats.
     @discardableResult
     public func comment(_ text: String) -> Bool {
-        enqueue(Array((": " + Self.singleLine(text) + "\n\n").utf8))
+        enqueue(EventFrame(comment: text).bytes)
     }
 
     /// Ends the stream: queued events are still written, then the response ends. Idempotent.
@@ -120,23 +123,9 @@ public final class EventStream: Sendable {
     /// parks the connection (suspend) until more is queued.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state -> Int in
-            let available = state.queue.count - state.readOffset
-            if available > 0 {
-                let count = min(available, max)
-                let offset = state.readOffset
-                state.queue.withUnsafeBytes { bytes in
-                    guard let base = bytes.baseAddress else { return }
-                    UnsafeMutableRawPointer(buffer).copyMemory(from: base + offset, byteCount: count)
-                }
-                state.readOffset += count
+            if state.queuedBytes > 0 {
+                let count = Self.copyQueued(&state, into: UnsafeMutableRawPointer(buffer), max: max)
                 state.bytesSent += count
-                if state.readOffset == state.queue.count {
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.readOffset = 0
-                } else if state.readOffset >= 64 * 1024 {
-                    state.queue.removeFirst(state.readOffset)  // a busy stream never drains fully
-                    state.readOffset = 0
-                }
                 return count
             }
             if state.closed { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
@@ -157,16 +146,51 @@ public final class EventStream: Sendable {
         var overflowed = false
         let accepted = state.withLock { state -> Bool in
             guard !state.closed else { return false }
-            if state.queue.count - state.readOffset + bytes.count > Self.maxQueuedBytes {
+            guard !bytes.isEmpty else { return true }
+            let frames = state.queue.count - state.head + 1
+            if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > Self.maxQueuedBytes {
                 overflowed = true
                 return false
             }
-            state.queue.append(contentsOf: bytes)
+            state.queue.append(bytes)
+            state.queuedBytes += bytes.count
             wakeIfSuspended(&state)
             return true
         }
         if overflowed { close() }
         return accepted
+    }
+
+    /// Moves up to `max` queued bytes into `buffer`, across frames; returns the count.
+    private static func copyQueued(_ state: inout State, into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
+        var copied = 0
+        while copied < max, state.head < state.queue.count {
+            let offset = state.readOffset
+            let taken = state.queue[state.head].withUnsafeBytes { frame in
+                let count = min(frame.count - offset, max - copied)
+                if let base = frame.baseAddress {
+                    (buffer + copied).copyMemory(from: base + offset, byteCount: count)
+                }
+                return (count: count, finished: offset + count == frame.count)
+            }
+            copied += taken.count
+            if taken.finished {
+                state.queue[state.head] = []  // release the frame
+                state.head += 1
+                state.readOffset = 0
+            } else {
+                state.readOffset += taken.count
+            }
+        }
+        state.queuedBytes -= copied
+        if state.head == state.queue.count {
+            state.queue.removeAll(keepingCapacity: true)
+            state.head = 0
+        } else if state.head >= 256 {
+            state.queue.removeFirst(state.head)  // a busy stream never drains fully
+            state.head = 0
+        }
+        return copied
     }
 
     private func wakeIfSuspended(_ state: inout State) {
@@ -182,10 +206,5 @@ public final class EventStream: Sendable {
         let callbacks = state.closeCallbacks
         state.closeCallbacks = []
         return callbacks
-    }
-
-    private static func singleLine(_ text: String) -> String {
-        text.contains(where: { $0 == "\n" || $0 == "\r" })
-            ? String(text.filter { $0 != "\n" && $0 != "\r" }) : text
     }
 }

@@ -172,10 +172,11 @@ final class ServerCore: Sendable {
         streams.withLock { Array($0.values) }
     }
 
-    /// Sends the heartbeat comment to every open stream.
+    /// Sends the heartbeat comment to every open stream (one frame, shared by all).
     func heartbeat() {
+        let ping = EventFrame(comment: "ping")
         for stream in openStreams {
-            stream.comment("ping")
+            stream.send(ping)
         }
     }
 
