@@ -57,7 +57,8 @@ public struct HTTPResponse: Sendable {
     /// A Server-Sent Events response (`text/event-stream`, not cached, not buffered by proxies).
     ///
     /// Once the stream is open the server calls `start` with it, on a server thread; keep the
-    /// ``EventStream`` and call ``EventStream/send(id:event:data:)`` from any thread.
+    /// ``EventStream`` and call ``EventStream/send(id:event:data:)`` from any thread (to send one
+    /// event to many streams, encode it once as an ``EventFrame`` and call ``EventStream/send(_:)``).
     public static func eventStream(
         headers: [(String, String)] = [], _ start: @escaping EventStream.Start
     )
