@@ -1,48 +1,54 @@
 /// Declares a root route: the content a root or navigation coordinator shows at the bottom of its stack.
 /// `@Root var list = makeList`; switch between roots with `root(\.other)`.
+///
+/// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
+/// `column` identify the declaration; leave them to their defaults).
 @propertyWrapper
-public final class Root<Owner: AnyObject, Input, Output>: RouteDeclaration {
-    /// The typed transition that key paths point at.
-    public let wrappedValue: Transition<Owner, Input, Output>
-    var transition: AnyTransition { wrappedValue }
+public struct Root<Owner: AnyObject, Input, Output>: RouteDeclaration {
+    let site: RouteSite
+    let factory: any RouteFactory<Owner>
 
-    init(_ transition: Transition<Owner, Input, Output>) { wrappedValue = transition }
+    /// The typed transition that key paths point at.
+    public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
+
+    func makeTransition() -> AnyTransition { factory.transition(kind: .root, style: .push, tabItem: nil) }
+
+    init(_ factory: any RouteFactory<Owner>, _ fileID: StaticString, _ line: UInt, _ column: UInt) {
+        site = RouteSite(fileID: fileID, line: line, column: column)
+        self.factory = factory
+    }
 }
 
 extension Root {
     /// A root screen, without input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> () -> Output)
-    where Input == Void, Output: Screen {
-        self.init(
-            Transition(
-                kind: .root, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                takesInput: false, wrap: { .screen($0) }, producesCoordinator: false))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> () -> Output, fileID: StaticString = #fileID, line: UInt = #line,
+        column: UInt = #column
+    ) where Input == Void, Output: Screen {
+        self.init(ScreenFactory(make: factory), fileID, line, column)
     }
 
     /// A root screen, with input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> (Input) -> Output)
-    where Input: Codable & Sendable, Output: Screen {
-        self.init(
-            Transition(
-                kind: .root, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                takesInput: true, wrap: { .screen($0) }, producesCoordinator: false))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
+    ) where Input: Codable & Sendable, Output: Screen {
+        self.init(ScreenInputFactory(make: factory), fileID, line, column)
     }
 
     /// A root coordinator, without input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> () -> Output)
-    where Input == Void, Output: Coordinatable {
-        self.init(
-            Transition(
-                kind: .root, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                takesInput: false, wrap: { .coordinator($0) }, producesCoordinator: true))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> () -> Output, fileID: StaticString = #fileID, line: UInt = #line,
+        column: UInt = #column
+    ) where Input == Void, Output: Coordinatable {
+        self.init(CoordinatorFactory(make: factory), fileID, line, column)
     }
 
     /// A root coordinator, with input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> (Input) -> Output)
-    where Input: Codable & Sendable, Output: Coordinatable {
-        self.init(
-            Transition(
-                kind: .root, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                takesInput: true, wrap: { .coordinator($0) }, producesCoordinator: true))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
+    ) where Input: Codable & Sendable, Output: Coordinatable {
+        self.init(CoordinatorInputFactory(make: factory), fileID, line, column)
     }
 }

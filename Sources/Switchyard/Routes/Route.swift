@@ -3,54 +3,59 @@
 /// The factory is a method of the coordinator returning a ``Screen`` or a child ``Coordinatable``; its parameter, if
 /// any, is the route's input (`Codable & Sendable`). The route's name is the property name (`todo`), which is how the
 /// server reaches it with JSON input.
+///
+/// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
+/// `column` identify the declaration; leave them to their defaults).
 @propertyWrapper
-public final class Route<Owner: AnyObject, Input, Output>: RouteDeclaration {
-    /// The typed transition that key paths point at.
-    public let wrappedValue: Transition<Owner, Input, Output>
-    var transition: AnyTransition { wrappedValue }
+public struct Route<Owner: AnyObject, Input, Output>: RouteDeclaration {
+    let site: RouteSite
+    let style: RouteStyle
+    let factory: any RouteFactory<Owner>
 
-    init(_ transition: Transition<Owner, Input, Output>) { wrappedValue = transition }
+    /// The typed transition that key paths point at.
+    public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
+
+    func makeTransition() -> AnyTransition { factory.transition(kind: .route, style: style, tabItem: nil) }
+
+    init(
+        _ factory: any RouteFactory<Owner>, _ style: RouteStyle, _ fileID: StaticString, _ line: UInt, _ column: UInt
+    ) {
+        site = RouteSite(fileID: fileID, line: line, column: column)
+        self.style = style
+        self.factory = factory
+    }
 }
 
 extension Route {
     /// A route to a screen, without input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle)
-    where Input == Void, Output: Screen {
-        self.init(
-            Transition(
-                kind: .route, style: style, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                takesInput: false, wrap: { .screen($0) }, producesCoordinator: false))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
+    ) where Input == Void, Output: Screen {
+        self.init(ScreenFactory(make: factory), style, fileID, line, column)
     }
 
     /// A route to a screen, with input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> (Input) -> Output, _ style: RouteStyle)
-    where Input: Codable & Sendable, Output: Screen {
-        self.init(
-            Transition(
-                kind: .route, style: style, factory: factory, decodeInput: RouteInput.decode,
-                takesInput: true, wrap: { .screen($0) }, producesCoordinator: false))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, _ style: RouteStyle,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    ) where Input: Codable & Sendable, Output: Screen {
+        self.init(ScreenInputFactory(make: factory), style, fileID, line, column)
     }
 
     /// A route to a child coordinator, without input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle)
-    where Input == Void, Output: Coordinatable {
-        self.init(
-            Transition(
-                kind: .route, style: style, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                takesInput: false, wrap: { .coordinator($0) }, producesCoordinator: true))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
+    ) where Input == Void, Output: Coordinatable {
+        self.init(CoordinatorFactory(make: factory), style, fileID, line, column)
     }
 
     /// A route to a child coordinator, with input.
-    public convenience init(wrappedValue factory: @escaping (Owner) -> (Input) -> Output, _ style: RouteStyle)
-    where Input: Codable & Sendable, Output: Coordinatable {
-        self.init(
-            Transition(
-                kind: .route, style: style, factory: factory, decodeInput: RouteInput.decode,
-                takesInput: true, wrap: { .coordinator($0) }, producesCoordinator: true))
+    public init(
+        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, _ style: RouteStyle,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+    ) where Input: Codable & Sendable, Output: Coordinatable {
+        self.init(CoordinatorInputFactory(make: factory), style, fileID, line, column)
     }
-}
-
-/// What the engine finds when it reflects over a coordinator's properties.
-protocol RouteDeclaration: AnyObject {
-    var transition: AnyTransition { get }
 }

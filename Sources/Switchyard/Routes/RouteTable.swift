@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Route names are property names (`@Route var todo` is `todo`), so routes declared once are reachable both through
 /// key paths (Swift) and by name with JSON input (the server), with no second registration. Factories are unapplied
-/// methods of the type (they capture no instance), so one table serves every instance of the type.
+/// methods of the type (they capture no instance), so one table serves every instance of the type: the route wrappers
+/// of an instance are values holding only their declaration site, style and factory.
 final class RouteTable: @unchecked Sendable {
     // @unchecked: the table is immutable after construction except `keyPathNames`, which `lock` guards; the
     // transitions hold unapplied method references of the coordinator type and are only called by one engine at a
@@ -23,10 +24,12 @@ final class RouteTable: @unchecked Sendable {
         var mirror: Mirror? = Mirror(reflecting: coordinator)
         while let current = mirror {
             for child in current.children {
-                guard let label = child.label, let declaration = child.value as? RouteDeclaration else { continue }
+                guard let label = child.label, let declaration = child.value as? any RouteDeclaration else {
+                    continue
+                }
                 let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 if routes[name] == nil {
-                    routes[name] = declaration.transition
+                    routes[name] = declaration.makeTransition()
                     order.append(name)
                 }
             }
@@ -63,12 +66,12 @@ final class RouteTable: @unchecked Sendable {
     /// The route a key path of `owner` points at.
     func name<Owner: AnyObject>(for keyPath: PartialKeyPath<Owner>, in owner: Owner) -> String? {
         if let name = lock.withLock({ keyPathNames[keyPath] }) { return name }
-        guard let target = owner[keyPath: keyPath] as? AnyTransition else { return nil }
+        guard let target = (owner[keyPath: keyPath] as? any RouteHandle)?.site else { return nil }
         var mirror: Mirror? = Mirror(reflecting: owner)
         while let current = mirror {
             for child in current.children {
-                guard let label = child.label, let declaration = child.value as? RouteDeclaration,
-                    declaration.transition === target
+                guard let label = child.label, let declaration = child.value as? any RouteDeclaration,
+                    declaration.site == target
                 else { continue }
                 let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
                 lock.withLock { keyPathNames[keyPath] = name }

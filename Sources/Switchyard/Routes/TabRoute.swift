@@ -1,55 +1,60 @@
 /// Declares a tab of a tab coordinator: `@TabRoute(item: makeHomeTab) var home = makeHome`.
 ///
 /// `item` is a method returning the ``TabItem`` (title, icon, badge); it is called whenever the state is read.
+///
+/// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
+/// `column` identify the declaration; leave them to their defaults).
 @propertyWrapper
-public final class TabRoute<Owner: AnyObject, Input, Output>: RouteDeclaration {
-    /// The typed transition that key paths point at.
-    public let wrappedValue: Transition<Owner, Input, Output>
-    var transition: AnyTransition { wrappedValue }
+public struct TabRoute<Owner: AnyObject, Input, Output>: RouteDeclaration {
+    let site: RouteSite
+    let factory: any RouteFactory<Owner>
+    let item: (Owner) -> () -> TabItem
 
-    init(_ transition: Transition<Owner, Input, Output>) { wrappedValue = transition }
+    /// The typed transition that key paths point at.
+    public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
+
+    func makeTransition() -> AnyTransition { factory.transition(kind: .tab, style: .push, tabItem: item) }
+
+    init(
+        _ factory: any RouteFactory<Owner>, item: @escaping (Owner) -> () -> TabItem, _ fileID: StaticString,
+        _ line: UInt, _ column: UInt
+    ) {
+        site = RouteSite(fileID: fileID, line: line, column: column)
+        self.factory = factory
+        self.item = item
+    }
 }
 
 extension TabRoute {
     /// A tab showing a screen.
-    public convenience init(
-        wrappedValue factory: @escaping (Owner) -> () -> Output, item: @escaping (Owner) -> () -> TabItem
+    public init(
+        wrappedValue factory: @escaping (Owner) -> () -> Output, item: @escaping (Owner) -> () -> TabItem,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
     ) where Input == Void, Output: Screen {
-        self.init(
-            Transition(
-                kind: .tab, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                takesInput: false, wrap: { .screen($0) }, producesCoordinator: false, tabItem: item))
+        self.init(ScreenFactory(make: factory), item: item, fileID, line, column)
     }
 
     /// A tab showing a screen made from input.
-    public convenience init(
-        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, item: @escaping (Owner) -> () -> TabItem
+    public init(
+        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, item: @escaping (Owner) -> () -> TabItem,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
     ) where Input: Codable & Sendable, Output: Screen {
-        self.init(
-            Transition(
-                kind: .tab, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                takesInput: true, wrap: { .screen($0) }, producesCoordinator: false,
-                tabItem: item))
+        self.init(ScreenInputFactory(make: factory), item: item, fileID, line, column)
     }
 
     /// A tab showing a coordinator.
-    public convenience init(
-        wrappedValue factory: @escaping (Owner) -> () -> Output, item: @escaping (Owner) -> () -> TabItem
+    public init(
+        wrappedValue factory: @escaping (Owner) -> () -> Output, item: @escaping (Owner) -> () -> TabItem,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
     ) where Input == Void, Output: Coordinatable {
-        self.init(
-            Transition(
-                kind: .tab, style: .push, factory: RouteInput.noInput(factory), decodeInput: RouteInput.none,
-                takesInput: false, wrap: { .coordinator($0) }, producesCoordinator: true, tabItem: item))
+        self.init(CoordinatorFactory(make: factory), item: item, fileID, line, column)
     }
 
     /// A tab showing a coordinator made from input.
-    public convenience init(
-        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, item: @escaping (Owner) -> () -> TabItem
+    public init(
+        wrappedValue factory: @escaping (Owner) -> (Input) -> Output, item: @escaping (Owner) -> () -> TabItem,
+        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
     ) where Input: Codable & Sendable, Output: Coordinatable {
-        self.init(
-            Transition(
-                kind: .tab, style: .push, factory: factory, decodeInput: RouteInput.decode,
-                takesInput: true, wrap: { .coordinator($0) }, producesCoordinator: true,
-                tabItem: item))
+        self.init(CoordinatorInputFactory(make: factory), item: item, fileID, line, column)
     }
 }

@@ -9,12 +9,103 @@ enum RouteKind: String, Sendable {
     case root, route, tab
 }
 
-/// The type-erased part of a route, shared by every ``Transition``.
-public class AnyTransition {
+/// A route of coordinator `Owner`: what `@Root`, `@Route` and `@TabRoute` wrap. Key paths to transitions are the
+/// typed handles of the Swift API: `route(to: \.todo, "42")` only compiles with the route's own input type.
+///
+/// A transition is only a handle (where its route is declared); the engine finds the route's name and factory in the
+/// ``RouteTable`` of the owner's type, so declaring routes allocates nothing per coordinator instance.
+public struct Transition<Owner: AnyObject, Input, Output>: Sendable, RouteHandle {
+    let site: RouteSite
+}
+
+/// Reads the declaration site of a ``Transition`` of any type (what `owner[keyPath:]` returns as `Any`).
+protocol RouteHandle {
+    var site: RouteSite { get }
+}
+
+/// Where a route is declared (file, line, column): unique per route of a coordinator type and the same in every
+/// instance, it maps a key path to the route's name without comparing objects.
+struct RouteSite: Hashable, Sendable {
+    /// The address of the `#fileID` literal.
+    let file: Int
+    let line: UInt32
+    let column: UInt32
+
+    init(fileID: StaticString, line: UInt, column: UInt) {
+        file = fileID.withUTF8Buffer { Int(bitPattern: $0.baseAddress) }
+        self.line = UInt32(truncatingIfNeeded: line)
+        self.column = UInt32(truncatingIfNeeded: column)
+    }
+}
+
+/// What the engine finds when it reflects over a coordinator's properties: `@Root`, `@Route` and `@TabRoute`.
+protocol RouteDeclaration {
+    var site: RouteSite { get }
+    /// The type-erased route, made once per coordinator type (from its first instance).
+    func makeTransition() -> AnyTransition
+}
+
+/// A route's factory as declared, an unapplied method of the owner, with the conformances of its input and output.
+///
+/// Route wrappers store it as `any RouteFactory<Owner>`: each conforming type holds only the closure (two words, kept
+/// inline in the existential, so declaring a route allocates nothing), and its field has the same abstraction as
+/// the wrapper's init parameter (a coordinator output is class-bound), so storing it needs no reabstraction thunk.
+protocol RouteFactory<Owner> {
+    associatedtype Owner: AnyObject
+
+    /// The type-erased route, made once per coordinator type.
+    func transition(kind: RouteKind, style: RouteStyle, tabItem: ((Owner) -> () -> TabItem)?) -> AnyTransition
+}
+
+/// A route to a screen, without input.
+struct ScreenFactory<Owner: AnyObject, Output: Screen>: RouteFactory {
+    let make: (Owner) -> () -> Output
+
+    func transition(kind: RouteKind, style: RouteStyle, tabItem: ((Owner) -> () -> TabItem)?) -> AnyTransition {
+        TypedTransition<Owner, Void, Output>(
+            kind: kind, style: style, call: .plain(make), decodeInput: RouteInput.none, takesInput: false,
+            wrap: { .screen($0) }, producesCoordinator: false, tabItem: tabItem)
+    }
+}
+
+/// A route to a screen made from input.
+struct ScreenInputFactory<Owner: AnyObject, Input: Codable & Sendable, Output: Screen>: RouteFactory {
+    let make: (Owner) -> (Input) -> Output
+
+    func transition(kind: RouteKind, style: RouteStyle, tabItem: ((Owner) -> () -> TabItem)?) -> AnyTransition {
+        TypedTransition(
+            kind: kind, style: style, call: .input(make), decodeInput: RouteInput.decode, takesInput: true,
+            wrap: { .screen($0) }, producesCoordinator: false, tabItem: tabItem)
+    }
+}
+
+/// A route to a child coordinator, without input.
+struct CoordinatorFactory<Owner: AnyObject, Output: Coordinatable>: RouteFactory {
+    let make: (Owner) -> () -> Output
+
+    func transition(kind: RouteKind, style: RouteStyle, tabItem: ((Owner) -> () -> TabItem)?) -> AnyTransition {
+        TypedTransition<Owner, Void, Output>(
+            kind: kind, style: style, call: .plain(make), decodeInput: RouteInput.none, takesInput: false,
+            wrap: { .coordinator($0) }, producesCoordinator: true, tabItem: tabItem)
+    }
+}
+
+/// A route to a child coordinator made from input.
+struct CoordinatorInputFactory<Owner: AnyObject, Input: Codable & Sendable, Output: Coordinatable>: RouteFactory {
+    let make: (Owner) -> (Input) -> Output
+
+    func transition(kind: RouteKind, style: RouteStyle, tabItem: ((Owner) -> () -> TabItem)?) -> AnyTransition {
+        TypedTransition(
+            kind: kind, style: style, call: .input(make), decodeInput: RouteInput.decode, takesInput: true,
+            wrap: { .coordinator($0) }, producesCoordinator: true, tabItem: tabItem)
+    }
+}
+
+/// The type-erased part of a route: one per route of a coordinator type, in its ``RouteTable``.
+class AnyTransition {
     let kind: RouteKind
     let style: RouteStyle
-    /// The input and output types; their names are made on demand (every coordinator instance creates its routes,
-    /// so naming them eagerly cost two `String(describing:)` per route per instance, and the memory of the names).
+    /// The input and output types; their names are made on demand.
     let inputType: Any.Type?
     let outputType: Any.Type
     let producesCoordinator: Bool
@@ -34,7 +125,7 @@ public class AnyTransition {
 
     /// Calls the factory on `owner` with JSON input.
     func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
-        // Only `Transition` instances exist; this base implementation is never reached.
+        // Only `TypedTransition` instances exist; this base implementation is never reached.
         throw NavigationError.restoreFailed("route '\(route)' has no factory")
     }
 
@@ -42,21 +133,26 @@ public class AnyTransition {
     func makeTabItem(owner: AnyObject) -> TabItem? { nil }
 }
 
-/// A route of coordinator `Owner`: what `@Root`, `@Route` and `@TabRoute` wrap. Key paths to transitions are the
-/// typed handles of the Swift API: `route(to: \.todo, "42")` only compiles with the route's own input type.
-public final class Transition<Owner: AnyObject, Input, Output>: AnyTransition {
-    let factory: (Owner) -> (Input) -> Output
+/// A route with its factory and input decoding, made once per coordinator type.
+final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
+    /// The factory, called with or without the decoded input.
+    enum Call {
+        case plain((Owner) -> () -> Output)
+        case input((Owner) -> (Input) -> Output)
+    }
+
+    let call: Call
     let decodeInput: (JSONValue?) throws -> Input
     let wrap: (Output) -> RouteProduct
     let tabItem: ((Owner) -> () -> TabItem)?
 
     init(
-        kind: RouteKind, style: RouteStyle, factory: @escaping (Owner) -> (Input) -> Output,
-        decodeInput: @escaping (JSONValue?) throws -> Input, takesInput: Bool,
+        kind: RouteKind, style: RouteStyle, call: Call, decodeInput: @escaping (JSONValue?) throws -> Input,
+        takesInput: Bool,
         wrap: @escaping (Output) -> RouteProduct, producesCoordinator: Bool,
-        tabItem: ((Owner) -> () -> TabItem)? = nil
+        tabItem: ((Owner) -> () -> TabItem)?
     ) {
-        self.factory = factory
+        self.call = call
         self.decodeInput = decodeInput
         self.wrap = wrap
         self.tabItem = tabItem
@@ -78,7 +174,10 @@ public final class Transition<Owner: AnyObject, Input, Output>: AnyTransition {
             throw NavigationError.invalidInput(
                 route: route, expected: inputTypeName ?? "absent", reason: Self.describe(error))
         }
-        return wrap(factory(owner)(value))
+        switch call {
+        case .plain(let make): return wrap(make(owner)())
+        case .input(let make): return wrap(make(owner)(value))
+        }
     }
 
     override func makeTabItem(owner: AnyObject) -> TabItem? {
@@ -106,7 +205,7 @@ public final class Transition<Owner: AnyObject, Input, Output>: AnyTransition {
     }
 }
 
-/// Input plumbing shared by the route wrappers.
+/// Input plumbing shared by the route factories.
 enum RouteInput {
     static func none(_ json: JSONValue?) throws {
         if let json, json != .null {
@@ -122,7 +221,4 @@ enum RouteInput {
         return try json.decode(Input.self)
     }
 
-    static func noInput<Owner, Output>(_ factory: @escaping (Owner) -> () -> Output) -> (Owner) -> (()) -> Output {
-        { owner in { _ in factory(owner)() } }
-    }
 }
