@@ -92,15 +92,16 @@ final class Session: @unchecked Sendable {
 
     /// The state document (call with the lock held), with `result` members when given.
     ///
-    /// Rendered once per change and reused: app code runs only inside requests that change the session, and each
-    /// of those calls ``documentMayHaveChanged()`` first; a commit renders afresh for its subscribers.
-    func document(result: [String: JSONValue]? = nil) -> [UInt8] {
+    /// Reads (`GET`, streams) keep the rendered document until the next change request calls
+    /// ``documentMayHaveChanged()`` (app code runs only inside those), so repeated reads and a change's response and
+    /// broadcast render once. Responses to changes do not keep it: an idle session holds no rendered copy.
+    func document(result: [String: JSONValue]? = nil, keep: Bool = false) -> [UInt8] {
         let base: [UInt8]
         if let cachedDocument {
             base = cachedDocument
         } else {
             base = engine.stateDocument(session: id)
-            cachedDocument = base
+            if keep { cachedDocument = base }
         }
         guard let result else { return base }
         var bytes = base
@@ -130,12 +131,12 @@ final class Session: @unchecked Sendable {
         broadcast()
     }
 
-    /// Sends the current document to every subscriber (lock held).
+    /// Sends the current document to every subscriber (lock held); the event is encoded once for all of them.
     private func broadcast() {
         guard !subscribers.isEmpty else { return }
-        let text = String(decoding: document(), as: UTF8.self)
-        let version = String(engine.version)
-        for (key, stream) in subscribers where !stream.send(id: version, event: "state", data: text) {
+        let frame = EventFrame(
+            id: String(engine.version), event: "state", data: String(decoding: document(keep: true), as: UTF8.self))
+        for (key, stream) in subscribers where !stream.send(frame) {
             subscribers[key] = nil
         }
         onBroadcast?(subscribers.count)
@@ -147,7 +148,8 @@ final class Session: @unchecked Sendable {
             let key = ObjectIdentifier(stream)
             subscribers[key] = stream
             _ = stream.send(
-                id: String(engine.version), event: "state", data: String(decoding: document(), as: UTF8.self))
+                id: String(engine.version), event: "state",
+                data: String(decoding: document(keep: true), as: UTF8.self))
         }
     }
 

@@ -69,7 +69,7 @@ extension SwitchyardAPI {
             if let match = request.headers["if-none-match"], match == etag || match == "*" {
                 return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
             }
-            return .json(200, session.document(), headers: noStore + [("ETag", etag)])
+            return .json(200, session.document(keep: true), headers: noStore + [("ETag", etag)])
         }
     }
 
