@@ -94,6 +94,14 @@ struct DocumentAndRestoreTests {
         #expect(try JSONValue(parsing: value.serialized()) == value)
     }
 
+    @Test func jsonWriterHandlesDeepNestingNumbersAndControlCharacters() throws {
+        var value: JSONValue = ["leaf": [1, -2, 0, 1_234_567_890_123, 2.5, "\u{1}tab\t"]]
+        for level in 0..<100 { value = level.isMultiple(of: 2) ? [value, "x"] : ["k": value, "n": .null] }
+        let text = value.serialized()
+        #expect(try JSONValue(parsing: text) == value)
+        #expect(String(decoding: text, as: UTF8.self).contains(#"[1,-2,0,1234567890123,2.5,"\u0001tab\t"]"#))
+    }
+
     func idsIn(_ value: JSONValue) -> [String] {
         switch value {
         case .object(let members):

@@ -1,42 +1,65 @@
-/// Appends compact JSON text to a byte buffer.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Appends compact JSON text to a growable byte buffer.
 ///
-/// Used for the state document, which is written on every read and every SSE event: writing bytes directly is several
-/// times faster than building dictionaries for `JSONEncoder`, and the member order is fixed, so output is stable.
-public struct JSONWriter: Sendable {
-    /// The text written so far (UTF-8).
-    public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+/// Used for the state document, which is written for every read, response and SSE event: writing bytes directly is
+/// several times faster than building dictionaries for `JSONEncoder`, and the member order is fixed, so output is
+/// stable. The writer owns its buffer (it is not copyable) and appends with plain `memcpy`s; ``bytes`` copies the
+/// result out once at the end.
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// Whether the open container at each depth needs a comma before its next element: one bit per depth below 64,
+    /// deeper levels in `deepCommas`.
+    private var commaBits: UInt64 = 0
+    private var deepCommas: [Bool] = []
+    private var depth = 0
     private var pendingKey = false
 
-    /// Creates an empty writer.
+    /// Creates an empty writer with room for `capacity` bytes (it grows as needed).
     public init(capacity: Int = 1024) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// The text written so far (UTF-8).
+    public var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Opens an object (`{`), as a value or as the value of a pending key.
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        append(UInt8(ascii: "{"))
+        push()
     }
 
     /// Closes the innermost object.
     public mutating func endObject() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "}"))
+        pop()
+        append(UInt8(ascii: "}"))
     }
 
     /// Opens an array (`[`).
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        append(UInt8(ascii: "["))
+        push()
     }
 
     /// Closes the innermost array.
     public mutating func endArray() {
-        needsComma.removeLast()
-        bytes.append(UInt8(ascii: "]"))
+        pop()
+        append(UInt8(ascii: "]"))
     }
 
     /// Writes a constant object key (a literal that needs no escaping); the next value written belongs to it.
@@ -44,9 +67,13 @@ public struct JSONWriter: Sendable {
     /// The fast path for the document's fixed member names: the bytes are copied as they are.
     public mutating func key(_ key: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        reserve(key.utf8CodeUnitCount + 3)
+        base[count] = UInt8(ascii: "\"")
+        (base + count + 1).update(from: key.utf8Start, count: key.utf8CodeUnitCount)
+        count += key.utf8CodeUnitCount + 1
+        base[count] = UInt8(ascii: "\"")
+        base[count + 1] = UInt8(ascii: ":")
+        count += 2
         pendingKey = true
     }
 
@@ -54,7 +81,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(escaping key: String) {
         separate()
         quoted(key)
-        bytes.append(UInt8(ascii: ":"))
+        append(UInt8(ascii: ":"))
         pendingKey = true
     }
 
@@ -67,30 +94,31 @@ public struct JSONWriter: Sendable {
     /// Writes an integer value.
     public mutating func int(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        appendDecimal(value)
     }
 
     /// Writes a boolean value.
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        value ? append("true") : append("false")
     }
 
     /// Writes `null`.
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        append("null")
     }
 
-    /// Writes a number value (integers without a fraction).
+    /// Writes a number value (integers without a fraction; non-finite numbers as `null`).
     public mutating func number(_ value: Double) {
         separate()
         if value.isFinite, value.rounded() == value, abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int(value)).utf8)
+            appendDecimal(Int(value))
         } else if value.isFinite {
-            bytes.append(contentsOf: String(value).utf8)
+            var text = String(value)
+            text.withUTF8 { append($0) }
         } else {
-            bytes.append(contentsOf: "null".utf8)
+            append("null")
         }
     }
 
@@ -147,7 +175,23 @@ public struct JSONWriter: Sendable {
     /// Appends already-encoded JSON text as one value.
     public mutating func raw(_ json: [UInt8]) {
         separate()
-        bytes.append(contentsOf: json)
+        json.withUnsafeBufferPointer { append($0) }
+    }
+
+    // MARK: - Separators
+
+    private mutating func push() {
+        depth += 1
+        if depth < 64 {
+            commaBits &= ~(1 << UInt64(depth))
+        } else {
+            deepCommas.append(false)
+        }
+    }
+
+    private mutating func pop() {
+        if depth >= 64 { deepCommas.removeLast() }
+        depth -= 1
     }
 
     private mutating func separate() {
@@ -155,17 +199,89 @@ public struct JSONWriter: Sendable {
             pendingKey = false
             return
         }
-        if needsComma[needsComma.count - 1] {
-            bytes.append(UInt8(ascii: ","))
+        if depth < 64 {
+            let bit: UInt64 = 1 << UInt64(depth)
+            if commaBits & bit != 0 { append(UInt8(ascii: ",")) }
+            commaBits |= bit
+        } else {
+            if deepCommas[deepCommas.count - 1] { append(UInt8(ascii: ",")) }
+            deepCommas[deepCommas.count - 1] = true
         }
-        needsComma[needsComma.count - 1] = true
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    private mutating func append(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let start = buffer.baseAddress, !buffer.isEmpty else { return }
+        reserve(buffer.count)
+        (base + count).update(from: start, count: buffer.count)
+        count += buffer.count
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        reserve(literal.utf8CodeUnitCount)
+        (base + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        count += literal.utf8CodeUnitCount
+    }
+
+    private mutating func appendDecimal(_ value: Int) {
+        reserve(20)
+        if value == 0 {
+            base[count] = UInt8(ascii: "0")
+            count += 1
+            return
+        }
+        var magnitude = value.magnitude
+        if value < 0 {
+            base[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        var digits = 0
+        var probe = magnitude
+        while probe > 0 {
+            digits += 1
+            probe /= 10
+        }
+        var position = count + digits - 1
+        while magnitude > 0 {
+            base[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            position -= 1
+        }
+        count += digits
     }
 
     private mutating func quoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
-        text.withUTF8 { appendEscaped($0) }
-        bytes.append(UInt8(ascii: "\""))
+        text.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            base[count] = UInt8(ascii: "\"")
+            count += 1
+            appendEscaped(utf8)
+            append(UInt8(ascii: "\""))
+        }
     }
 
     /// Appends UTF-8 text with JSON escapes, copying the runs between escapes in one go.
@@ -175,26 +291,28 @@ public struct JSONWriter: Sendable {
             let byte = utf8[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
             else { continue }
-            if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            if runStart < index { append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             appendEscape(byte)
             runStart = index + 1
         }
-        if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        if runStart < utf8.count { append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
     }
 
     private mutating func appendEscape(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-        case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-        case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-        case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x0A: append("\\n")
+        case 0x0D: append("\\r")
+        case 0x09: append("\\t")
         case UInt8(ascii: "<"):
             // Escaped so a document can be embedded in HTML safely.
-            bytes.append(contentsOf: Array("\\u003c".utf8))
+            append("\\u003c")
         default:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            let hex: StaticString = "0123456789abcdef"
+            append("\\u00")
+            append(hex.utf8Start[Int(byte >> 4)])
+            append(hex.utf8Start[Int(byte & 15)])
         }
     }
 }
