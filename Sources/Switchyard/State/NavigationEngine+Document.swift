@@ -142,8 +142,9 @@ extension NavigationEngine {
         writer.member("background", ifPresent: content.background)
         writer.key("content")
         writer.beginArray()
-        for element in content.content {
-            ScreenWriter(owner: owner, item: itemID).write(element, into: &writer)
+        let screenWriter = ScreenWriter(owner: owner, item: itemID)
+        for index in content.content.indices {
+            screenWriter.write(content.content[index], into: &writer)
         }
         writer.endArray()
         writer.endObject()

@@ -39,7 +39,7 @@ struct ScreenWriter {
             writer.member("type", "list")
             writer.key("rows")
             writer.beginArray()
-            for row in rows { write(row, into: &writer) }
+            for index in rows.indices { write(rows[index], into: &writer) }
             writer.endArray()
         }
         writer.endObject()
@@ -67,7 +67,7 @@ struct ScreenWriter {
             writer.member("coordinator", owner)
             writer.key("steps")
             writer.beginArray()
-            for step in steps { write(step, into: &writer) }
+            for index in steps.indices { write(steps[index], into: &writer) }
             writer.endArray()
         case .event(let name, let payload, let fields):
             writer.member("type", "event")
