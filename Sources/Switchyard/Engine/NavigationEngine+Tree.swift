@@ -102,7 +102,10 @@ extension NavigationEngine {
             detach(nodeID)
         }
         storage.itemOwner[entry.id] = nil
-        if let callback = storage.dismissCallbacks.removeValue(forKey: entry.id) {
+        // Checked before removing: removing from the dictionary would copy it (the transaction holds a snapshot).
+        if storage.dismissCallbacks[entry.id] != nil,
+            let callback = storage.dismissCallbacks.removeValue(forKey: entry.id)
+        {
             journal?.dismissed.append(callback)
         }
         markChanged()
