@@ -269,6 +269,9 @@ enum OpenAPISpec {
                   },
                   {
                     "$ref": "#/components/parameters/IdempotencyKey"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Prefer"
                   }
                 ],
                 "requestBody": {
@@ -290,12 +293,22 @@ enum OpenAPISpec {
                       },
                       "Idempotent-Replayed": {
                         "$ref": "#/components/headers/IdempotentReplayed"
+                      },
+                      "Preference-Applied": {
+                        "$ref": "#/components/headers/PreferenceApplied"
                       }
                     },
                     "content": {
                       "application/json": {
                         "schema": {
-                          "$ref": "#/components/schemas/ChangeDocument"
+                          "anyOf": [
+                            {
+                              "$ref": "#/components/schemas/ChangeDocument"
+                            },
+                            {
+                              "$ref": "#/components/schemas/SummaryDocument"
+                            }
+                          ]
                         }
                       }
                     },
@@ -399,6 +412,9 @@ enum OpenAPISpec {
                   },
                   {
                     "$ref": "#/components/parameters/IdempotencyKey"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Prefer"
                   }
                 ],
                 "requestBody": {
@@ -420,12 +436,22 @@ enum OpenAPISpec {
                       },
                       "Idempotent-Replayed": {
                         "$ref": "#/components/headers/IdempotentReplayed"
+                      },
+                      "Preference-Applied": {
+                        "$ref": "#/components/headers/PreferenceApplied"
                       }
                     },
                     "content": {
                       "application/json": {
                         "schema": {
-                          "$ref": "#/components/schemas/ChangeDocument"
+                          "anyOf": [
+                            {
+                              "$ref": "#/components/schemas/ChangeDocument"
+                            },
+                            {
+                              "$ref": "#/components/schemas/SummaryDocument"
+                            }
+                          ]
                         }
                       }
                     },
@@ -529,6 +555,9 @@ enum OpenAPISpec {
                   },
                   {
                     "$ref": "#/components/parameters/IdempotencyKey"
+                  },
+                  {
+                    "$ref": "#/components/parameters/Prefer"
                   }
                 ],
                 "requestBody": {
@@ -550,12 +579,22 @@ enum OpenAPISpec {
                       },
                       "Idempotent-Replayed": {
                         "$ref": "#/components/headers/IdempotentReplayed"
+                      },
+                      "Preference-Applied": {
+                        "$ref": "#/components/headers/PreferenceApplied"
                       }
                     },
                     "content": {
                       "application/json": {
                         "schema": {
-                          "$ref": "#/components/schemas/ChangeDocument"
+                          "anyOf": [
+                            {
+                              "$ref": "#/components/schemas/ChangeDocument"
+                            },
+                            {
+                              "$ref": "#/components/schemas/SummaryDocument"
+                            }
+                          ]
                         }
                       }
                     },
@@ -2365,6 +2404,52 @@ enum OpenAPISpec {
                     }
                   }
                 ]
+              },
+              "SummaryDocument": {
+                "description": "The short form of a change's answer (`Prefer: return=minimal`): where the change landed, without the tree or rendered screens.",
+                "type": "object",
+                "required": [
+                  "session",
+                  "version",
+                  "visible",
+                  "result"
+                ],
+                "properties": {
+                  "session": {
+                    "$ref": "#/components/schemas/SessionId"
+                  },
+                  "version": {
+                    "$ref": "#/components/schemas/Version"
+                  },
+                  "visible": {
+                    "type": "object",
+                    "required": [
+                      "path"
+                    ],
+                    "properties": {
+                      "path": {
+                        "type": "array",
+                        "items": {
+                          "type": "string"
+                        }
+                      },
+                      "coordinator": {
+                        "type": "string"
+                      },
+                      "item": {
+                        "type": "string"
+                      }
+                    },
+                    "additionalProperties": false
+                  },
+                  "pendingDeepLink": {
+                    "type": "string"
+                  },
+                  "result": {
+                    "$ref": "#/components/schemas/ChangeResult"
+                  }
+                },
+                "additionalProperties": false
               }
             },
             "responses": {
@@ -2506,6 +2591,15 @@ enum OpenAPISpec {
                 "schema": {
                   "type": "string"
                 }
+              },
+              "Prefer": {
+                "name": "Prefer",
+                "in": "header",
+                "required": false,
+                "description": "`return=minimal` (RFC 7240) answers with the short `SummaryDocument` (no tree, no screens) instead of the full state document, with `Preference-Applied: return=minimal`; for clients that follow the stream. Other preferences are ignored.",
+                "schema": {
+                  "type": "string"
+                }
               }
             },
             "headers": {
@@ -2546,6 +2640,16 @@ enum OpenAPISpec {
                   "type": "string",
                   "enum": [
                     "true"
+                  ]
+                }
+              },
+              "PreferenceApplied": {
+                "description": "`return=minimal` when the short form was sent.",
+                "required": false,
+                "schema": {
+                  "type": "string",
+                  "enum": [
+                    "return=minimal"
                   ]
                 }
               }

@@ -76,9 +76,14 @@ extension SwitchyardAPI {
             session.documentMayHaveChanged()
             do {
                 let result = try body(engine)
-                response = .json(
-                    200, session.document(result: result),
-                    headers: noStore + [("ETag", "\"\(engine.version)\"")])
+                let etag = [("ETag", "\"\(engine.version)\"")]
+                if Self.prefersMinimalReturn(request) {
+                    response = .json(
+                        200, engine.summaryDocument(session: session.id, result: result),
+                        headers: noStore + etag + [("Preference-Applied", "return=minimal")])
+                } else {
+                    response = .json(200, session.document(result: result), headers: noStore + etag)
+                }
             } catch let problem as Problem {
                 response = problem.response
             } catch let error as NavigationError {
@@ -92,6 +97,15 @@ extension SwitchyardAPI {
                     for: key)
             }
             return response
+        }
+    }
+
+    /// `Prefer: return=minimal` (RFC 7240): answer a change with the short document (clients following the stream
+    /// already get the full one there).
+    static func prefersMinimalReturn(_ request: HTTPRequest) -> Bool {
+        guard let prefer = request.headers["prefer"] else { return false }
+        return prefer.split(separator: ",").contains {
+            $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "return=minimal"
         }
     }
 

@@ -17,6 +17,34 @@ extension NavigationEngine {
         return writer.bytes
     }
 
+    /// The short form of the state document, for clients that follow the stream and only need to know where a change
+    /// landed: `{"session"?, "version", "visible": {"path", "coordinator", "item"}, "pendingDeepLink"?, "result"?}`
+    /// (no tree, no rendered screens).
+    public func summaryDocument(session: String? = nil, result: [String: JSONValue]? = nil) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.member("session", ifPresent: session)
+        writer.member("version", storage.version)
+        let entries = visibleEntries()
+        writer.key("visible")
+        writer.beginObject()
+        writer.key("path")
+        writer.beginArray()
+        for entry in entries { writer.string(entry.entry.route) }
+        writer.endArray()
+        if let top = topScreen(in: entries) {
+            writer.member("coordinator", top.owner)
+            writer.member("item", top.entry.id)
+        }
+        writer.endObject()
+        writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
+        if let result {
+            writer.member("result", .object(result))
+        }
+        writer.endObject()
+        return writer.bytes
+    }
+
     /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object.
     public func writeState(into writer: inout JSONWriter) {
         writer.member("version", storage.version)
