@@ -80,7 +80,7 @@ if [[ $SKIP != *" http "* ]]; then
     echo "bench: HTTP, creating $SESSIONS sessions" >&2
     python3 "$HERE/sessions.py" 127.0.0.1 "$PORT" "$SESSIONS" > "$OUT/sessions.txt"
     for round in $(seq "$ROUNDS"); do
-        for mode in healthz state transition deeplink; do
+        for mode in healthz state transition transitionMinimal deeplink; do
             echo "bench: HTTP round $round/$ROUNDS, $mode, ${DURATION}s" >&2
             line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:$PORT" \
                 -- "$mode" "$OUT/sessions.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)

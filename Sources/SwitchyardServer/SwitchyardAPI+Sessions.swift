@@ -134,7 +134,7 @@ extension SwitchyardAPI {
     /// Decodes a JSON body; malformed JSON and wrong shapes are 400, engine refusals (e.g. unknown action) pass on.
     func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {
         do {
-            return try JSONDecoder().decode(Value.self, from: Data(body))
+            return try JSONValueDecoder().decode(Value.self, from: JSONValue(parsing: body))
         } catch let error as NavigationError {
             throw error
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {

@@ -72,7 +72,9 @@ def http_rows(parts):
             rounds.setdefault(entry["round"], {})[entry["mode"]] = entry["result"]
     labels = {
         "healthz": "GET /healthz (server ceiling)", "state": "GET /api/sessions/{id}",
-        "transition": "POST transitions (push/pop, 1,000 sessions)", "deeplink": "POST deeplinks (stinsenapp://)",
+        "transition": "POST transitions (push/pop, 1,000 sessions)",
+        "transitionMinimal": "POST transitions, Prefer: return=minimal",
+        "deeplink": "POST deeplinks (stinsenapp://)",
     }
     ratio_targets = {"state": 0.60, "transition": 0.50}
     rows = []

@@ -1,6 +1,6 @@
 -- wrk script for the Switchyard HTTP benchmark.
 -- Usage: wrk -t2 -c64 -d10s -s wrk.lua http://127.0.0.1:PORT -- MODE SESSIONS_FILE THREADS
---   MODE: healthz | state | transition | deeplink
+--   MODE: healthz | state | transition | transitionMinimal | deeplink
 --   SESSIONS_FILE: lines "<session id> <todos coordinator node id>" (scripts/bench/sessions.py)
 -- Every mode builds its requests in request() from precomputed strings, so wrk's own cost is the same for all
 -- endpoints and their ratios compare the server only. Sessions are split between wrk threads, and each thread walks
@@ -39,10 +39,14 @@ function init(args)
           entry.get = wrk.format("GET", "/healthz")
         elseif mode == "state" then
           entry.get = wrk.format("GET", base)
-        elseif mode == "transition" then
-          entry.push = wrk.format("POST", base .. "/transitions", headers,
+        elseif mode == "transition" or mode == "transitionMinimal" then
+          local post = headers
+          if mode == "transitionMinimal" then
+            post = { ["Content-Type"] = "application/json", ["Prefer"] = "return=minimal" }
+          end
+          entry.push = wrk.format("POST", base .. "/transitions", post,
             '{"coordinator":"' .. node .. '","steps":[{"action":"push","route":"todo","input":"hello-world"}]}')
-          entry.pop = wrk.format("POST", base .. "/transitions", headers,
+          entry.pop = wrk.format("POST", base .. "/transitions", post,
             '{"coordinator":"' .. node .. '","steps":[{"action":"pop"}]}')
         elseif mode == "deeplink" then
           entry.get = wrk.format("POST", base .. "/deeplinks", headers, '{"url":"stinsenapp://todo/buy-milk"}')

@@ -99,9 +99,7 @@ extension JSONValue {
         case .number(let number) where type == Int.self && number.rounded() == number && abs(number) < 1e15:
             return Int(number) as! Value
         default:
-            if type == JSONValue.self { return self as! Value }
-            let data = Data(serialized())
-            return try JSONDecoder().decode(Value.self, from: data)
+            return try JSONValueDecoder().decode(Value.self, from: self)
         }
     }
 
