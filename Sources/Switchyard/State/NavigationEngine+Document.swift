@@ -24,15 +24,8 @@ extension NavigationEngine {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
         writer.member("session", ifPresent: session)
-        writer.member("version", storage.version)
-        let entries = visibleEntries()
-        writer.key("visible")
-        writer.beginObject()
-        writer.key("path")
-        writer.beginArray()
-        for entry in entries { writer.string(entry.entry.route) }
-        writer.endArray()
-        if let top = topScreen(in: entries) {
+        let top = openVisible(into: &writer)
+        if let top {
             writer.member("coordinator", top.owner)
             writer.member("item", top.entry.id)
         }
@@ -47,17 +40,10 @@ extension NavigationEngine {
 
     /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object.
     public func writeState(into writer: inout JSONWriter) {
-        writer.member("version", storage.version)
-        let entries = visibleEntries()
-        writer.key("visible")
-        writer.beginObject()
-        writer.key("path")
-        writer.beginArray()
-        for entry in entries { writer.string(entry.entry.route) }
-        writer.endArray()
+        let top = openVisible(into: &writer)
         // The top screen appears twice (here and in the tree): render it once.
         var rendered: RenderedScreen?
-        if let top = topScreen(in: entries) {
+        if let top {
             var screenWriter = JSONWriter(capacity: 2048)
             writeScreen(top.entry.id, owner: top.owner, into: &screenWriter)
             rendered = RenderedScreen(item: top.entry.id, json: screenWriter.bytes)
@@ -71,6 +57,19 @@ extension NavigationEngine {
         writeNode(storage.rootNode, reusing: rendered, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
         writer.member("nextId", storage.nextID)
+    }
+
+    /// Writes `"version"` and opens `"visible"` with its `path`; returns the top-most visible screen entry.
+    private func openVisible(into writer: inout JSONWriter) -> VisibleEntry? {
+        writer.member("version", storage.version)
+        let entries = visibleEntries()
+        writer.key("visible")
+        writer.beginObject()
+        writer.key("path")
+        writer.beginArray()
+        for entry in entries { writer.string(entry.entry.route) }
+        writer.endArray()
+        return topScreen(in: entries)
     }
 
     /// The state document as a JSON value (for tests, restore and tools).
