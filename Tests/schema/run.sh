@@ -30,46 +30,9 @@ echo "schema tests: OpenAPISpec.swift is generated from docs/openapi.json"
 echo "schema tests: openapi-spec-validator"
 "$VENV/bin/openapi-spec-validator" docs/openapi.json
 
-if [ -z "${SWITCHYARD_URL:-}" ]; then
-  if [ ! -x "$BIN" ]; then
-    echo "schema tests: server binary $BIN is missing — build it first (swift build --product switchyard)" >&2
-    exit 1
-  fi
-  PORT="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-  LOG="test-artifacts/schema-server.log"
-  "$BIN" serve --host 127.0.0.1 --port "$PORT" --public Public --log-level warning >"$LOG" 2>&1 &
-  SERVER_PID=$!
-  cleanup() {
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  }
-  trap cleanup EXIT
-  trap 'exit 130' INT TERM
-  export SWITCHYARD_URL="http://127.0.0.1:$PORT"
-  if ! "$PY" - "$SWITCHYARD_URL/healthz" "$SERVER_PID" <<'PYEOF'
-import os, sys, time, urllib.request
-url, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 30
-while time.monotonic() < deadline:
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        sys.exit("server exited before answering /healthz")
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            if r.status == 200:
-                sys.exit(0)
-    except OSError:
-        pass
-    time.sleep(0.25)
-sys.exit("server did not answer 200 on /healthz within 30 s")
-PYEOF
-  then
-    echo "schema tests: the server did not start; its log ($LOG):" >&2
-    tail -n 40 "$LOG" >&2 || true
-    exit 1
-  fi
-fi
+# shellcheck source=../support/server.sh
+source Tests/support/server.sh
+start_switchyard "schema tests" test-artifacts/schema-server.log --log-level warning
 
 echo "schema tests: served document and event stream ($SWITCHYARD_URL)"
 "$PY" Tests/schema/smoke.py "$SWITCHYARD_URL"
