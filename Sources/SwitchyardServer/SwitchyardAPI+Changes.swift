@@ -64,7 +64,7 @@ extension SwitchyardAPI {
         _ body: (NavigationEngine) throws -> [String: JSONValue]
     ) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
-        let fingerprint = RequestFingerprint.of(request)
+        let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
         return session.withLock { engine in
             if let key, let stored = session.storedResponse(for: key) {
                 guard stored.fingerprint == fingerprint else { return Problem.idempotencyKeyReused(key).response }
