@@ -23,7 +23,7 @@ extension Coordinatable {
 
     /// The route name a key path points at.
     func routeName<Input, Output>(_ route: KeyPath<Self, Transition<Self, Input, Output>>) throws -> String {
-        guard let name = RouteTable.of(self).name(for: route, in: self) else {
+        guard let name = (binding.table ?? RouteTable.of(self)).name(for: route, in: self) else {
             throw NavigationError(
                 code: "undeclaredRoute", category: .invalidRequest,
                 message: "the key path does not point at a @Root, @Route or @TabRoute of \(type(of: self))")

@@ -6,6 +6,8 @@ public class CoordinatorBinding {
     let kind: CoordinatorKind
     weak var engine: NavigationEngine?
     var nodeID: String?
+    /// The routes of the coordinator's type, kept here once it is in a tree (saves a global, locked look-up).
+    var table: RouteTable?
 
     init(kind: CoordinatorKind) {
         self.kind = kind

@@ -6,7 +6,7 @@ extension NavigationEngine {
         return node
     }
 
-    func require(_ node: NodeState, kinds: Set<CoordinatorKind>, for operation: String) throws {
+    func require(_ node: NodeState, kinds: [CoordinatorKind], for operation: String) throws {
         guard kinds.contains(node.kind) else {
             throw NavigationError.unsupported(operation, kind: node.kind, type: node.typeName)
         }
@@ -28,7 +28,7 @@ extension NavigationEngine {
                 try require(node, kinds: [.navigation], for: "push")
             }
             return try append(
-                nodeID, route, input: input, presentation: transition.style.presentation,
+                nodeID, route, transition, input: input, presentation: transition.style.presentation,
                 dismissible: transition.style.dismissible, animated: animated, onDismiss: onDismiss)
         }
     }
@@ -38,9 +38,9 @@ extension NavigationEngine {
         _ nodeID: String, _ route: String, input: JSONValue?, animated: Bool, onDismiss: (() -> Void)? = nil
     ) throws -> String {
         try require(requireNode(nodeID), kinds: [.navigation], for: "push")
-        _ = try transition(of: nodeID, named: route, kinds: [.route])
+        let transition = try transition(of: nodeID, named: route, kinds: [.route])
         return try append(
-            nodeID, route, input: input, presentation: .push, dismissible: true, animated: animated,
+            nodeID, route, transition, input: input, presentation: .push, dismissible: true, animated: animated,
             onDismiss: onDismiss)
     }
 
@@ -59,17 +59,17 @@ extension NavigationEngine {
                 message: "present takes modal or fullScreen", choices: ["modal", "fullScreen"])
         }
         return try append(
-            nodeID, route, input: input, presentation: chosen, dismissible: transition.style.dismissible,
+            nodeID, route, transition, input: input, presentation: chosen, dismissible: transition.style.dismissible,
             animated: animated, onDismiss: onDismiss)
     }
 
     private func append(
-        _ nodeID: String, _ route: String, input: JSONValue?, presentation: Presentation, dismissible: Bool,
-        animated: Bool, onDismiss: (() -> Void)?
+        _ nodeID: String, _ route: String, _ transition: AnyTransition, input: JSONValue?, presentation: Presentation,
+        dismissible: Bool, animated: Bool, onDismiss: (() -> Void)?
     ) throws -> String {
         let entry = try makeEntry(
             owner: nodeID, route: route, kinds: [.route], input: input, presentation: presentation,
-            animated: animated, dismissible: dismissible)
+            animated: animated, dismissible: dismissible, resolved: transition)
         storage.nodes[nodeID]!.stack.append(entry)
         if let onDismiss { storage.dismissCallbacks[entry.id] = onDismiss }
         return landing(entry, owner: nodeID)

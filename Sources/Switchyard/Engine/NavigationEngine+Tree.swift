@@ -14,6 +14,7 @@ extension NavigationEngine {
         }
         let table = RouteTable.of(coordinator)
         let id = snapshot?.id ?? newID("n")
+        binding.table = table
         binding.engine = self
         binding.nodeID = id
         storage.nodes[id] = NodeState(
@@ -49,11 +50,12 @@ extension NavigationEngine {
 
     /// The route table of a node's coordinator.
     func table(of nodeID: String) -> RouteTable {
-        RouteTable.of(storage.coordinators[nodeID]!)
+        let coordinator = storage.coordinators[nodeID]!
+        return coordinator.binding.table ?? RouteTable.of(coordinator)
     }
 
     /// Looks up a route of a node, checking its kind.
-    func transition(of nodeID: String, named route: String, kinds: Set<RouteKind>) throws -> AnyTransition {
+    func transition(of nodeID: String, named route: String, kinds: [RouteKind]) throws -> AnyTransition {
         let table = table(of: nodeID)
         guard let transition = table.routes[route] else {
             throw NavigationError.unknownRoute(route, in: table.typeName, choices: table.order)
@@ -68,10 +70,11 @@ extension NavigationEngine {
 
     /// Calls a route's factory and makes an entry for what it returned (attaching a child coordinator).
     func makeEntry(
-        owner: String, route: String, kinds: Set<RouteKind>, input: JSONValue?, presentation: Presentation?,
-        animated: Bool, dismissible: Bool = true, id fixedID: String? = nil, snapshot: NodeSnapshot? = nil
+        owner: String, route: String, kinds: [RouteKind], input: JSONValue?, presentation: Presentation?,
+        animated: Bool, dismissible: Bool = true, id fixedID: String? = nil, snapshot: NodeSnapshot? = nil,
+        resolved: AnyTransition? = nil
     ) throws -> EntryState {
-        let transition = try transition(of: owner, named: route, kinds: kinds)
+        let transition = try resolved ?? transition(of: owner, named: route, kinds: kinds)
         let product = try transition.make(owner: storage.coordinators[owner]!, input: input, route: route)
         let id = fixedID ?? newID("i")
         let content: EntryContent
@@ -130,9 +133,11 @@ extension NavigationEngine {
 
     /// Removes the stack items of a node from `index` up (top first).
     func truncateStack(_ nodeID: String, from index: Int) {
-        guard let stack = storage.nodes[nodeID]?.stack, index < stack.count else { return }
-        for entry in stack[index...].reversed() { discard(entry) }
+        guard let count = storage.nodes[nodeID]?.stack.count, index < count else { return }
+        // Take the removed items out first: holding a copy of the whole stack while removing would copy its buffer.
+        let removed = Array(storage.nodes[nodeID]!.stack[index...])
         storage.nodes[nodeID]!.stack.removeSubrange(index...)
+        for entry in removed.reversed() { discard(entry) }
         markChanged()
     }
 

@@ -59,7 +59,7 @@ extension NavigationEngine {
         storage.nodes[nodeID]!.alert = snapshot.alert
     }
 
-    private func restoreEntry(_ snapshot: EntrySnapshot, owner: String, kinds: Set<RouteKind>) throws -> EntryState {
+    private func restoreEntry(_ snapshot: EntrySnapshot, owner: String, kinds: [RouteKind]) throws -> EntryState {
         if storage.itemOwner[snapshot.id] != nil || storage.nodes[snapshot.id] != nil {
             throw NavigationError.restoreFailed("id \(snapshot.id) appears twice")
         }
