@@ -25,7 +25,6 @@ final class Session: @unchecked Sendable {
     }
 
     let id: String
-    let app: NavigationApp
     private let lock = NSLock()
     private let engine: NavigationEngine
     private let historyLimit: Int
@@ -39,15 +38,14 @@ final class Session: @unchecked Sendable {
     /// Guards `lastAccessTime` alone: the store reads it for expiry while requests hold `lock`.
     private let accessLock = NSLock()
     private var lastAccessTime: Double
-    private var onBroadcast: (@Sendable (Int) -> Void)?
+    private var onBroadcast: (@Sendable () -> Void)?
     private var cachedDocument: [UInt8]?
 
     init(
-        id: String, app: NavigationApp, engine: NavigationEngine, configuration: ServerConfiguration,
-        onBroadcast: (@Sendable (Int) -> Void)? = nil
+        id: String, engine: NavigationEngine, configuration: ServerConfiguration,
+        onBroadcast: (@Sendable () -> Void)? = nil
     ) {
         self.id = id
-        self.app = app
         self.engine = engine
         historyLimit = configuration.historyLimit
         idempotencyLimit = configuration.idempotencyLimit
@@ -139,7 +137,7 @@ final class Session: @unchecked Sendable {
         for (key, stream) in subscribers where !stream.send(frame) {
             subscribers[key] = nil
         }
-        onBroadcast?(subscribers.count)
+        onBroadcast?()
     }
 
     /// Adds a stream subscriber and sends it the current state at once.
@@ -158,13 +156,6 @@ final class Session: @unchecked Sendable {
         lock.lock()
         subscribers[ObjectIdentifier(stream)] = nil
         lock.unlock()
-    }
-
-    /// The number of open streams.
-    var subscriberCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return subscribers.count
     }
 
     /// Closes every stream (the session ends).
@@ -205,6 +196,4 @@ final class Session: @unchecked Sendable {
         }
         idempotency[key] = response
     }
-
-    private var engineVersion: Int { engine.version }
 }

@@ -45,8 +45,8 @@ final class SessionStore: @unchecked Sendable {
         }
         let metrics = self.metrics
         let session = Session(
-            id: Self.newID(), app: app, engine: engine, configuration: configuration,
-            onBroadcast: { _ in metrics.countBroadcast() })
+            id: Self.newID(), engine: engine, configuration: configuration,
+            onBroadcast: { metrics.countBroadcast() })
         lock.lock()
         defer { lock.unlock() }
         guard sessions.count < configuration.maxSessions else { throw .full }

@@ -19,7 +19,7 @@ extension SwitchyardAPI {
 
     private func createSessionOnce(_ request: HTTPRequest) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
-        let fingerprint = RequestFingerprint.of(request)
+        let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
         if let key, let stored = createdSessions.entry(for: key) {
             guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
             // Replayed while the session lives; once it has ended the key creates a new one.
@@ -51,8 +51,7 @@ extension SwitchyardAPI {
                 status: 500, code: "appFailed", title: "Internal error",
                 detail: "the app's root coordinator could not start: \(error)")
         }
-        let body = session.withLock { _ in session.document() }
-        let version = session.withLock { $0.version }
+        let (body, version) = session.withLock { engine in (session.document(), engine.version) }
         let response = HTTPResponse.json(
             201, body,
             headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])

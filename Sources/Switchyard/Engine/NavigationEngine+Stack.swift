@@ -22,7 +22,7 @@ extension NavigationEngine {
         case .root:
             return try switchRoot(nodeID, route, input: input, animated: animated)
         case .tab:
-            return try focusTab(nodeID, route, input: input, first: true)
+            return try focusTab(nodeID, route, input: input)
         case .route:
             if transition.style.presentation == .push {
                 try require(node, kinds: [.navigation], for: "push")

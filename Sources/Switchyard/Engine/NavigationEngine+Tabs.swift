@@ -2,7 +2,7 @@
 extension NavigationEngine {
     /// Selects the first tab with that route (and input, if given) and continues in its content.
     /// Focusing the selected tab changes nothing.
-    func focusTab(_ nodeID: String, _ route: String, input: JSONValue? = nil, first: Bool = true) throws -> String {
+    func focusTab(_ nodeID: String, _ route: String, input: JSONValue? = nil) throws -> String {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.tab], for: "focus")
         let routes = node.tabs.map(\.route)

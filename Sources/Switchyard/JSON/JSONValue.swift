@@ -85,8 +85,7 @@ extension JSONValue {
         case let bool as Bool: self = .bool(bool)
         case let json as JSONValue: self = json
         default:
-            let data = try JSONEncoder().encode(value)
-            self = try JSONDecoder().decode(JSONValue.self, from: data)
+            self = try JSONValue(parsing: JSONEncoder().encode(value))
         }
     }
 
