@@ -7,6 +7,10 @@
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+// Linux's epoll and eventfd, which Swift's Glibc module does not export: MicroHTTP watches parked
+// (suspended) connections with them, beside the epoll set libmicrohttpd runs itself.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 // Swift cannot call C variadic functions. Each `swy_` wrapper below exists only to call one
 // variadic libmicrohttpd function with a fixed, typed argument list, so that every option value
@@ -61,6 +65,13 @@ static inline void *swy_connection_socket_context(struct MHD_Connection *connect
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info == NULL ? NULL : info->socket_context;
+}
+
+/// Why: MHD_get_connection_info is variadic. Returns the connection's socket, or -1.
+static inline int swy_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : (int)info->connect_fd;
 }
 
 #endif

@@ -6,6 +6,8 @@
 final class ConnectionContext {
     /// The client's address, resolved once per connection.
     var peer: String?
+    /// The connection's socket (-1 until known).
+    var socket: Int32 = -1
     /// The request target as received (path and query, still encoded), from the URI log callback.
     var rawTarget = ""
 

@@ -6,16 +6,17 @@ import Synchronization
 /// The server creates it for a ``HTTPResponse/Body/stream(_:)`` response and hands it to the
 /// application's ``Start`` closure. Events queue in memory and are written when the connection
 /// can take them; an idle stream parks its connection (no thread is held per stream). A client that
-/// went away is noticed at the next write (an event or the heartbeat): the stream then closes and
-/// ``onClose(_:)`` callbacks run.
+/// went away is noticed at once while the stream is idle (the server watches parked connections for a
+/// hang-up), otherwise at the next write.
+///
+/// ``send(_:)``, ``close()`` and ``onClose(_:)`` never run application code: the ``onClose(_:)``
+/// callbacks run on a server thread once the connection has ended, with none of the caller's locks
+/// held. An application may therefore send while holding a lock that its own close callback takes.
 public final class EventStream: Sendable {
     /// Called once the stream is open; the application keeps the stream to send to it later.
     public typealias Start = @Sendable (EventStream) -> Void
 
-    /// Bytes queued for a client that does not read; past this the stream is closed.
-    static let maxQueuedBytes = 4 << 20
-
-    /// What a queued frame is charged against ``maxQueuedBytes`` on top of its bytes (its array's
+    /// What a queued frame is charged against ``backlogLimit`` on top of its bytes (its array's
     /// header and queue slot), so many tiny frames cannot hold much more memory than the cap.
     static let queuedFrameCost = 64
 
@@ -28,6 +29,8 @@ public final class EventStream: Sendable {
         /// Bytes queued and not yet written.
         var queuedBytes = 0
         var closed = false
+        /// The client fell more than the backlog limit behind: the connection is aborted, not drained.
+        var overflowed = false
         var suspended = false
         /// The MHD connection's address (an integer keeps the state Sendable for `Mutex`); nil
         /// before it is known and after the request ended.
@@ -38,8 +41,15 @@ public final class EventStream: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Bytes queued for a client that does not read; past this the stream is closed and its connection aborted.
+    let backlogLimit: Int
+    /// Tells the server when the stream's connection is parked, so that a hang-up is noticed while it is idle.
+    let parking: (any ConnectionParking)?
 
-    init() {}
+    init(backlogLimit: Int = 4 << 20, parking: (any ConnectionParking)? = nil) {
+        self.backlogLimit = backlogLimit
+        self.parking = parking
+    }
 
     /// Queues one event: `id:` and `event:` lines when given, then `data:` (one line per line of `data`).
     ///
@@ -69,14 +79,14 @@ public final class EventStream: Sendable {
     }
 
     /// Ends the stream: queued events are still written, then the response ends. Idempotent.
+    ///
+    /// The ``onClose(_:)`` callbacks run later, on a server thread, once the response has ended.
     public func close() {
-        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.closed else { return [] }
+        state.withLock { state in
+            guard !state.closed else { return }
             state.closed = true
             wakeIfSuspended(&state)
-            return takeCallbacks(&state)
         }
-        callbacks.forEach { $0() }
     }
 
     /// Whether the stream is closed; ``send(id:event:data:)`` then returns false.
@@ -84,8 +94,11 @@ public final class EventStream: Sendable {
         state.withLock { $0.closed }
     }
 
-    /// Registers `callback`, called exactly once when the stream closes for any reason (client
-    /// disconnect, ``close()``, server shutdown); called at once if the stream is already closed.
+    /// Registers `callback`, called exactly once when the stream's response has ended for any reason
+    /// (client disconnect, ``close()``, backlog overflow, server shutdown).
+    ///
+    /// The callback runs on a server thread after the connection ended, never inside ``send(_:)`` or
+    /// ``close()``; if the response has already ended it runs at once, on the calling thread.
     public func onClose(_ callback: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             if state.closeFired { return true }
@@ -111,6 +124,9 @@ public final class EventStream: Sendable {
     /// The request ended (response done, client gone or daemon shutdown): forget the connection.
     func connectionEnded() {
         let callbacks = state.withLock { state -> [@Sendable () -> Void] in
+            if state.suspended, let address = state.connection, let connection = OpaquePointer(bitPattern: address) {
+                parking?.resuming(self, connection: connection)
+            }
             state.connection = nil
             state.suspended = false
             state.closed = true
@@ -123,6 +139,7 @@ public final class EventStream: Sendable {
     /// parks the connection (suspend) until more is queued.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state -> Int in
+            if state.overflowed { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR: abort, do not drain
             if state.queuedBytes > 0 {
                 let count = Self.copyQueued(&state, into: UnsafeMutableRawPointer(buffer), max: max)
                 state.bytesSent += count
@@ -136,20 +153,28 @@ public final class EventStream: Sendable {
             // can never come before the suspend.
             state.suspended = true
             MHD_suspend_connection(connection)
+            parking?.parked(self, connection: connection)
             return 0
         }
     }
 
     // MARK: - Private
 
+    /// Queues `bytes`; over the backlog limit the stream closes and its connection is aborted (the
+    /// queue is dropped at once). Runs no callback.
     private func enqueue(_ bytes: [UInt8]) -> Bool {
-        var overflowed = false
-        let accepted = state.withLock { state -> Bool in
+        state.withLock { state -> Bool in
             guard !state.closed else { return false }
             guard !bytes.isEmpty else { return true }
             let frames = state.queue.count - state.head + 1
-            if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > Self.maxQueuedBytes {
-                overflowed = true
+            if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
+                state.overflowed = true
+                state.closed = true
+                state.queue = []
+                state.head = 0
+                state.readOffset = 0
+                state.queuedBytes = 0
+                wakeIfSuspended(&state)
                 return false
             }
             state.queue.append(bytes)
@@ -157,8 +182,16 @@ public final class EventStream: Sendable {
             wakeIfSuspended(&state)
             return true
         }
-        if overflowed { close() }
-        return accepted
+    }
+
+    /// The client hung up while the connection was parked: resume it so that the server ends it now.
+    func clientHungUp() {
+        state.withLock { state in
+            guard state.suspended else { return }
+            state.overflowed = true  // end with an error: there is nobody to drain to
+            state.closed = true
+            wakeIfSuspended(&state)
+        }
     }
 
     /// Moves up to `max` queued bytes into `buffer`, across frames; returns the count.
@@ -196,6 +229,7 @@ public final class EventStream: Sendable {
     private func wakeIfSuspended(_ state: inout State) {
         if state.suspended, let address = state.connection, let connection = OpaquePointer(bitPattern: address) {
             state.suspended = false
+            parking?.resuming(self, connection: connection)
             MHD_resume_connection(connection)
         }
     }

@@ -77,6 +77,21 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return true
     }
 
+    /// Whether `name` is a valid field name: one or more token characters (RFC 9110 §5.6.2).
+    static func isToken(_ name: String) -> Bool {
+        guard !name.utf8.isEmpty else { return false }
+        return name.utf8.allSatisfy { tokenCharacters[Int($0)] }
+    }
+
+    private static let tokenCharacters: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(UInt8(byte))
+        }
+    }
+
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         (byte >= 65 && byte <= 90) ? byte + 32 : byte
     }

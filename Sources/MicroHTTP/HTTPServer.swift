@@ -54,8 +54,10 @@ public final class HTTPServer: Sendable {
         var port: UInt16 = 0
         /// The MHD daemon while running.
         var daemon: OpaquePointer?
-        var heartbeat: (any DispatchSourceTimer)?
+        var timers: [any DispatchSourceTimer] = []
         var waiters: [TerminationSignal] = []
+        /// Whether the stop finished cleanly (libmicrohttpd's threads ended in time).
+        var stoppedCleanly = true
     }
 
     private let core: ServerCore
@@ -93,7 +95,7 @@ public final class HTTPServer: Sendable {
             state.port = bound != 0 ? bound : ListenSocket.boundPort(fd)
             state.daemon = daemon
             state.phase = .running
-            state.heartbeat = makeHeartbeat()
+            state.timers = makeTimers()
             core.logger.info("listening on http://\(configuration.host):\(state.port)")
         }
     }
@@ -107,11 +109,17 @@ public final class HTTPServer: Sendable {
     /// ``HTTPServerConfiguration/shutdownGrace``), then stop the daemon. Idempotent; a concurrent
     /// call returns once the server has stopped. Blocks the caller: never call it from a handler
     /// (a worker thread cannot wait for itself to finish).
-    public func stop() {
+    ///
+    /// The wait is bounded: if libmicrohttpd's threads have not ended
+    /// ``HTTPServerConfiguration/shutdownForceAfter`` after the grace period (a handler that never
+    /// returns), the server is abandoned, an error is logged and the call returns false.
+    /// - Returns: whether the server stopped cleanly.
+    @discardableResult
+    public func stop() -> Bool {
         enum Action {
-            case none
+            case none(Bool)
             case wait
-            case stop(OpaquePointer, (any DispatchSourceTimer)?, [TerminationSignal])
+            case stop(OpaquePointer, [any DispatchSourceTimer], [TerminationSignal])
         }
         let action = state.withLock { state -> Action in
             switch state.phase {
@@ -120,59 +128,61 @@ public final class HTTPServer: Sendable {
                 let waiters = state.waiters
                 state.waiters = []
                 waiters.forEach { $0.wake() }
-                return .none
-            case .stopped: return .none
+                return .none(true)
+            case .stopped: return .none(state.stoppedCleanly)
             case .stopping: return .wait
             case .running:
                 state.phase = .stopping
                 let waiters = state.waiters
                 state.waiters = []
-                guard let daemon = state.daemon else { return .none }
-                return .stop(daemon, state.heartbeat, waiters)
+                guard let daemon = state.daemon else { return .none(true) }
+                return .stop(daemon, state.timers, waiters)
             }
         }
         switch action {
-        case .none:
-            return
+        case .none(let clean):
+            return clean
         case .wait:
             stopped.wait()
             stopped.signal()
-        case .stop(let daemon, let heartbeat, let waiters):
+            return state.withLock { $0.stoppedCleanly }
+        case .stop(let daemon, let timers, let waiters):
             waiters.forEach { $0.wake() }
-            heartbeat?.cancel()
-            shutDown(daemon)
+            timers.forEach { $0.cancel() }
+            let clean = shutDown(daemon)
             state.withLock { state in
                 state.phase = .stopped
                 state.daemon = nil
-                state.heartbeat = nil
+                state.timers = []
+                state.stoppedCleanly = clean
             }
             stopped.signal()
+            return clean
         }
     }
 
     /// Blocks the calling thread until SIGTERM or SIGINT arrives (or ``stop()`` is called), then
-    /// stops gracefully and returns, so that the process can exit 0.
-    public func waitForTermination() {
+    /// stops gracefully and returns, so that the process can exit.
+    /// - Returns: whether the server stopped cleanly (see ``stop()``); exit non-zero when not.
+    @discardableResult
+    public func waitForTermination() -> Bool {
         guard let termination = TerminationSignal() else {
             core.logger.error("cannot wait for signals (no file descriptors left); stopping")
-            stop()
-            return
+            return stop()
         }
         let registered = state.withLock { state -> Bool in
             guard state.phase == .running || state.phase == .idle else { return false }
             state.waiters.append(termination)
             return true
         }
-        guard registered else {
-            stop()
-            return
-        }
+        guard registered else { return stop() }
         termination.install()
         signalHandlersInstalled.store(true, ordering: .sequentiallyConsistent)
         termination.wait()
         core.logger.info("shutting down")
-        stop()
+        let clean = stop()
         termination.uninstall()
+        return clean
     }
 
     /// Set once ``waitForTermination()`` listens for signals (tests raise a signal only after this).
@@ -180,19 +190,36 @@ public final class HTTPServer: Sendable {
 
     // MARK: - Private
 
-    private func makeHeartbeat() -> (any DispatchSourceTimer)? {
-        let interval = core.configuration.heartbeatInterval
-        guard interval > .zero else { return nil }
+    /// The heartbeat of event streams and the sweep of overdue requests.
+    private func makeTimers() -> [any DispatchSourceTimer] {
+        let queue = DispatchQueue(label: "MicroHTTP.timers")
+        var timers: [any DispatchSourceTimer] = []
+        let heartbeat = core.configuration.heartbeatInterval
+        if heartbeat > .zero {
+            timers.append(Self.timer(every: heartbeat, on: queue) { [core] in core.heartbeat() })
+        }
+        let requestTimeout = core.configuration.requestTimeout
+        if requestTimeout > .zero {
+            let interval = min(.seconds(1), requestTimeout / 4)
+            timers.append(Self.timer(every: interval, on: queue) { [core] in core.deadlines.sweep() })
+        }
+        return timers
+    }
+
+    private static func timer(
+        every interval: Duration, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void
+    ) -> any DispatchSourceTimer {
         let nanoseconds = Int(
             clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "MicroHTTP.heartbeat"))
+        let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler { [core] in core.heartbeat() }
+        timer.setEventHandler(handler: handler)
         timer.resume()
         return timer
     }
 
-    private func shutDown(_ daemon: OpaquePointer) {
+    /// Returns false when libmicrohttpd's threads did not end in time and the daemon was abandoned.
+    private func shutDown(_ daemon: OpaquePointer) -> Bool {
         // From here the accept policy refuses new connections and responses carry
         // `Connection: close`. (Not MHD_quiesce_daemon: see shim.h.)
         core.stopping.store(true, ordering: .sequentiallyConsistent)
@@ -213,8 +240,25 @@ public final class HTTPServer: Sendable {
         core.closeAllStreams()
         let drainDeadline = clock.now + .seconds(1)
         while !core.openStreams.isEmpty && clock.now < drainDeadline { usleep(2_000) }
-        MHD_stop_daemon(daemon)
+        // MHD_stop_daemon joins the worker threads: bounded, so that a handler that never returns
+        // cannot keep the process from exiting.
+        let daemonStopped = DispatchSemaphore(value: 0)
+        let address = UInt(bitPattern: daemon)
+        DispatchQueue(label: "MicroHTTP.stop").async {
+            if let daemon = OpaquePointer(bitPattern: address) { MHD_stop_daemon(daemon) }
+            daemonStopped.signal()
+        }
+        let force = core.configuration.shutdownForceAfter
+        let waitNanoseconds = Int(
+            clamping: force.components.seconds * 1_000_000_000 + force.components.attoseconds / 1_000_000_000)
+        guard daemonStopped.wait(timeout: .now() + .nanoseconds(waitNanoseconds)) == .success else {
+            core.logger.error(
+                "libmicrohttpd's threads did not end \(force) after the grace period; abandoning the server")
+            return false
+        }
+        core.hangUps?.stop()
         Unmanaged.passUnretained(core).release()
         core.logger.info("stopped")
+        return true
     }
 }

@@ -18,16 +18,31 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxURLBytes: Int = 8192
     /// The most connections open at once. Default 10,000.
     public var maxConnections: Int = 10_000
-    /// The most connections open at once from one IP address. Default 64.
-    public var maxConnectionsPerIP: Int = 64
+    /// The most connections open at once from one IP address. Default 256: enough for about a hundred
+    /// browser tabs behind one NAT address, each holding an event stream and a keep-alive connection.
+    public var maxConnectionsPerIP: Int = 256
     /// A connection with no traffic for this long is closed (whole seconds, rounded up). Default 10 s.
     public var idleTimeout: Duration = .seconds(10)
+    /// The time a client has to send a whole request (header and body), counted from the moment the
+    /// connection opened or its previous response ended; then the connection is closed. Unlike
+    /// ``idleTimeout`` this also ends a client that trickles a byte now and then. `.zero` turns it
+    /// off. Checked about once a second. Default 30 s.
+    public var requestTimeout: Duration = .seconds(30)
+    /// A body this much over ``maxBodyBytes`` is still read (and dropped) so that the client receives
+    /// the 413 instead of a connection reset; a larger one closes the connection at once. Default 4 MiB.
+    public var maxDrainedBodyBytes: Int = 4 << 20
+    /// Bytes an event stream may queue for a client that does not read; past this the stream ends
+    /// and its connection is closed. Default 4 MiB.
+    public var maxStreamBacklogBytes: Int = 4 << 20
     /// The most Server-Sent Events streams open at once; over it a stream request gets 503. Default 4096.
     public var maxStreams: Int = 4096
     /// How often open event streams get a `: ping` comment to keep them alive. Default 15 s.
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long ``HTTPServer/stop()`` waits for in-flight requests to finish. Default 5 s.
     public var shutdownGrace: Duration = .seconds(5)
+    /// How long ``HTTPServer/stop()`` then waits for libmicrohttpd's threads to end; past this it
+    /// gives up on them (a handler that never returns) and returns false. Default 5 s.
+    public var shutdownForceAfter: Duration = .seconds(5)
     /// Rewrites a request target (path and query) before it is written to the access log.
     ///
     /// Default: ``HTTPServerConfiguration/redactSecrets(_:)``.

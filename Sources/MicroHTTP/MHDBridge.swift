@@ -32,13 +32,18 @@ enum MHDBridge {
                 let context = Unmanaged<ConnectionContext>.fromOpaque(pointer).takeUnretainedValue()
                 Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().complete(context, termination: termination)
             },
-            { _, _, socketContext, event in
-                guard let socketContext else { return }
+            { cls, connection, socketContext, event in
+                guard let cls, let socketContext else { return }
+                let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
                 if event == .CONNECTION_NOTIFY_STARTED {
-                    socketContext.pointee = Unmanaged.passRetained(ConnectionContext()).toOpaque()
+                    let context = ConnectionContext()
+                    socketContext.pointee = Unmanaged.passRetained(context).toOpaque()
+                    core.opened(context, socket: connection.map { swy_connection_fd($0) } ?? -1)
                 } else if event == .CONNECTION_NOTIFY_CLOSED, let pointer = socketContext.pointee {
                     socketContext.pointee = nil
-                    Unmanaged<ConnectionContext>.fromOpaque(pointer).release()
+                    let context = Unmanaged<ConnectionContext>.fromOpaque(pointer)
+                    core.closed(context.takeUnretainedValue())
+                    context.release()
                 }
             },
             { _, uri, connection in
@@ -46,6 +51,7 @@ enum MHDBridge {
                     return nil
                 }
                 Unmanaged<ConnectionContext>.fromOpaque(pointer).takeUnretainedValue().rawTarget = String(cString: uri)
+                MHDBridge.hideQuery(uri)
                 return nil
             },
             { cls, format, arguments in
@@ -64,6 +70,18 @@ enum MHDBridge {
                 return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().stopping.load(ordering: .relaxed)
                     ? .NO : .YES
             })
+    }
+
+    /// Makes libmicrohttpd see an empty query string (`/p?` instead of `/p?a=1&b=2`).
+    ///
+    /// MicroHTTP parses the query itself from the target copied just before. libmicrohttpd 0.9.75
+    /// stores every query argument in the connection's small memory pool; a few hundred arguments
+    /// filled it and the request then got no answer at all. This callback runs after libmicrohttpd
+    /// found the `?` and before it parses what follows, in its own writable read buffer, which it
+    /// modifies in the same way itself (it writes a NUL over the `?`).
+    private static func hideQuery(_ uri: UnsafePointer<CChar>) {
+        guard let mark = strchr(uri, Int32(UInt8(ascii: "?"))) else { return }
+        UnsafeMutablePointer(mutating: mark + 1).pointee = 0
     }
 
     /// The access handler: first call (headers) → ``ServerCore/begin``; calls with upload data →

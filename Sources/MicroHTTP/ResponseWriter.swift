@@ -9,6 +9,7 @@ enum ResponseWriter {
         _ response: HTTPResponse, context: ConnectionContext, connection: OpaquePointer, core: ServerCore,
         close: Bool
     ) -> MHD_Result {
+        core.deadlines.answered(context)
         var response = response
         if !(100...599).contains(response.status) {
             core.logger.error("handler returned an invalid status", metadata: ["status": "\(response.status)"])
@@ -48,7 +49,7 @@ enum ResponseWriter {
         _ response: HTTPResponse, _ start: @escaping EventStream.Start, _ context: ConnectionContext,
         _ connection: OpaquePointer, _ core: ServerCore
     ) -> MHD_Result {
-        let stream = EventStream()
+        let stream = core.makeStream()
         guard core.register(stream) else {
             let busy = HTTPResponse.problem(
                 status: 503, title: "Service Unavailable",

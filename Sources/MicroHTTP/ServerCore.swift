@@ -15,11 +15,30 @@ final class ServerCore: Sendable {
     private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
     /// The last message libmicrohttpd logged (for start failures).
     let lastLibraryMessage = Mutex<String>("")
+    /// Header and body deadlines of the requests being received.
+    let deadlines: RequestDeadlines
+    /// Notices clients that hang up on an idle (parked) event stream.
+    let hangUps: HangUpWatcher?
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
+        deadlines = RequestDeadlines(timeout: configuration.requestTimeout)
+        hangUps = HangUpWatcher()
+    }
+
+    // MARK: - Connection lifecycle
+
+    /// A connection opened: it owes its first request within the request timeout.
+    func opened(_ context: ConnectionContext, socket: Int32) {
+        context.socket = socket
+        deadlines.awaiting(context, socket: socket)
+    }
+
+    /// A connection is closing (its socket is still open).
+    func closed(_ context: ConnectionContext) {
+        deadlines.closed(context)
     }
 
     // MARK: - Request lifecycle
@@ -40,6 +59,13 @@ final class ServerCore: Sendable {
         var lengths: [String] = []
         var encodings: [String] = []
         for field in context.headers {
+            guard HTTPHeaders.isToken(field.name) else {
+                // RFC 9112 §5.1: e.g. `Content-Length : 5` would otherwise be ignored and its body read
+                // as the next request.
+                return reject(
+                    context, connection, status: 400, title: "Bad Request",
+                    detail: "A header field name is empty or holds a space or another character not allowed there.")
+            }
             if HTTPHeaders.equalNames(field.name, "Content-Length") {
                 lengths.append(field.value)
             } else if HTTPHeaders.equalNames(field.name, "Transfer-Encoding") {
@@ -56,9 +82,9 @@ final class ServerCore: Sendable {
                 context, connection, status: 400, title: "Bad Request",
                 detail: "The request has both Content-Length and Transfer-Encoding.")
         }
-        if !encodings.isEmpty
-            && (encodings.count > 1 || encodings[0].trimmingASCIISpaces().lowercased() != "chunked")
-        {
+        // Exactly `chunked`, as libmicrohttpd compares it: it reads any other value (`chunked `
+        // included) as a body that ends only when the connection does.
+        if !encodings.isEmpty && (encodings.count > 1 || encodings[0].lowercased() != "chunked") {
             return reject(
                 context, connection, status: 400, title: "Bad Request",
                 detail: "The only Transfer-Encoding accepted is chunked.")
@@ -70,9 +96,15 @@ final class ServerCore: Sendable {
                     detail: "The Content-Length is not a number.")
             }
             if length > configuration.maxBodyBytes {
-                return reject(
-                    context, connection, status: 413, title: "Content Too Large",
-                    detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+                guard length - configuration.maxBodyBytes <= configuration.maxDrainedBodyBytes else {
+                    return reject(
+                        context, connection, status: 413, title: "Content Too Large",
+                        detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+                }
+                // Read and drop the body, then answer 413: closing while the client still sends
+                // makes its kernel report a reset instead of the answer.
+                context.bodyTooLarge = true
+                return .YES
             }
             context.body.reserveCapacity(length)
         }
@@ -88,7 +120,7 @@ final class ServerCore: Sendable {
         if context.bodyTooLarge {
             context.discardedBytes += data.count
             // Drain a bounded amount so the 413 can still be sent; past that, drop the connection.
-            return context.discardedBytes > configuration.maxBodyBytes ? .NO : .YES
+            return context.discardedBytes > configuration.maxDrainedBodyBytes ? .NO : .YES
         }
         if context.body.count + data.count > configuration.maxBodyBytes {
             context.bodyTooLarge = true
@@ -140,6 +172,9 @@ final class ServerCore: Sendable {
         inFlight.subtract(1, ordering: .relaxed)
         logAccess(context, termination: termination)
         context.end()
+        if termination == .REQUEST_TERMINATED_COMPLETED_OK {
+            deadlines.awaiting(context, socket: context.socket)  // the next request on this connection
+        }
     }
 
     /// Queues a transport error (problem+json) and closes the connection after it.
@@ -170,6 +205,11 @@ final class ServerCore: Sendable {
 
     var openStreams: [EventStream] {
         streams.withLock { Array($0.values) }
+    }
+
+    /// A new event stream for a response, with the configured backlog limit.
+    func makeStream() -> EventStream {
+        EventStream(backlogLimit: configuration.maxStreamBacklogBytes, parking: hangUps)
     }
 
     /// Sends the heartbeat comment to every open stream (one frame, shared by all).

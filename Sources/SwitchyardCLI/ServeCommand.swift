@@ -41,7 +41,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Open connections at most (env SWITCHYARD_MAX_CONNECTIONS; default 10000).")
     var maxConnections: String?
 
-    @Option(help: "Open connections per client address (env SWITCHYARD_MAX_CONNECTIONS_PER_IP; default 64).")
+    @Option(help: "Open connections per client address (env SWITCHYARD_MAX_CONNECTIONS_PER_IP; default 256).")
     var maxConnectionsPerIp: String?
 
     @Option(help: "Open event streams at most (env SWITCHYARD_MAX_STREAMS; default 4096).")

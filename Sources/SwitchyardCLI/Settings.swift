@@ -15,7 +15,7 @@ struct Settings {
     var logFormat = "text"
     var corsOrigin: String?
     var maxConnections = 10_000
-    var maxConnectionsPerIP = 64
+    var maxConnectionsPerIP = 256
     var maxStreams = 4096
     var idleTimeout: Duration = .seconds(10)
 

@@ -74,11 +74,12 @@ struct ConnectionLimitTests {
         }
     }
 
-    @Test("Defaults: 10,000 connections, 64 per IP, 10 s idle timeout")
+    @Test("Defaults: 10,000 connections, 256 per IP, 10 s idle timeout, 30 s per request")
     func defaults() {
         let configuration = HTTPServerConfiguration()
         #expect(configuration.maxConnections == 10_000)
-        #expect(configuration.maxConnectionsPerIP == 64)
+        #expect(configuration.maxConnectionsPerIP == 256)
+        #expect(configuration.requestTimeout == .seconds(30))
         #expect(configuration.idleTimeout == .seconds(10))
         #expect(configuration.maxBodyBytes == 1 << 20)
         #expect(configuration.heartbeatInterval == .seconds(15))

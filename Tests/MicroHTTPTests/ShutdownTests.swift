@@ -69,6 +69,30 @@ struct ShutdownTests {
         }
     }
 
+    @Test("stop() gives up on a handler that never returns, after the grace period and the force delay")
+    func stuckHandler() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let never = DispatchSemaphore(value: 0)
+        let server = HTTPServer(
+            configuration: testConfiguration {
+                $0.shutdownGrace = .milliseconds(300)
+                $0.shutdownForceAfter = .milliseconds(500)
+            },
+            handler: ClosureHTTPHandler { _ in
+                entered.signal()
+                never.wait()  // a handler stuck for good (the thread is left behind)
+                return .json(200, [])
+            }, logger: quietLogger)
+        try server.start()
+        let port = server.port
+        onNewThread { _ = try? RawConnection(port: port, timeout: 30).request("GET", "/stuck") }
+        #expect(entered.wait(timeout: .now() + 5) == .success)
+        let result = Recorder<Bool>()
+        #expect(finishes(within: 10) { result.append(server.stop()) })
+        #expect(result.values == [false], "stop() reports that it did not stop cleanly")
+        #expect(server.stop() == false, "a later call reports the same")
+    }
+
     @Test("stop() is idempotent, also before start and from several threads")
     func idempotentStop() throws {
         let never = HTTPServer(
@@ -108,7 +132,10 @@ struct TerminationTests {
         let port = server.port
         onNewThread {
             guard eventually(within: 10, { server.signalHandlersInstalled.load(ordering: .sequentiallyConsistent) })
-            else { return server.stop() }
+            else {
+                server.stop()
+                return
+            }
             kill(getpid(), SIGTERM)
         }
         server.waitForTermination()

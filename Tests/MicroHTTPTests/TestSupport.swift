@@ -189,6 +189,18 @@ final class RawConnection {
         return false
     }
 
+    /// Reads and drops whatever the server sent until it closes: true at EOF or reset, false when a
+    /// read times out with the connection still open.
+    func drainsToClose() -> Bool {
+        buffer = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+    }
+
     /// Reads everything until the server closes (or the timeout).
     func readToEnd() -> [UInt8] {
         var result = buffer
@@ -251,4 +263,24 @@ final class Recorder<Value: Sendable>: Sendable {
     init() { storage = Mutex([]) }
     func append(_ value: Value) { storage.withLock { $0.append(value) } }
     var values: [Value] { storage.withLock { $0 } }
+}
+
+/// Runs `body` on a new thread and waits at most `seconds` for it: false if it did not return (a
+/// deadlock), so that such a test fails quickly instead of hanging the run. A thread that never
+/// returns is left behind.
+func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    onNewThread {
+        body()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + seconds) == .success
+}
+
+extension RawConnection {
+    /// Shrinks the socket's receive buffer, so that a client that stops reading holds little in its kernel.
+    func shrinkReceiveBuffer() {
+        var size: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
 }
