@@ -18,6 +18,34 @@ struct BodyLimitTests {
         }
     }
 
+    @Test("A client that sends its whole oversized body receives the 413, not a connection reset")
+    func oversizedBodySentAnyway() throws {
+        try withServer(Self.configuration, handle: echo) { server in
+            let connection = try RawConnection(port: server.port)
+            let body = [UInt8](repeating: UInt8(ascii: "x"), count: 512 * 1024)
+            try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
+            try connection.send(body)
+            let response = try connection.readResponse()
+            #expect(response.status == 413)
+            #expect(response.json["status"] as? Int == 413)
+            #expect(response.headers["Connection"]?.lowercased() == "close")
+        }
+    }
+
+    @Test("A body far over the drain allowance is refused at once and the connection closed")
+    func farTooLarge() throws {
+        let configuration = testConfiguration {
+            $0.maxBodyBytes = 1024
+            $0.maxDrainedBodyBytes = 4096
+        }
+        try withServer(configuration, handle: echo) { server in
+            let connection = try RawConnection(port: server.port)
+            try connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+            #expect(try connection.readResponse().status == 413)
+            #expect(connection.isClosedByPeer())
+        }
+    }
+
     @Test("A body of exactly the cap is accepted")
     func atTheCap() throws {
         try withServer(Self.configuration, handle: echo) { server in

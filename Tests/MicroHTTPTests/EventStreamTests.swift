@@ -109,6 +109,27 @@ struct EventStreamTests {
         }
     }
 
+    @Test("A client that hangs up on an idle stream frees its connection slot at once, not at the heartbeat")
+    func hangUpFreesSlot() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration {
+            $0.maxConnectionsPerIP = 4
+            $0.heartbeatInterval = .seconds(60)  // no write would reveal the hang-up
+        }
+        try withServer(configuration, handle: box.handler) { server in
+            for cycle in 0..<200 {
+                // Each new stream needs a slot that a hung-up one held: it must be freed without a write.
+                let admitted = eventually {
+                    guard let reader = try? EventReader(port: server.port) else { return false }
+                    return reader.status == 200
+                }
+                #expect(admitted, "cycle \(cycle)")
+                if !admitted { break }
+            }
+            #expect(eventually { box.closed.values.count == 200 })
+        }
+    }
+
     @Test("Over the stream cap a stream request gets a 503 problem")
     func streamCap() throws {
         let box = StreamBox()

@@ -13,6 +13,17 @@ struct SmugglingTests {
             "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"
         ),
         ("Transfer-Encoding gzip", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"),
+        // libmicrohttpd reads `chunked ` as "not chunked": a body that ends only with the connection.
+        (
+            "Transfer-Encoding with a trailing space",
+            "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked \r\n\r\n"
+        ),
+        // A space before the colon: libmicrohttpd would ignore the length and read the body as the next request.
+        (
+            "space before the colon",
+            "POST / HTTP/1.1\r\nHost: x\r\nContent-Length : 32\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+        ),
+        ("header name with a space", "GET / HTTP/1.1\r\nHost: x\r\nX Forwarded: 1\r\n\r\n"),
         (
             "Transfer-Encoding twice",
             "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"

@@ -18,6 +18,21 @@ struct URLLimitTests {
         }
     }
 
+    @Test("A target with 1,000 query parameters is answered, every parameter decoded")
+    func manyQueryParameters() throws {
+        try withServer(handle: echo) { server in
+            // libmicrohttpd kept each argument in its small per-connection pool: ~480 filled it and
+            // the request got no answer at all.
+            let query = (0..<1000).map { "p\($0)=\($0 % 10)" }.joined(separator: "&")
+            let response = try RawConnection(port: server.port).request("GET", "/many?" + query)
+            #expect(response.status == 200)
+            let decoded = response.json["query"] as? [String: String] ?? [:]
+            #expect(decoded.count == 1000)
+            #expect(decoded["p999"] == "9")
+            #expect(response.json["path"] as? String == "/many")
+        }
+    }
+
     @Test("The default cap is 8 KiB")
     func defaultCap() throws {
         #expect(HTTPServerConfiguration().maxURLBytes == 8192)
