@@ -1,6 +1,10 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One open Server-Sent Events response; thread-safe.
 ///
 /// The server creates it for a ``HTTPResponse/Body/stream(_:)`` response and hands it to the
@@ -35,6 +39,8 @@ public final class EventStream: Sendable {
         /// The MHD connection's address (an integer keeps the state Sendable for `Mutex`); nil
         /// before it is known and after the request ended.
         var connection: UInt?
+        /// The connection's socket while `connection` is set (-1 otherwise).
+        var socket: Int32 = -1
         var closeCallbacks: [@Sendable () -> Void] = []
         var closeFired = false
         var bytesSent = 0
@@ -118,7 +124,11 @@ public final class EventStream: Sendable {
     /// Binds the stream to its connection (after the response was queued).
     func attach(connection: OpaquePointer) {
         let address = UInt(bitPattern: connection)
-        state.withLock { $0.connection = address }
+        let socket = swy_connection_fd(connection)
+        state.withLock { state in
+            state.connection = address
+            state.socket = socket
+        }
     }
 
     /// The request ended (response done, client gone or daemon shutdown): forget the connection.
@@ -128,6 +138,7 @@ public final class EventStream: Sendable {
                 parking?.resuming(self, connection: connection)
             }
             state.connection = nil
+            state.socket = -1
             state.suspended = false
             state.closed = true
             return takeCallbacks(&state)
@@ -168,13 +179,11 @@ public final class EventStream: Sendable {
             guard !bytes.isEmpty else { return true }
             let frames = state.queue.count - state.head + 1
             if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
-                state.overflowed = true
-                state.closed = true
                 state.queue = []
                 state.head = 0
                 state.readOffset = 0
                 state.queuedBytes = 0
-                wakeIfSuspended(&state)
+                abort(&state)
                 return false
             }
             state.queue.append(bytes)
@@ -188,10 +197,18 @@ public final class EventStream: Sendable {
     func clientHungUp() {
         state.withLock { state in
             guard state.suspended else { return }
-            state.overflowed = true  // end with an error: there is nobody to drain to
-            state.closed = true
-            wakeIfSuspended(&state)
+            abort(&state)  // there is nobody to drain to
         }
+    }
+
+    /// Ends the stream with an error: a parked connection is woken, and the socket is shut down so that a
+    /// connection blocked on a client that reads nothing ends too (libmicrohttpd sees the end and closes it).
+    /// The socket is still the connection's: it is closed only after ``connectionEnded()``, which takes this lock.
+    private func abort(_ state: inout State) {
+        state.overflowed = true
+        state.closed = true
+        wakeIfSuspended(&state)
+        if state.socket >= 0 { _ = shutdown(state.socket, Int32(SHUT_RDWR)) }
     }
 
     /// Moves up to `max` queued bytes into `buffer`, across frames; returns the count.

@@ -53,6 +53,30 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Origin allowed to call the API cross-site (env SWITCHYARD_CORS_ORIGIN; default: no CORS headers).")
     var corsOrigin: String?
 
+    @Option(help: "Time a client has to send a whole request, e.g. 30s (env SWITCHYARD_REQUEST_TIMEOUT; default 30s).")
+    var requestTimeout: String?
+
+    @Option(
+        help:
+            "Sessions one client address may create per minute; 0: no limit (env SWITCHYARD_SESSION_CREATE_RATE; default 60)."
+    )
+    var sessionCreateRate: String?
+
+    @Option(
+        help: "Lifetime of a session no request used after creating it (env SWITCHYARD_UNUSED_SESSION_TTL; default 2m)."
+    )
+    var unusedSessionTtl: String?
+
+    @Option(
+        help: "Largest state document a session may grow to, in bytes (env SWITCHYARD_MAX_DOCUMENT; default 262144).")
+    var maxDocument: String?
+
+    @Option(help: "Longest string in a request body, in bytes (env SWITCHYARD_MAX_FIELD; default 4096).")
+    var maxField: String?
+
+    @Option(help: "History kept per session, in bytes (env SWITCHYARD_MAX_HISTORY; default 65536).")
+    var maxHistory: String?
+
     mutating func run() throws {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
@@ -66,6 +90,11 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL
         apiConfiguration.corsOrigin = settings.corsOrigin
+        apiConfiguration.sessionCreationsPerMinute = settings.sessionCreateRate
+        apiConfiguration.unusedSessionTTL = settings.unusedSessionTTL
+        apiConfiguration.maxDocumentBytes = settings.maxDocument
+        apiConfiguration.maxFieldBytes = settings.maxField
+        apiConfiguration.maxHistoryBytes = settings.maxHistory
         let api = SwitchyardAPI(configuration: apiConfiguration, staticFiles: staticFiles)
         let server = HTTPServer(configuration: settings.httpConfiguration, handler: api, logger: logger)
         do {
@@ -85,7 +114,8 @@ struct ServeCommand: ParsableCommand {
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
         FileHandle.standardOutput.write(Data(hint.utf8))
-        server.waitForTermination()
+        let clean = server.waitForTermination()
         sweeper.cancel()
+        if !clean { throw ExitCode(1) }
     }
 }

@@ -18,6 +18,12 @@ struct Settings {
     var maxConnectionsPerIP = 256
     var maxStreams = 4096
     var idleTimeout: Duration = .seconds(10)
+    var requestTimeout: Duration = .seconds(30)
+    var sessionCreateRate = 60
+    var unusedSessionTTL: Duration = .seconds(2 * 60)
+    var maxDocument = 256 * 1024
+    var maxField = 4096
+    var maxHistory = 64 * 1024
 
     init(command: ServeCommand, environment: [String: String]) throws {
         func value(_ flag: String?, _ name: String) -> (String, String)? {
@@ -65,6 +71,24 @@ struct Settings {
         if let (text, source) = value(command.idleTimeout, "idle-timeout") {
             idleTimeout = try Self.duration(text, source)
         }
+        if let (text, source) = value(command.requestTimeout, "request-timeout") {
+            requestTimeout = try Self.duration(text, source)
+        }
+        if let (text, source) = value(command.sessionCreateRate, "session-create-rate") {
+            sessionCreateRate = try Self.number(text, source, in: 0...1_000_000) ?? sessionCreateRate
+        }
+        if let (text, source) = value(command.unusedSessionTtl, "unused-session-ttl") {
+            unusedSessionTTL = try Self.duration(text, source)
+        }
+        if let (text, source) = value(command.maxDocument, "max-document") {
+            maxDocument = try Self.number(text, source, in: 16_384...(64 << 20)) ?? maxDocument
+        }
+        if let (text, source) = value(command.maxField, "max-field") {
+            maxField = try Self.number(text, source, in: 64...(1 << 20)) ?? maxField
+        }
+        if let (text, source) = value(command.maxHistory, "max-history") {
+            maxHistory = try Self.number(text, source, in: 0...(64 << 20)) ?? maxHistory
+        }
     }
 
     static func number(_ text: String, _ source: String, in range: ClosedRange<Int>) throws -> Int? {
@@ -99,6 +123,7 @@ struct Settings {
         configuration.maxConnectionsPerIP = maxConnectionsPerIP
         configuration.maxStreams = maxStreams
         configuration.idleTimeout = idleTimeout
+        configuration.requestTimeout = requestTimeout
         configuration.redactPath = Self.redact
         return configuration
     }
@@ -133,7 +158,9 @@ struct Settings {
             "maxSessions": "\(maxSessions)", "sessionTTL": "\(sessionTTL)", "maxBody": "\(maxBody)",
             "logLevel": "\(logLevel)", "logFormat": "\(logFormat)", "corsOrigin": "\(corsOrigin ?? "none")",
             "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
-            "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)",
+            "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
+            "sessionCreateRate": "\(sessionCreateRate)", "unusedSessionTTL": "\(unusedSessionTTL)",
+            "maxDocument": "\(maxDocument)", "maxField": "\(maxField)", "maxHistory": "\(maxHistory)",
         ]
     }
 }

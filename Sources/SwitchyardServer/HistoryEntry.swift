@@ -15,6 +15,11 @@ struct HistoryEntry: Sendable {
     let request: [UInt8]
     let visiblePath: [String]
 
+    /// Bytes it holds, as counted against ``ServerConfiguration/maxHistoryBytes``.
+    var cost: Int {
+        request.count + visiblePath.reduce(64) { $0 + $1.utf8.count + 16 }
+    }
+
     func write(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("version", version)

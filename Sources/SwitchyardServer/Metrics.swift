@@ -23,7 +23,12 @@ final class Metrics: @unchecked Sendable {
     private var subscribers = 0
     private var broadcasts = 0
 
+    /// Methods counted by name; any other method (the client chooses it) is counted as `OTHER`, so that a client
+    /// cannot add series or break the exposition.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
     func record(route: String, method: String, status: Int, seconds: Double) {
+        let method = Metrics.knownMethods.contains(method) ? method : "OTHER"
         lock.lock()
         defer { lock.unlock() }
         requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
@@ -57,6 +62,13 @@ final class Metrics: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// A label value escaped for the text exposition: backslash, double quote and line feed.
+    static func label(_ value: String) -> String {
+        guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
+        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
     /// The Prometheus text exposition.
     func exposition() -> String {
         lock.lock()
@@ -65,7 +77,8 @@ final class Metrics: @unchecked Sendable {
         text += "# TYPE switchyard_http_requests_total counter\n"
         for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
             text +=
-                "switchyard_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+                "switchyard_http_requests_total{route=\"\(Self.label(key.route))\",method=\"\(Self.label(key.method))\","
+                + "status=\"\(key.status)\"} \(count)\n"
         }
         text += "# HELP switchyard_http_request_duration_seconds Time to answer a request (streams: time to open).\n"
         text += "# TYPE switchyard_http_request_duration_seconds histogram\n"

@@ -12,6 +12,25 @@ public struct ServerConfiguration: Sendable {
     public var historyLimit: Int = 200
     /// Idempotency keys remembered per session.
     public var idempotencyLimit: Int = 256
+    /// Bytes of responses remembered for idempotency replay per session; past this the oldest keys are forgotten
+    /// (a retry of a forgotten key applies again, as after any key's lifetime).
+    public var maxIdempotencyBytes: Int = 512 * 1024
+    /// Bytes the history keeps per session (request bodies and visible paths); past this the oldest entries go.
+    public var maxHistoryBytes: Int = 64 * 1024
+    /// A request body larger than this is kept in the history as `{"omitted":…,"bytes":n}`.
+    public var maxHistoryRequestBytes: Int = 4096
+    /// The longest string (member name or value) in a request body, in UTF-8 bytes; a longer one is 422
+    /// `fieldTooLong`.
+    public var maxFieldBytes: Int = 4096
+    /// The largest state document a session may grow to; a change that would pass it is refused with 409
+    /// `documentTooLarge` and nothing is applied.
+    public var maxDocumentBytes: Int = 256 * 1024
+    /// Sessions one client address (an IPv6 address's /64 prefix) may create per minute, with bursts of as many;
+    /// over it `POST /api/sessions` answers 429 with `Retry-After`. 0: no limit.
+    public var sessionCreationsPerMinute: Int = 60
+    /// A session that no request named after its creation expires after this (one with an open stream never
+    /// does), so that sessions created and abandoned in bulk leave soon.
+    public var unusedSessionTTL: Duration = .seconds(2 * 60)
     /// An origin allowed to call the API from a browser (`Access-Control-Allow-Origin`); nil sends no CORS headers.
     public var corsOrigin: String?
     /// The clock, in seconds; injected by tests to expire sessions without waiting.

@@ -55,11 +55,13 @@ final class SessionStore: @unchecked Sendable {
         return session
     }
 
-    /// The session with that id, if it is live.
+    /// The session with that id, if it is live; a request naming it counts as using it.
     func session(_ id: String) -> Session? {
         lock.lock()
-        defer { lock.unlock() }
-        return sessions[id]
+        let session = sessions[id]
+        lock.unlock()
+        session?.markUsed()
+        return session
     }
 
     /// Ends a session; false if there was none.
@@ -73,20 +75,42 @@ final class SessionStore: @unchecked Sendable {
         return session != nil
     }
 
-    /// Ends every session idle for longer than the TTL. Returns how many ended.
+    /// Ends every session idle for longer than its TTL: ``ServerConfiguration/sessionTTL``, or the shorter
+    /// ``ServerConfiguration/unusedSessionTTL`` for a session no request named after its creation. A session with
+    /// an open stream does not expire. Returns how many ended.
     @discardableResult
     func expireIdle() -> Int {
-        let ttl =
-            Double(configuration.sessionTTL.components.seconds)
-            + Double(configuration.sessionTTL.components.attoseconds) / 1e18
-        let deadline = configuration.now() - ttl
+        let now = configuration.now()
         lock.lock()
-        let expired = sessions.values.filter { $0.lastAccess < deadline }
+        let expired = sessions.values.filter { expiry(of: $0.currentActivity).map { $0 <= now } ?? false }
         for session in expired { sessions[session.id] = nil }
         metrics.setSessions(sessions.count)
         lock.unlock()
         for session in expired { session.closeStreams() }
         return expired.count
+    }
+
+    /// Seconds until the first live session expires (at least 1), for `Retry-After` when the store is full; the
+    /// idle TTL when every session has a stream open.
+    func secondsUntilRoom() -> Int {
+        let now = configuration.now()
+        lock.lock()
+        let first = sessions.values.compactMap { expiry(of: $0.currentActivity) }.min()
+        lock.unlock()
+        let wait = first.map { $0 - now } ?? Self.seconds(configuration.sessionTTL)
+        return max(1, Int(wait.rounded(.up)))
+    }
+
+    /// When a session with this activity expires; nil while a stream follows it.
+    private func expiry(of activity: Session.Activity) -> Double? {
+        guard activity.subscribers == 0 else { return nil }
+        let ttl =
+            activity.used ? configuration.sessionTTL : min(configuration.unusedSessionTTL, configuration.sessionTTL)
+        return activity.lastAccess + Self.seconds(ttl)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The number of live sessions.

@@ -96,6 +96,7 @@ extension SwitchyardAPI {
                     .init(fingerprint: fingerprint, status: response.status, headers: response.headers, body: bytes),
                     for: key)
             }
+            session.releaseDocumentUnlessFollowed()
             return response
         }
     }

@@ -12,15 +12,21 @@ extension SwitchyardAPI {
     }
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        // A form can post cross-site without a preflight, and an empty form would create a session: only JSON (or
+        // no body type at all, as `curl -X POST` sends) is accepted.
+        if request.headers["content-type"] != nil { try requireJSON(request) }
         guard request.headers["idempotency-key"] != nil else { return try createSessionOnce(request) }
         // Look up, create and remember under one lock: concurrent retries of one key create one session.
         return try createdSessions.serializingCreations { try createSessionOnce(request) }
     }
 
     private func createSessionOnce(_ request: HTTPRequest) throws -> HTTPResponse {
+        // Keys are scoped to the client's address: another client sending the same key gets its own session, never
+        // this one's id.
         let key = request.headers["idempotency-key"]
+        let scopedKey = key.map { CreationRateLimiter.clientKey(request.peer) + " " + $0 }
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
-        if let key, let stored = createdSessions.entry(for: key) {
+        if let key, let scopedKey, let stored = createdSessions.entry(for: scopedKey) {
             guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
             // Replayed while the session lives; once it has ended the key creates a new one.
             if sessions.session(stored.session) != nil {
@@ -34,14 +40,23 @@ extension SwitchyardAPI {
             try requireJSON(request)
             appName = try decode(CreateSessionRequest.self, request.body).app
         }
+        if case .refused(let wait) = creations.take(for: request.peer) {
+            throw Problem(
+                status: 429, code: "tooManyCreations", title: "Too many sessions created",
+                detail: "this address created \(configuration.sessionCreationsPerMinute) sessions in the last minute, "
+                    + "its limit; retry in \(wait) s or reuse a session",
+                headers: [("Retry-After", String(wait))])
+        }
         let session: Session
         do {
             session = try sessions.create(appName: appName)
         } catch .full {
+            let wait = sessions.secondsUntilRoom()
             throw Problem(
                 status: 503, code: "tooManySessions", title: "Too many sessions",
-                detail: "the server holds its maximum of \(configuration.maxSessions) live sessions; retry later",
-                headers: [("Retry-After", "30")])
+                detail: "the server holds its maximum of \(configuration.maxSessions) live sessions; the next one "
+                    + "expires in about \(wait) s",
+                headers: [("Retry-After", String(wait))])
         } catch .unknownApp(let name, let choices) {
             throw Problem(
                 status: 400, code: "unknownApp", title: "Invalid request", detail: "no app named '\(name)'",
@@ -55,8 +70,9 @@ extension SwitchyardAPI {
         let response = HTTPResponse.json(
             201, body,
             headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])
-        if let key {
-            createdSessions.store(.init(response: response, session: session.id, fingerprint: fingerprint), for: key)
+        if let scopedKey {
+            createdSessions.store(
+                .init(response: response, session: session.id, fingerprint: fingerprint), for: scopedKey)
         }
         return response
     }
@@ -65,11 +81,27 @@ extension SwitchyardAPI {
         let session = try requireSession(id)
         return session.withLock { engine in
             let etag = "\"\(engine.version)\""
-            if let match = request.headers["if-none-match"], match == etag || match == "*" {
+            if let match = request.headers["if-none-match"], Self.noneMatch(match, version: engine.version) {
                 return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
             }
             return .json(200, session.document(keep: true), headers: noStore + [("ETag", etag)])
         }
+    }
+
+    /// Whether an `If-None-Match` value names `version` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared
+    /// weakly (`W/"7"` matches `"7"`).
+    static func noneMatch(_ header: String, version: Int) -> Bool {
+        let wanted = String(version)
+        for part in header.split(separator: ",") {
+            var tag = part.drop { $0 == " " || $0 == "\t" }
+            while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
+            if tag == "*" { return true }
+            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            if tag.count >= 2, tag.first == "\"", tag.last == "\"", tag.dropFirst().dropLast() == wanted[...] {
+                return true
+            }
+        }
+        return false
     }
 
     func deleteSession(_ id: String) throws -> HTTPResponse {
@@ -130,10 +162,18 @@ extension SwitchyardAPI {
         }
     }
 
-    /// Decodes a JSON body; malformed JSON and wrong shapes are 400, engine refusals (e.g. unknown action) pass on.
+    /// Decodes a JSON body; malformed JSON and wrong shapes are 400, a string over
+    /// ``ServerConfiguration/maxFieldBytes`` is 422, engine refusals (e.g. unknown action) pass on.
     func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {
+        let value: JSONValue
         do {
-            return try JSONValueDecoder().decode(Value.self, from: JSONValue(parsing: body))
+            value = try JSONValue(parsing: body)
+        } catch {
+            throw Problem.malformed("the body is not valid JSON")
+        }
+        try checkFieldLengths(value, path: "")
+        do {
+            return try JSONValueDecoder().decode(Value.self, from: value)
         } catch let error as NavigationError {
             throw error
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
@@ -142,6 +182,31 @@ extension SwitchyardAPI {
             throw Problem.malformed(Self.describe(error))
         } catch {
             throw Problem.malformed("the body is not valid JSON")
+        }
+    }
+
+    /// 422 `fieldTooLong` for the first string (member name or value) longer than the limit.
+    private func checkFieldLengths(_ value: JSONValue, path: String) throws {
+        let limit = configuration.maxFieldBytes
+        func tooLong(_ where: String, _ bytes: Int) -> Problem {
+            var problem = Problem(
+                status: 422, code: "fieldTooLong", title: "Invalid input",
+                detail: "\(`where`) is \(bytes) bytes long; the limit is \(limit)")
+            problem.extra = [("limit", Array(String(limit).utf8))]
+            return problem
+        }
+        switch value {
+        case .string(let text) where text.utf8.count > limit:
+            throw tooLong(path.isEmpty ? "the body" : "'\(path)'", text.utf8.count)
+        case .array(let items):
+            for (index, item) in items.enumerated() { try checkFieldLengths(item, path: path + "[\(index)]") }
+        case .object(let members):
+            for (name, member) in members {
+                guard name.utf8.count <= limit else { throw tooLong("a member name", name.utf8.count) }
+                try checkFieldLengths(member, path: path.isEmpty ? name : path + "." + name)
+            }
+        default:
+            return
         }
     }
 

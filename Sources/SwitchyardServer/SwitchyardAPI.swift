@@ -15,6 +15,7 @@ public final class SwitchyardAPI: HTTPHandler {
     let staticFiles: StaticFiles?
     let catalogs: LockedCatalogs
     let createdSessions = IdempotencyLedger(limit: 1024)
+    let creations: CreationRateLimiter
 
     /// An API hosting `configuration.apps`, serving `staticFiles` (nil: API only).
     public init(configuration: ServerConfiguration, staticFiles: StaticFiles? = nil) {
@@ -23,6 +24,7 @@ public final class SwitchyardAPI: HTTPHandler {
         self.staticFiles = staticFiles
         sessions = SessionStore(configuration: configuration, metrics: metrics)
         catalogs = LockedCatalogs()
+        creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
     }
 
     /// Ends sessions idle for longer than the TTL; returns how many ended.
@@ -51,6 +53,7 @@ public final class SwitchyardAPI: HTTPHandler {
     private func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         do {
+            if parts.first == "api" { try refuseCrossSite(request) }
             switch parts.count {
             case 1 where parts[0] == "healthz":
                 return ("/healthz", try only(["GET"], request) { health() })
@@ -126,6 +129,25 @@ public final class SwitchyardAPI: HTTPHandler {
                 choices: allowed, headers: [("Allow", allowed.joined(separator: ", "))])
         }
         return try body()
+    }
+
+    /// 403 for a change (any method but GET, HEAD and OPTIONS) sent by a page of another site: the browser says so
+    /// in `Sec-Fetch-Site`, or its `Origin` is neither this host nor the configured CORS origin. Clients that are
+    /// not browsers send neither header and are not affected.
+    private func refuseCrossSite(_ request: HTTPRequest) throws {
+        guard !["GET", "HEAD", "OPTIONS"].contains(request.method) else { return }
+        var crossSite = request.headers["sec-fetch-site"]?.lowercased() == "cross-site"
+        if let origin = request.headers["origin"] {
+            if origin == configuration.corsOrigin { return }
+            // `scheme://host[:port]`; "null" (a sandboxed or file page) has no host and never matches.
+            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
+            if host.map({ String($0).lowercased() }) != request.headers["host"]?.lowercased() { crossSite = true }
+        }
+        guard crossSite else { return }
+        throw Problem(
+            status: 403, code: "crossSiteRequest", title: "Forbidden",
+            detail: "changes are refused from pages of other sites"
+                + (configuration.corsOrigin.map { " (only \($0) is allowed)" } ?? ""))
     }
 
     private func health() -> HTTPResponse {

@@ -37,18 +37,45 @@ struct ExpiryTests {
         }
     }
 
-    @Test func expiryClosesTheSessionsStreams() throws {
+    @Test func aFollowedSessionDoesNotExpireAndItsIdleTimeStartsWhenTheStreamCloses() throws {
         let clock = Locked(5_000.0)
         try withServer({
             $0.sessionTTL = .seconds(10)
             $0.now = { clock.value }
         }) { server in
             let session = try server.createSession()
-            let subscriber = try StreamSubscriber(port: server.port, path: session.base + "/stream")
-            #expect(try subscriber.next() != nil)
-            clock.mutate { $0 += 11 }
+            var subscriber: StreamSubscriber? = try StreamSubscriber(port: server.port, path: session.base + "/stream")
+            #expect(try subscriber?.next() != nil)
+            clock.mutate { $0 += 3600 }
+            #expect(server.api.expireIdleSessions() == 0, "an open stream keeps the session")
+            subscriber = nil  // the page closes
+            #expect(eventually { (try? metric("switchyard_sse_subscribers", server)) == 0 })
+            clock.mutate { $0 += 9 }
+            #expect(server.api.expireIdleSessions() == 0, "idle time counts from the stream's end")
+            clock.mutate { $0 += 2 }
             #expect(server.api.expireIdleSessions() == 1)
-            #expect(try subscriber.next() == nil)
+            #expect(try session.state().status == 404)
+        }
+    }
+
+    @Test func aSessionNobodyUsedExpiresAfterTheShorterTTL() throws {
+        let clock = Locked(0.0)
+        try withServer({
+            $0.sessionTTL = .seconds(600)
+            $0.unusedSessionTTL = .seconds(60)
+            $0.now = { clock.value }
+        }) { server in
+            let abandoned = try server.post("/api/sessions", nil)
+            let used = try server.createSession()
+            #expect(try used.state().status == 200)  // any request naming it counts as use
+            clock.mutate { $0 += 61 }
+            #expect(server.api.expireIdleSessions() == 1)
+            #expect(try server.get("/api/sessions/\(abandoned.json["session"]?.stringValue ?? "")").status == 404)
+            #expect(try used.state().status == 200)
+            clock.mutate { $0 += 599 }
+            #expect(server.api.expireIdleSessions() == 0)
+            clock.mutate { $0 += 2 }
+            #expect(server.api.expireIdleSessions() == 1)
         }
     }
 
@@ -60,7 +87,11 @@ struct ExpiryTests {
             $0.now = { clock.value }
         }) { server in
             let old = try server.createSession()
-            #expect(try server.post("/api/sessions", nil).status == 503)
+            let full = try server.post("/api/sessions", nil)
+            #expect(full.status == 503)
+            #expect(full.header("Retry-After") == "10", "the first session expires in 10 s")
+            clock.mutate { $0 += 4 }
+            #expect(try server.post("/api/sessions", nil).header("Retry-After") == "6")
             clock.mutate { $0 += 20 }
             #expect(try server.post("/api/sessions", nil).status == 201)
             #expect(try old.state().status == 404)

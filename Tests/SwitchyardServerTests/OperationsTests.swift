@@ -90,6 +90,35 @@ struct OperationsTests {
         }
     }
 
+    @Test(arguments: [
+        (#""0", "1""#, 304), (#"W/"1""#, 304), (#""7", W/"1""#, 304), ("*", 304), (#""0""#, 200), (#"W/"2""#, 200),
+    ])
+    func conditionalGetComparesListsWeakly(header: String, status: Int) throws {
+        try withServer { server in
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#))  // version 1
+            #expect(try server.get(session.base, headers: [("If-None-Match", header)]).status == status)
+        }
+    }
+
+    @Test func metricsLabelsAreBoundedAndEscaped() throws {
+        try withServer { server in
+            for index in 0..<50 {
+                _ = try server.handle("X\(index)", "/healthz")
+            }
+            _ = try server.handle("G\"T", "/healthz")
+            let text = try server.get("/metrics").text
+            let requestLines = text.split(separator: "\n").filter { $0.hasPrefix("switchyard_http_requests_total{") }
+            #expect(requestLines.count < 10, "one series for every unknown method, not 51")
+            #expect(text.contains(#"method="OTHER",status="405"} 51"#))
+            #expect(!text.contains("G\"T"))
+            for line in requestLines {
+                // Every line: name{labels} value, with quotes balanced.
+                #expect(line.filter { $0 == "\"" }.count == 6, "\(line)")
+            }
+        }
+    }
+
     @Test func noCORSHeadersUnlessConfigured() throws {
         try withServer { server in
             let session = try server.createSession()

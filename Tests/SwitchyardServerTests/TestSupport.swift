@@ -27,8 +27,12 @@ final class TestServer: Sendable {
     let http: HTTPServer
     let port: UInt16
 
-    init(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(
+        _ adjust: (inout ServerConfiguration) -> Void = { _ in },
+        transport adjustTransport: (inout HTTPServerConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = ServerConfiguration(apps: [TodoDemo.app])
+        configuration.sessionCreationsPerMinute = 0  // tests create many sessions from one address
         adjust(&configuration)
         api = SwitchyardAPI(configuration: configuration, staticFiles: try StaticFiles(root: publicFolder))
         var transport = HTTPServerConfiguration()
@@ -39,6 +43,7 @@ final class TestServer: Sendable {
         transport.idleTimeout = .seconds(10)
         transport.heartbeatInterval = .seconds(1)
         transport.shutdownGrace = .seconds(2)
+        adjustTransport(&transport)
         http = HTTPServer(configuration: transport, handler: api, logger: quietLogger)
         try http.start()
         port = http.port
@@ -61,6 +66,22 @@ final class TestServer: Sendable {
 
     func post(_ path: String, _ body: String?, headers: [(String, String)] = []) throws -> Reply {
         try request("POST", path, body: body, headers: headers)
+    }
+
+    /// One request handled in process (no socket), as if sent from `peer`.
+    func handle(
+        _ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = [],
+        peer: String = "127.0.0.1"
+    ) throws -> Reply {
+        var fields = HTTPHeaders([("Host", "127.0.0.1:\(port)")] + headers)
+        if body != nil, !fields.contains("Content-Type") { fields.add(name: "Content-Type", value: "application/json") }
+        let request = HTTPRequest(
+            method: method, target: target, headers: fields, body: Array((body ?? "").utf8), peer: peer)
+        let response = try api.handle(request)
+        guard case .bytes(let bytes) = response.body else {
+            return Reply(status: response.status, headers: [], body: [])
+        }
+        return Reply(status: response.status, headers: response.headers, body: bytes)
     }
 
     /// Creates a demo session; fails the test unless the server answers 201.
@@ -176,9 +197,14 @@ final class Connection {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16, timeout: Double = 10) throws {
+    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer (a client that stops
+    /// reading then holds little in its kernel).
+    init(port: UInt16, timeout: Double = 10, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError.connectFailed(errno) }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))

@@ -23,6 +23,12 @@ public final class NavigationEngine {
     /// Called after every committed change with its version and cause.
     public var onCommit: ((CommitInfo) -> Void)?
 
+    /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
+    /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and
+    /// is rethrown to the caller. The server uses it to refuse a change whose state document would exceed the
+    /// session's limit. App data kept outside the tree is not rolled back: apps check their own limits first.
+    public var commitCheck: ((NavigationEngine) throws -> Void)?
+
     /// The version of the tree: 0 at creation, +1 for every committed change.
     public var version: Int { storage.version }
 
@@ -70,6 +76,14 @@ public final class NavigationEngine {
         journal = nil
         if finished.changed {
             storage.version += 1
+            if let commitCheck {
+                do {
+                    try commitCheck(self)
+                } catch {
+                    storage = snapshot
+                    throw error
+                }
+            }
         }
         afterCommit(finished, cause: retryingPendingLink ? .pendingDeepLink : .direct)
         return result

@@ -29,6 +29,17 @@ final class TodosCoordinator: NavigationCoordinatable {
                 throw NavigationError(
                     code: "emptyName", category: .invalidInput, message: "A todo needs a name")
             }
+            // Checked before the store changes: the store is not part of the transaction's rollback.
+            guard name.count <= TodoStore.maxNameCharacters else {
+                throw NavigationError(
+                    code: "nameTooLong", category: .invalidInput,
+                    message: "A todo name has at most \(TodoStore.maxNameCharacters) characters")
+            }
+            guard store.todos.count < TodoStore.maxTodos else {
+                throw NavigationError(
+                    code: "tooManyTodos", category: .conflict,
+                    message: "This session already holds \(TodoStore.maxTodos) todos, the most it keeps")
+            }
             store.add(name: name)
             try router(CreateTodoCoordinator.self)?.dismissCoordinator()
             return true

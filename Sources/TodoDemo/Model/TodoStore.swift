@@ -3,6 +3,11 @@ public final class TodoStore {
     /// The todos in order of creation.
     public private(set) var todos: [Todo]
 
+    /// The most todos a session holds (the store lives outside the navigation tree, so it bounds itself).
+    public static let maxTodos = 100
+    /// The longest todo name, in characters.
+    public static let maxNameCharacters = 120
+
     /// A store seeded with the demo's todos (ids include `hello-world` and `buy-milk`).
     public init() {
         todos = [

@@ -1,0 +1,74 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How many sessions each client address may create: a token bucket per address that holds
+/// ``ServerConfiguration/sessionCreationsPerMinute`` tokens and refills at that rate.
+///
+/// IPv6 clients are counted by their /64 prefix (one customer's network), IPv4 clients by address. The table is
+/// bounded: buckets that have refilled completely carry no information and are dropped when it grows.
+final class CreationRateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: Double
+    }
+
+    /// What a request may do.
+    enum Decision: Equatable {
+        case allowed
+        /// Refused; a token is back after this many seconds (at least 1).
+        case refused(retryAfter: Int)
+    }
+
+    private let perMinute: Int
+    private let now: @Sendable () -> Double
+    private let buckets = Mutex<[String: Bucket]>([:])
+    /// Buckets kept before full ones are swept out.
+    private let sweepAbove = 10_000
+
+    /// A limiter of `perMinute` creations per address (0: unlimited), on clock `now` (seconds).
+    init(perMinute: Int, now: @escaping @Sendable () -> Double) {
+        self.perMinute = perMinute
+        self.now = now
+    }
+
+    /// Takes a token for `peer` (an IP address as text) if one is left.
+    func take(for peer: String) -> Decision {
+        guard perMinute > 0 else { return .allowed }
+        let key = Self.clientKey(peer)
+        let time = now()
+        let capacity = Double(perMinute)
+        let rate = capacity / 60
+        return buckets.withLock { buckets in
+            if buckets.count > sweepAbove {
+                buckets = buckets.filter { $0.value.tokens + (time - $0.value.updated) * rate < capacity }
+            }
+            var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: time)
+            bucket.tokens = min(capacity, bucket.tokens + max(0, time - bucket.updated) * rate)
+            bucket.updated = time
+            guard bucket.tokens >= 1 else {
+                buckets[key] = bucket
+                return .refused(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
+            }
+            bucket.tokens -= 1
+            buckets[key] = bucket
+            return .allowed
+        }
+    }
+
+    /// The address itself for IPv4 (also IPv4-mapped IPv6), the first 64 bits for other IPv6 addresses.
+    static func clientKey(_ peer: String) -> String {
+        guard peer.contains(":") else { return peer }
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, peer, &address) == 1 else { return peer }
+        let bytes = withUnsafeBytes(of: &address) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return bytes[12..<16].map(String.init).joined(separator: ".")
+        }
+        return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
+    }
+}
