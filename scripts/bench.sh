@@ -67,7 +67,8 @@ if [[ $SKIP != *" http "* || $SKIP != *" sse "* ]]; then
     PORT=${BENCH_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     # Access logging off (warning level): the bench measures the engine and the transport, not stderr.
-    "$BIN/switchyard" serve --host 127.0.0.1 --port "$PORT" --public Public --log-level warning \
+    # No per-address creation limit: every bench session comes from 127.0.0.1.
+    "$BIN/switchyard" serve --host 127.0.0.1 --port "$PORT" --public Public --log-level warning --session-create-rate 0 \
         > "$OUT/server.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 100); do

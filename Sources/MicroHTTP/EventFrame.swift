@@ -13,13 +13,20 @@ public struct EventFrame: Sendable, Hashable {
     /// dispatches it).
     public let bytes: [UInt8]
 
+    /// Whether the event is a whole state that makes earlier ones obsolete: sent to a stream, it replaces
+    /// every snapshot still queued there that the client has not begun to receive, so a client that reads
+    /// slower than states change gets the latest one instead of a growing backlog of old ones.
+    public let isSnapshot: Bool
+
     /// Encodes one event: an `id:` and an `event:` line when given (CR and LF removed from them),
     /// then one `data:` line per line of `data` — a line ends at LF, CRLF or CR, as in the SSE
     /// specification — and the blank line that ends the event.
     ///
     /// Empty `data` is sent as one empty `data:` line. Data without line breaks (compact JSON, say)
     /// takes a fast path: the frame is the header lines, `data: `, the data's bytes and `\n\n`.
-    public init(id: String?, event: String?, data: String) {
+    /// `snapshot`: see ``isSnapshot``.
+    public init(id: String?, event: String?, data: String, snapshot: Bool = false) {
+        isSnapshot = snapshot
         var bytes: [UInt8] = []
         if let id { Self.appendField("id: ", id, to: &bytes) }
         if let event { Self.appendField("event: ", event, to: &bytes) }
@@ -40,6 +47,7 @@ public struct EventFrame: Sendable, Hashable {
 
     /// A comment frame (`: text`), which clients ignore; CR and LF are removed from `text`.
     init(comment text: String) {
+        isSnapshot = false
         var bytes: [UInt8] = []
         Self.appendField(": ", text, to: &bytes)
         bytes.append(Self.lineFeed)

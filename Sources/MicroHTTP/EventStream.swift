@@ -24,9 +24,15 @@ public final class EventStream: Sendable {
     /// header and queue slot), so many tiny frames cannot hold much more memory than the cap.
     static let queuedFrameCost = 64
 
+    /// A queued frame: its bytes, shared with the sender (never copied), and whether a newer snapshot replaces it.
+    private struct Queued {
+        var bytes: [UInt8]
+        let snapshot: Bool
+    }
+
     private struct State {
-        /// Queued frames, shared with their senders (never copied); those before `head` are written.
-        var queue: [[UInt8]] = []
+        /// Queued frames; those before `head` are written.
+        var queue: [Queued] = []
         var head = 0
         /// Bytes of `queue[head]` already written.
         var readOffset = 0
@@ -75,13 +81,13 @@ public final class EventStream: Sendable {
     /// May be called from any thread.
     @discardableResult
     public func send(_ frame: EventFrame) -> Bool {
-        enqueue(frame.bytes)
+        enqueue(frame.bytes, snapshot: frame.isSnapshot)
     }
 
     /// Queues an SSE comment line (`: text`), which clients ignore; used for heartbeats.
     @discardableResult
     public func comment(_ text: String) -> Bool {
-        enqueue(EventFrame(comment: text).bytes)
+        enqueue(EventFrame(comment: text).bytes, snapshot: false)
     }
 
     /// Ends the stream: queued events are still written, then the response ends. Idempotent.
@@ -173,10 +179,11 @@ public final class EventStream: Sendable {
 
     /// Queues `bytes`; over the backlog limit the stream closes and its connection is aborted (the
     /// queue is dropped at once). Runs no callback.
-    private func enqueue(_ bytes: [UInt8]) -> Bool {
+    private func enqueue(_ bytes: [UInt8], snapshot: Bool) -> Bool {
         state.withLock { state -> Bool in
             guard !state.closed else { return false }
             guard !bytes.isEmpty else { return true }
+            if snapshot { Self.dropUnstartedSnapshots(&state) }
             let frames = state.queue.count - state.head + 1
             if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
                 state.queue = []
@@ -186,10 +193,21 @@ public final class EventStream: Sendable {
                 abort(&state)
                 return false
             }
-            state.queue.append(bytes)
+            state.queue.append(Queued(bytes: bytes, snapshot: snapshot))
             state.queuedBytes += bytes.count
             wakeIfSuspended(&state)
             return true
+        }
+    }
+
+    /// Ends the stream now, dropping what is still queued (shutdown, after its grace to drain).
+    func abortConnection() {
+        state.withLock { state in
+            state.queue = []
+            state.head = 0
+            state.readOffset = 0
+            state.queuedBytes = 0
+            abort(&state)
         }
     }
 
@@ -211,12 +229,30 @@ public final class EventStream: Sendable {
         if state.socket >= 0 { _ = shutdown(state.socket, Int32(SHUT_RDWR)) }
     }
 
+    /// Removes the queued snapshots the client has not begun to receive (a new snapshot replaces them).
+    private static func dropUnstartedSnapshots(_ state: inout State) {
+        let firstUnstarted = state.head + (state.readOffset > 0 ? 1 : 0)
+        guard state.queue[firstUnstarted...].contains(where: \.snapshot) else { return }
+        var kept: [Queued] = []
+        kept.reserveCapacity(state.queue.count - state.head)
+        for index in state.head..<state.queue.count {
+            let frame = state.queue[index]
+            if index >= firstUnstarted && frame.snapshot {
+                state.queuedBytes -= frame.bytes.count
+            } else {
+                kept.append(frame)
+            }
+        }
+        state.queue = kept
+        state.head = 0
+    }
+
     /// Moves up to `max` queued bytes into `buffer`, across frames; returns the count.
     private static func copyQueued(_ state: inout State, into buffer: UnsafeMutableRawPointer, max: Int) -> Int {
         var copied = 0
         while copied < max, state.head < state.queue.count {
             let offset = state.readOffset
-            let taken = state.queue[state.head].withUnsafeBytes { frame in
+            let taken = state.queue[state.head].bytes.withUnsafeBytes { frame in
                 let count = min(frame.count - offset, max - copied)
                 if let base = frame.baseAddress {
                     (buffer + copied).copyMemory(from: base + offset, byteCount: count)
@@ -225,7 +261,7 @@ public final class EventStream: Sendable {
             }
             copied += taken.count
             if taken.finished {
-                state.queue[state.head] = []  // release the frame
+                state.queue[state.head].bytes = []  // release the frame
                 state.head += 1
                 state.readOffset = 0
             } else {

@@ -225,8 +225,17 @@ public final class HTTPServer: Sendable {
         core.stopping.store(true, ordering: .sequentiallyConsistent)
         core.closeAllStreams()
         let clock = ContinuousClock()
-        let deadline = clock.now + core.configuration.shutdownGrace
+        let start = clock.now
+        let deadline = start + core.configuration.shutdownGrace
+        // Streams get a moment to write what they have queued; a client that does not read it cannot hold
+        // the shutdown for the whole grace period.
+        let streamDeadline = start + min(core.configuration.shutdownGrace, .seconds(1))
+        var streamsAborted = false
         while core.inFlight.load(ordering: .sequentiallyConsistent) > 0 && clock.now < deadline {
+            if !streamsAborted && clock.now >= streamDeadline {
+                core.abortAllStreams()
+                streamsAborted = true
+            }
             // Streams opened while we were closing the others are closed on the next round.
             core.closeAllStreams()
             usleep(5_000)
@@ -235,9 +244,9 @@ public final class HTTPServer: Sendable {
         if left > 0 {
             core.logger.warning("shutdown grace period over with \(left) request(s) in flight")
         }
-        // Every suspended connection must be resumed before MHD_stop_daemon: closing a stream
-        // resumes it. Give MHD's threads a moment to pick the resumed connections up.
-        core.closeAllStreams()
+        // Every suspended connection must be resumed before MHD_stop_daemon: ending a stream resumes it.
+        // Give MHD's threads a moment to pick the resumed connections up.
+        core.abortAllStreams()
         let drainDeadline = clock.now + .seconds(1)
         while !core.openStreams.isEmpty && clock.now < drainDeadline { usleep(2_000) }
         // MHD_stop_daemon joins the worker threads: bounded, so that a handler that never returns

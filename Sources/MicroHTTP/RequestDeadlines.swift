@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Synchronization
 
 #if canImport(Glibc)

@@ -227,6 +227,13 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// Ends every open stream at once, dropping what its client has not read yet.
+    func abortAllStreams() {
+        for stream in openStreams {
+            stream.abortConnection()
+        }
+    }
+
     // MARK: - Logging
 
     func redacted(_ target: String) -> String {

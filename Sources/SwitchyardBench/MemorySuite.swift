@@ -28,6 +28,7 @@ struct MemorySuite {
         var engines: [NavigationEngine] = []
         var configuration = ServerConfiguration(apps: [TodoDemo.app])
         configuration.maxSessions = count + 1
+        configuration.sessionCreationsPerMinute = 0  // one address creates them all
         let api = SwitchyardAPI(configuration: configuration)
         let login = Array(
             #"{"steps":[{"action":"root","route":"authenticated","input":"bench"},{"action":"focus","route":"todos"}]}"#

@@ -137,6 +137,9 @@ enum OpenAPISpec {
                       }
                     }
                   },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
                   "405": {
                     "$ref": "#/components/responses/MethodNotAllowed"
                   },
@@ -150,7 +153,7 @@ enum OpenAPISpec {
                     "$ref": "#/components/responses/UnsupportedMediaType"
                   },
                   "422": {
-                    "description": "An `Idempotency-Key` reused with a different request.",
+                    "description": "An `Idempotency-Key` reused with a different request, or a string in the body over the field limit (`fieldTooLong`).",
                     "content": {
                       "application/problem+json": {
                         "schema": {
@@ -159,8 +162,23 @@ enum OpenAPISpec {
                       }
                     }
                   },
+                  "429": {
+                    "description": "This client address created its limit of sessions in the last minute (`code` `tooManyCreations`); `Retry-After` says when the next one is allowed.",
+                    "content": {
+                      "application/problem+json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/APIProblem"
+                        }
+                      }
+                    },
+                    "headers": {
+                      "Retry-After": {
+                        "$ref": "#/components/headers/RetryAfter"
+                      }
+                    }
+                  },
                   "503": {
-                    "description": "The server holds its maximum of live sessions.",
+                    "description": "The server holds its maximum of live sessions; `Retry-After` is the time until the first one expires.",
                     "content": {
                       "application/problem+json": {
                         "schema": {
@@ -239,6 +257,9 @@ enum OpenAPISpec {
                 "responses": {
                   "204": {
                     "description": "Ended."
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
@@ -367,6 +388,9 @@ enum OpenAPISpec {
                   },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
@@ -511,6 +535,9 @@ enum OpenAPISpec {
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
                   },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
+                  },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
                   },
@@ -653,6 +680,9 @@ enum OpenAPISpec {
                   },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
+                  },
+                  "403": {
+                    "$ref": "#/components/responses/Forbidden"
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
@@ -2179,7 +2209,7 @@ enum OpenAPISpec {
                     ]
                   },
                   "request": {
-                    "description": "The request body that caused the change."
+                    "description": "The request body that caused the change. A body larger than the server's limit (default 4 KiB) is kept as `{\"omitted\": \"…\", \"bytes\": n}` instead. The history keeps a bounded number of bytes per session (default 64 KiB): the oldest entries go first."
                   },
                   "visiblePath": {
                     "type": "array",
@@ -2489,7 +2519,7 @@ enum OpenAPISpec {
                 }
               },
               "Conflict": {
-                "description": "A navigation rule refused the step (pop at root, route not in stack, not dismissible, veto, …); nothing was applied.",
+                "description": "A navigation rule refused the step (pop at root, route not in stack, not dismissible, veto, …), or the change would make the state document larger than the session's limit (`code` `documentTooLarge`, with `limit`); nothing was applied.",
                 "content": {
                   "application/problem+json": {
                     "schema": {
@@ -2544,7 +2574,17 @@ enum OpenAPISpec {
                 }
               },
               "UnprocessableContent": {
-                "description": "The input does not decode for that route; a flow event nobody handled; an `Idempotency-Key` reused with a different request.",
+                "description": "The input does not decode for that route; a flow event nobody handled; an `Idempotency-Key` reused with a different request; or a string in the body is longer than the field limit (`code` `fieldTooLong`, with `limit`).",
+                "content": {
+                  "application/problem+json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/APIProblem"
+                    }
+                  }
+                }
+              },
+              "Forbidden": {
+                "description": "A change sent by a page of another site (`Sec-Fetch-Site: cross-site`, or an `Origin` that is neither this host nor the configured CORS origin): `code` is `crossSiteRequest`; nothing was applied.",
                 "content": {
                   "application/problem+json": {
                     "schema": {

@@ -179,8 +179,10 @@ final class Session: @unchecked Sendable {
     /// Sends the current document to every subscriber (lock held); the event is encoded once for all of them.
     private func broadcast() {
         guard !subscribers.isEmpty else { return }
+        // A snapshot: a subscriber still behind on an older state gets this one instead.
         let frame = EventFrame(
-            id: String(engine.version), event: "state", data: String(decoding: document(keep: true), as: UTF8.self))
+            id: String(engine.version), event: "state", data: String(decoding: document(keep: true), as: UTF8.self),
+            snapshot: true)
         for (key, stream) in subscribers where !stream.send(frame) {
             subscribers[key] = nil
         }
@@ -198,8 +200,9 @@ final class Session: @unchecked Sendable {
             subscribers[key] = stream
             activity.withLock { $0.subscribers = subscribers.count }
             _ = stream.send(
-                id: String(engine.version), event: "state",
-                data: String(decoding: document(keep: true), as: UTF8.self))
+                EventFrame(
+                    id: String(engine.version), event: "state",
+                    data: String(decoding: document(keep: true), as: UTF8.self), snapshot: true))
         }
     }
 

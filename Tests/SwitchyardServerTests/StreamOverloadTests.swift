@@ -22,30 +22,24 @@ func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) ->
 /// Streams that fall behind while the session broadcasts: the server must keep answering and stop on time.
 @Suite("Stream overload")
 struct StreamOverloadTests {
-    /// Opens the session's stream on a socket with a tiny receive buffer and never reads it.
-    private func stalledSubscriber(_ server: TestServer, _ session: DemoSession) throws -> Connection {
-        let connection = try Connection(port: server.port, timeout: 5, receiveBuffer: 4096)
-        try connection.send(Array("GET \(session.base)/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
-        return connection
-    }
-
-    @Test func aStalledStreamOverflowsDuringBroadcastsAndEverythingKeepsAnswering() throws {
+    @Test func aSubscriberThatFallsBehindGetsTheLatestStateNotABacklog() throws {
         let server = try TestServer(transport: { $0.maxStreamBacklogBytes = 64 * 1024 })
         let session = try server.createSession()
         try session.logIn()
-        let stalled = try stalledSubscriber(server, session)
-        #expect(try eventually { try metric("switchyard_sse_subscribers", server) == 1 })
         try session.must(
             session.transition(
                 #"{"coordinator":"AuthenticatedCoordinator","steps":[{"action":"focus","route":"todos"}]}"#))
-        let push = #"{"coordinator":"TodosCoordinator","steps":[{"action":"push","route":"todo","input":"buy-milk"}]}"#
-        // A deep stack makes every broadcast document large (tens of KB): more than the kernel's buffers hold soon.
+        // A deep stack makes every document large (tens of KB): soon more than the kernel's buffers hold.
         let deep = Array(repeating: #"{"action":"push","route":"todo","input":"buy-milk"}"#, count: 40)
         try session.must(
             session.transition(#"{"coordinator":"TodosCoordinator","steps":[\#(deep.joined(separator: ","))]}"#))
+        let behind = try StreamSubscriber(port: server.port, path: session.base + "/stream", receiveBuffer: 4096)
+        #expect(try eventually { try metric("switchyard_sse_subscribers", server) == 1 })
+        let push = #"{"coordinator":"TodosCoordinator","steps":[{"action":"push","route":"todo","input":"buy-milk"}]}"#
         let answered = Locked(0)
         let ok = finishes(within: 60) {
-            // Each push broadcasts the state document (several KB) to a client that reads nothing.
+            // Each change is broadcast (its document is several times the backlog limit in all) to a
+            // subscriber that reads nothing for now.
             for _ in 0..<300 {
                 guard let reply = try? session.transition(push), reply.status == 200 else { break }
                 guard (try? session.transition(#"{"action":"back"}"#))?.status == 200 else { break }
@@ -54,10 +48,19 @@ struct StreamOverloadTests {
         }
         #expect(ok, "the requests returned (no deadlock)")
         #expect(answered.value == 300)
-        #expect(try eventually { try metric("switchyard_sse_subscribers", server) == 0 }, "the stalled stream ended")
         #expect(try server.get("/healthz").status == 200)
+        let final = try #require(try session.state().version)
+        // Now it reads: it still has its stream, and reaches the final state without all 600 changes between.
+        var received = 0
+        var reachedFinal = false
+        while !reachedFinal, let event = try behind.next(within: 10) {
+            received += 1
+            reachedFinal = event.id == String(final)
+        }
+        #expect(reachedFinal, "the subscriber got the final state")
+        #expect(received < 600, "\(received) events: the states it was behind on were skipped")
+        #expect(try metric("switchyard_sse_subscribers", server) == 1)
         #expect(finishes(within: 15) { server.stop() }, "stop() returned")
-        _ = stalled
     }
 
     @Test func aStreamWhoseFirstDocumentIsOverTheBacklogEndsAtOnce() throws {

@@ -357,8 +357,9 @@ final class StreamSubscriber {
     let status: Int
     let headers: [(String, String)]
 
-    init(port: UInt16, path: String, lastEventID: String? = nil) throws {
-        connection = try Connection(port: port, timeout: 5)
+    /// Subscribes; `receiveBuffer` shrinks the socket's receive buffer (for a subscriber that stops reading).
+    init(port: UInt16, path: String, lastEventID: String? = nil, receiveBuffer: Int32? = nil) throws {
+        connection = try Connection(port: port, timeout: 5, receiveBuffer: receiveBuffer)
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
         try connection.send(Array((head + "\r\n").utf8))

@@ -1,0 +1,44 @@
+import Testing
+
+@testable import MicroHTTP
+
+/// Snapshot events: a newer whole state replaces older ones a slow client has not begun to receive.
+@Suite("Snapshot events")
+struct SnapshotTests {
+    /// Everything the stream would write now, as text.
+    private func drain(_ stream: EventStream, max: Int = 1 << 20) -> String {
+        var buffer = [CChar](repeating: 0, count: max)
+        let count = buffer.withUnsafeMutableBufferPointer { stream.read(into: $0.baseAddress!, max: max) }
+        guard count > 0 else { return "" }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    @Test("A snapshot replaces queued snapshots; other events keep their place")
+    func replacesQueuedSnapshots() {
+        let stream = EventStream()
+        stream.send(EventFrame(id: "1", event: "state", data: "one", snapshot: true))
+        stream.comment("ping")
+        stream.send(EventFrame(id: "2", event: "state", data: "two", snapshot: true))
+        stream.send(EventFrame(id: nil, event: "note", data: "kept"))
+        stream.send(EventFrame(id: "3", event: "state", data: "three", snapshot: true))
+        #expect(
+            drain(stream) == ": ping\n\nevent: note\ndata: kept\n\nid: 3\nevent: state\ndata: three\n\n")
+    }
+
+    @Test("A snapshot the client has begun to receive is finished, not replaced")
+    func keepsAStartedSnapshot() {
+        let stream = EventStream()
+        stream.send(EventFrame(id: "1", event: "state", data: "one", snapshot: true))
+        #expect(drain(stream, max: 5) == "id: 1")
+        stream.send(EventFrame(id: "2", event: "state", data: "two", snapshot: true))
+        stream.send(EventFrame(id: "3", event: "state", data: "three", snapshot: true))
+        #expect(drain(stream) == "\nevent: state\ndata: one\n\nid: 3\nevent: state\ndata: three\n\n")
+    }
+
+    @Test("Events that are not snapshots are all delivered")
+    func ordinaryEventsAreNeverDropped() {
+        let stream = EventStream()
+        for index in 0..<5 { stream.send(EventFrame(id: "\(index)", event: "tick", data: "\(index)")) }
+        #expect(drain(stream).components(separatedBy: "event: tick").count == 6)
+    }
+}
