@@ -130,6 +130,22 @@ struct EventStreamTests {
         }
     }
 
+    @Test("Sixty-five tabs behind one address each hold a stream and a keep-alive connection (default limits)")
+    func tabsBehindOneAddress() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration {
+            $0.maxConnectionsPerIP = HTTPServerConfiguration().maxConnectionsPerIP
+            $0.heartbeatInterval = .seconds(60)
+        }
+        try withServer(configuration, handle: box.handler) { server in
+            let streams = try (0..<65).map { _ in try EventReader(port: server.port) }
+            #expect(streams.allSatisfy { $0.status == 200 })
+            let pages = try (0..<65).map { _ in try RawConnection(port: server.port) }
+            for page in pages { #expect(try page.request("GET", "/state").status == 200) }
+            #expect(eventually { box.streams.values.count == 65 })
+        }
+    }
+
     @Test("Over the stream cap a stream request gets a 503 problem")
     func streamCap() throws {
         let box = StreamBox()
