@@ -39,8 +39,8 @@ public final class EventStream: Sendable {
         /// Bytes queued and not yet written.
         var queuedBytes = 0
         var closed = false
-        /// The client fell more than the backlog limit behind: the connection is aborted, not drained.
-        var overflowed = false
+        /// Ended with an error (backlog overflow, hang-up, shutdown): the connection is closed, not drained.
+        var aborted = false
         var suspended = false
         /// The MHD connection's address (an integer keeps the state Sendable for `Mutex`); nil
         /// before it is known and after the request ended.
@@ -156,7 +156,7 @@ public final class EventStream: Sendable {
     /// parks the connection (suspend) until more is queued.
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state -> Int in
-            if state.overflowed { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR: abort, do not drain
+            if state.aborted { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR: close, do not drain
             if state.queuedBytes > 0 {
                 let count = Self.copyQueued(&state, into: UnsafeMutableRawPointer(buffer), max: max)
                 state.bytesSent += count
@@ -186,10 +186,6 @@ public final class EventStream: Sendable {
             if snapshot { Self.dropUnstartedSnapshots(&state) }
             let frames = state.queue.count - state.head + 1
             if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
-                state.queue = []
-                state.head = 0
-                state.readOffset = 0
-                state.queuedBytes = 0
                 abort(&state)
                 return false
             }
@@ -202,13 +198,7 @@ public final class EventStream: Sendable {
 
     /// Ends the stream now, dropping what is still queued (shutdown, after its grace to drain).
     func abortConnection() {
-        state.withLock { state in
-            state.queue = []
-            state.head = 0
-            state.readOffset = 0
-            state.queuedBytes = 0
-            abort(&state)
-        }
+        state.withLock { abort(&$0) }
     }
 
     /// The client hung up while the connection was parked: resume it so that the server ends it now.
@@ -219,11 +209,16 @@ public final class EventStream: Sendable {
         }
     }
 
-    /// Ends the stream with an error: a parked connection is woken, and the socket is shut down so that a
-    /// connection blocked on a client that reads nothing ends too (libmicrohttpd sees the end and closes it).
-    /// The socket is still the connection's: it is closed only after ``connectionEnded()``, which takes this lock.
+    /// Ends the stream with an error and drops its queue: a parked connection is woken, and the socket is shut
+    /// down so that a connection blocked on a client that reads nothing ends too (libmicrohttpd sees the end and
+    /// closes it). The socket is still the connection's: it is closed only after ``connectionEnded()``, which
+    /// takes this lock.
     private func abort(_ state: inout State) {
-        state.overflowed = true
+        state.queue = []
+        state.head = 0
+        state.readOffset = 0
+        state.queuedBytes = 0
+        state.aborted = true
         state.closed = true
         wakeIfSuspended(&state)
         if state.socket >= 0 { _ = shutdown(state.socket, Int32(SHUT_RDWR)) }

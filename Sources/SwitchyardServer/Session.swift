@@ -43,7 +43,7 @@ final class Session: @unchecked Sendable {
     let id: String
     private let lock = NSLock()
     private let engine: NavigationEngine
-    private let limits: ServerConfiguration
+    private let configuration: ServerConfiguration
     private var history: [HistoryEntry] = []
     private var historyBytes = 0
     private var subscribers: [ObjectIdentifier: EventStream] = [:]
@@ -63,7 +63,7 @@ final class Session: @unchecked Sendable {
     ) {
         self.id = id
         self.engine = engine
-        limits = configuration
+        self.configuration = configuration
         now = configuration.now
         activity = Mutex(Activity(lastAccess: configuration.now()))
         self.onBroadcast = onBroadcast
@@ -99,13 +99,13 @@ final class Session: @unchecked Sendable {
     /// document of the new version, for the response, the broadcast and later reads.
     private func checkDocumentSize(_ engine: NavigationEngine) throws {
         let document = engine.stateDocument(session: id)
-        guard document.count <= limits.maxDocumentBytes else {
+        guard document.count <= configuration.maxDocumentBytes else {
             cachedDocument = nil
             var problem = Problem(
                 status: 409, code: "documentTooLarge", title: "Session limit reached",
                 detail: "the change would make the state document \(document.count) bytes, over the session's limit "
-                    + "of \(limits.maxDocumentBytes); nothing was applied (go back or dismiss something first)")
-            problem.extra = [("limit", Array(String(limits.maxDocumentBytes).utf8))]
+                    + "of \(configuration.maxDocumentBytes); nothing was applied (go back or dismiss something first)")
+            problem.extra = [("limit", Array(String(configuration.maxDocumentBytes).utf8))]
             throw problem
         }
         cachedDocument = document
@@ -161,7 +161,7 @@ final class Session: @unchecked Sendable {
         if commit.cause == .pendingDeepLink {
             entryCause = Cause(source: .deeplink, request: Array(#"{"pendingDeepLink":"completed"}"#.utf8))
         }
-        if entryCause.request.count > limits.maxHistoryRequestBytes {
+        if entryCause.request.count > configuration.maxHistoryRequestBytes {
             let size = entryCause.request.count
             entryCause.request = Array(#"{"omitted":"the request body was too large to keep","bytes":\#(size)}"#.utf8)
         }
@@ -170,7 +170,9 @@ final class Session: @unchecked Sendable {
             visiblePath: commit.visiblePath)
         history.append(entry)
         historyBytes += entry.cost
-        while history.count > 1, history.count > limits.historyLimit || historyBytes > limits.maxHistoryBytes {
+        while history.count > 1,
+            history.count > configuration.historyLimit || historyBytes > configuration.maxHistoryBytes
+        {
             historyBytes -= history.removeFirst().cost
         }
         broadcast()
@@ -259,7 +261,8 @@ final class Session: @unchecked Sendable {
         idempotency[key] = response
         idempotencyBytes += response.cost(key: key)
         while idempotencyOrder.count > 1,
-            idempotencyOrder.count > limits.idempotencyLimit || idempotencyBytes > limits.maxIdempotencyBytes
+            idempotencyOrder.count > configuration.idempotencyLimit
+                || idempotencyBytes > configuration.maxIdempotencyBytes
         {
             let oldest = idempotencyOrder.removeFirst()
             if let dropped = idempotency.removeValue(forKey: oldest) {

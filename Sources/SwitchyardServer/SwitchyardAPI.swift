@@ -131,17 +131,24 @@ public final class SwitchyardAPI: HTTPHandler {
         return try body()
     }
 
-    /// 403 for a change (any method but GET, HEAD and OPTIONS) sent by a page of another site: the browser says so
-    /// in `Sec-Fetch-Site`, or its `Origin` is neither this host nor the configured CORS origin. Clients that are
-    /// not browsers send neither header and are not affected.
+    /// 403 for a change (any method but GET, HEAD and OPTIONS) sent by a page of another site, unless its origin is
+    /// the configured CORS origin. Browsers say where a request comes from in `Sec-Fetch-Site`, which holds behind
+    /// proxies too; without it (older browsers) the `Origin`'s host must be the request's `Host` (or
+    /// `X-Forwarded-Host`). Clients that are not browsers send neither header and are not affected.
     private func refuseCrossSite(_ request: HTTPRequest) throws {
         guard !["GET", "HEAD", "OPTIONS"].contains(request.method) else { return }
-        var crossSite = request.headers["sec-fetch-site"]?.lowercased() == "cross-site"
-        if let origin = request.headers["origin"] {
-            if origin == configuration.corsOrigin { return }
+        let origin = request.headers["origin"]
+        if let origin, origin == configuration.corsOrigin { return }
+        let crossSite: Bool
+        if let site = request.headers["sec-fetch-site"] {
+            crossSite = site.lowercased() == "cross-site"
+        } else if let origin {
             // `scheme://host[:port]`; "null" (a sandboxed or file page) has no host and never matches.
-            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
-            if host.map({ String($0).lowercased() }) != request.headers["host"]?.lowercased() { crossSite = true }
+            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first?.lowercased()
+            let own = [request.headers["host"], request.headers["x-forwarded-host"]].compactMap { $0?.lowercased() }
+            crossSite = host.map { !own.contains($0) } ?? true
+        } else {
+            crossSite = false
         }
         guard crossSite else { return }
         throw Problem(

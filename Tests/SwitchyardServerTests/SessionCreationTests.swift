@@ -52,6 +52,18 @@ struct SessionCreationTests {
         }
     }
 
+    @Test func behindAProxyTheBrowsersOwnWordCounts() throws {
+        try withServer { server in
+            // The proxy named itself in Host; the browser still says the request is its page's own.
+            let headers = [("Origin", "https://app.example"), ("Sec-Fetch-Site", "same-origin")]
+            let viaFetchSite = try server.post("/api/sessions", nil, headers: headers)
+            #expect(viaFetchSite.status == 201)
+            let forwarded = [("Origin", "https://app.example"), ("X-Forwarded-Host", "app.example")]
+            let viaForwardedHost = try server.post("/api/sessions", nil, headers: forwarded)
+            #expect(viaForwardedHost.status == 201)
+        }
+    }
+
     @Test func theSameSiteAndTheConfiguredOriginMayCreate() throws {
         try withServer({ $0.corsOrigin = "https://app.example" }) { server in
             // This client sends `Host: 127.0.0.1`: its own origin is http://127.0.0.1.
