@@ -55,7 +55,9 @@ let package = Package(
         ),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-        .testTarget(name: "SwitchyardServerTests", dependencies: ["SwitchyardServer", "TodoDemo", "MicroHTTP"]),
+        .testTarget(
+            name: "SwitchyardServerTests", dependencies: ["SwitchyardServer", "TodoDemo", "MicroHTTP"],
+            exclude: ["Golden"]),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),
     ]
 )

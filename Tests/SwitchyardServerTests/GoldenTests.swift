@@ -1,0 +1,106 @@
+import Foundation
+import Switchyard
+import Testing
+
+/// Pins the wire format: a scripted walk through the demo, answered in process, must produce exactly the bytes in
+/// `Golden/demo-walk.txt` (state documents, summaries, problems, catalog). Session ids are replaced by `SESSION`.
+/// `SWITCHYARD_UPDATE_GOLDEN=1 swift test --filter GoldenTests` rewrites the file after an intended change.
+@Suite("Golden wire format")
+struct GoldenTests {
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Golden/demo-walk.txt")
+
+    /// The walk: method, path (`$S` is the session), body, extra headers.
+    static let walk: [(String, String, String?, [(String, String)])] = [
+        ("POST", "/api/sessions", nil, []),
+        ("GET", "/api/sessions/$S", nil, []),
+        ("POST", "/api/sessions/$S/events", #"{"name":"completeOnboarding"}"#, []),
+        ("POST", "/api/sessions/$S/events", #"{"name":"login","fields":{"username":""}}"#, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"UnauthenticatedCoordinator","steps":[{"action":"respondToAlert","choice":0}]}"#, []
+        ),
+        ("POST", "/api/sessions/$S/deeplinks", #"{"url":"stinsenapp://todo/buy-milk"}"#, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"UnauthenticatedCoordinator","steps":[{"action":"push","route":"forgotPassword"}]}"#, []
+        ),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"back"}"#, []),
+        ("POST", "/api/sessions/$S/events", #"{"name":"login","fields":{"username":"ada"}}"#, []),
+        ("GET", "/api/sessions/$S", nil, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"AuthenticatedCoordinator","steps":[{"action":"focus","route":"todos"},{"action":"push","route":"todo","input":"hello-world"}]}"#,
+            []
+        ),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"TodosCoordinator","steps":[{"action":"route","route":"create"}]}"#, []
+        ),
+        ("POST", "/api/sessions/$S/events", #"{"name":"create","fields":{"name":"Walk the dog"}}"#, []),
+        ("POST", "/api/sessions/$S/events", #"{"name":"toggleFavourite","payload":{"id":"walk-the-dog"}}"#, []),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"selectTab","route":"settings"}"#, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"green"},{"action":"push","route":"yellow"},{"action":"present","route":"blue"}]}"#,
+            []
+        ),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"dismissModal"}"#, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"SettingsCoordinator","steps":[{"action":"route","route":"terms"}]}"#, []
+        ),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"dismissModal"}"#, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"SettingsCoordinator","steps":[{"action":"route","route":"settingsCoordinatorFullscreen"}]}"#,
+            []
+        ),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"back"}"#, [("Prefer", "return=minimal")]),
+        ("POST", "/api/sessions/$S/deeplinks", #"{"url":"jumper://io.idevs/todo/buy-milk"}"#, []),
+        ("POST", "/api/sessions/$S/deeplinks", #"{"url":"jumper://io.idevs/todo/nope"}"#, []),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"TodosCoordinator","steps":[{"action":"popToRoot"},{"action":"pop"}]}"#, []
+        ),
+        (
+            "POST", "/api/sessions/$S/transitions",
+            #"{"coordinator":"TodosCoordinator","steps":[{"action":"push","route":"nope"}]}"#, []
+        ),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"fly"}"#, []),
+        ("POST", "/api/sessions/$S/transitions", #"{"action":"back"}"#, [("If-Match", "\"1\"")]),
+        ("POST", "/api/sessions/$S/transitions", #"{"steps":"#, []),
+        ("POST", "/api/sessions/$S/events", #"{"name":"nobodyListens"}"#, []),
+        ("PUT", "/api/sessions/$S", nil, []),
+        ("GET", "/api/sessions/0123456789abcdef0123456789abcdef", nil, []),
+        ("GET", "/api/catalog", nil, []),
+    ]
+
+    @Test func theDemoWalkMatchesTheGoldenFile() throws {
+        let transcript = try withServer { server in
+            var session = ""
+            var text = ""
+            for (method, rawPath, body, headers) in Self.walk {
+                let path = rawPath.replacingOccurrences(of: "$S", with: session)
+                let reply = try server.handle(method, path, body: body, headers: headers)
+                if session.isEmpty, let id = reply.json["session"]?.stringValue { session = id }
+                let shown = session.isEmpty ? reply.text : reply.text.replacingOccurrences(of: session, with: "SESSION")
+                text += "### \(method) \(rawPath)\(body.map { " " + $0 } ?? "")\n\(reply.status)\n\(shown)\n"
+            }
+            return text
+        }
+        if ProcessInfo.processInfo.environment["SWITCHYARD_UPDATE_GOLDEN"] == "1" {
+            try transcript.write(to: Self.file, atomically: true, encoding: .utf8)
+        }
+        let golden = try String(contentsOf: Self.file, encoding: .utf8)
+        let expected = golden.split(separator: "\n", omittingEmptySubsequences: false)
+        let actual = transcript.split(separator: "\n", omittingEmptySubsequences: false)
+        let firstDifference =
+            zip(expected, actual).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(expected.count, actual.count)
+        #expect(
+            transcript == golden,
+            "first difference at line \(firstDifference + 1): expected \(expected.dropFirst(firstDifference).first ?? "<end>"), got \(actual.dropFirst(firstDifference).first ?? "<end>")"
+        )
+    }
+}
