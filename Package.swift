@@ -32,7 +32,9 @@ let package = Package(
         // REST/JSON API: sessions of engines behind MicroHTTP.
         .target(
             name: "SwitchyardServer",
-            dependencies: ["Switchyard", "MicroHTTP", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Switchyard", "MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.
+            resources: [.embedInCode("openapi.json")]
         ),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),

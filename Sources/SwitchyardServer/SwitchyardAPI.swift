@@ -60,7 +60,7 @@ public final class SwitchyardAPI: HTTPHandler {
             case 1 where parts[0] == "metrics":
                 return ("/metrics", try only(["GET"], request) { .text(200, metrics.exposition()) })
             case 2 where parts[0] == "api" && parts[1] == "openapi.json":
-                return ("/api/openapi.json", try only(["GET"], request) { .json(200, OpenAPISpec.bytes) })
+                return ("/api/openapi.json", try only(["GET"], request) { .json(200, openAPIDocument) })
             case 2 where parts[0] == "api" && parts[1] == "catalog":
                 return ("/api/catalog", try only(["GET"], request) { try catalog(request) })
             case 2 where parts[0] == "api" && parts[1] == "sessions":
@@ -173,4 +173,7 @@ public final class SwitchyardAPI: HTTPHandler {
     }
 
     let noStore = [("Cache-Control", "no-store")]
+
+    /// The OpenAPI document (`docs/openapi.json`) as committed, compiled into the binary (`.embedInCode`).
+    let openAPIDocument = PackageResources.openapi_json
 }

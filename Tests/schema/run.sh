@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Schema tests: the OpenAPI document is valid, is what the server serves, and the real server conforms to it.
 #   bash Tests/schema/run.sh [extra schemathesis run args]
-# Steps: (1) OpenAPISpec.swift matches docs/openapi.json, (2) openapi-spec-validator accepts the document,
-# (3) start the server on a free port (SWITCHYARD_BIN, default .build/debug/switchyard), (4) it serves the
-# document byte for byte and its event stream opens with a valid state document, (5) schemathesis 4 runs every
-# phase (examples, coverage, fuzzing, stateful via the document's links) with `--checks all`, then (6) once
+# Steps: (1) openapi-spec-validator accepts docs/openapi.json (compiled into the server as a resource),
+# (2) start the server on a free port (SWITCHYARD_BIN, default .build/debug/switchyard), (3) it serves the
+# document byte for byte and its event stream opens with a valid state document, (4) schemathesis 4 runs every
+# phase (examples, coverage, fuzzing, stateful via the document's links) with `--checks all`, then (5) once
 # more without the stateful phase against one live session (Tests/schema/live-session.toml).
 # With SWITCHYARD_URL already set, no server is started. SCHEMATHESIS_EXAMPLES / SCHEMATHESIS_SEED tune the run.
 set -euo pipefail
@@ -23,9 +23,6 @@ for tool in "$PY" "$VENV/bin/schemathesis" "$VENV/bin/openapi-spec-validator"; d
   fi
 done
 mkdir -p test-artifacts
-
-echo "schema tests: OpenAPISpec.swift is generated from docs/openapi.json"
-"$PY" Tests/schema/sync_spec.py --check
 
 echo "schema tests: openapi-spec-validator"
 "$VENV/bin/openapi-spec-validator" docs/openapi.json
