@@ -16,8 +16,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
+        // JSON: the value type, a one-pass parser, a decoder from values and a fast writer. A leaf.
+        .target(name: "SwitchyardJSON"),
         // The navigation engine: coordinators, routes, the state tree. No I/O.
-        .target(name: "Switchyard"),
+        .target(name: "Switchyard", dependencies: ["SwitchyardJSON"]),
         // GNU libmicrohttpd as a SwiftPM system library (Debian: libmicrohttpd-dev).
         .systemLibrary(
             name: "CMicroHTTPD",
@@ -32,7 +34,9 @@ let package = Package(
         // REST/JSON API: sessions of engines behind MicroHTTP.
         .target(
             name: "SwitchyardServer",
-            dependencies: ["Switchyard", "MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Switchyard", "SwitchyardJSON", "MicroHTTP", .product(name: "Logging", package: "swift-log"),
+            ],
             // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.
             resources: [.embedInCode("openapi.json")]
         ),
@@ -41,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
-                "SwitchyardServer", "TodoDemo", "MicroHTTP",
+                "SwitchyardServer", "SwitchyardJSON", "TodoDemo", "MicroHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Switchyard
+import SwitchyardJSON
 
 /// Writes one JSON object per log line to standard error: `{"time","level","label","message",…metadata}`.
 struct JSONLogHandler: LogHandler {

@@ -1,4 +1,4 @@
-import Switchyard
+import SwitchyardJSON
 
 /// One committed change of a session, as `GET /api/sessions/{id}/history` lists it.
 struct HistoryEntry: Sendable {
