@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Switchyard",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),

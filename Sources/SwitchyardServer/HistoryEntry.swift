@@ -12,7 +12,7 @@ struct HistoryEntry: Sendable {
     let source: Source
     /// The request body as received: parsed only when the history is read, which is rare, so the write path of
     /// every change skips a JSON parse.
-    let request: [UInt8]
+    var request: [UInt8]
     let visiblePath: [String]
 
     /// Bytes it holds, as counted against ``ServerConfiguration/maxHistoryBytes``.

@@ -1,27 +1,29 @@
 import Foundation
+import Synchronization
 
 /// Prometheus metrics: requests by route and status, latency histogram, live sessions, transitions, SSE subscribers.
-final class Metrics: @unchecked Sendable {
-    // @unchecked: every mutable member is only touched while `lock` is held.
-
+final class Metrics: Sendable {
     private struct RequestKey: Hashable {
         let route: String
         let method: String
         let status: Int
     }
 
+    private struct Counts {
+        var requests: [RequestKey: Int] = [:]
+        var latencyCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
+        var latencySum = 0.0
+        var latencyCount = 0
+        var sessions = 0
+        var transitions = 0
+        var rejected = 0
+        var subscribers = 0
+        var broadcasts = 0
+    }
+
     static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1]
 
-    private let lock = NSLock()
-    private var requests: [RequestKey: Int] = [:]
-    private var latencyCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
-    private var latencySum = 0.0
-    private var latencyCount = 0
-    private var sessions = 0
-    private var transitions = 0
-    private var rejected = 0
-    private var subscribers = 0
-    private var broadcasts = 0
+    private let counts = Mutex(Counts())
 
     /// Methods counted by name; any other method (the client chooses it) is counted as `OTHER`, so that a client
     /// cannot add series or break the exposition.
@@ -29,37 +31,31 @@ final class Metrics: @unchecked Sendable {
 
     func record(route: String, method: String, status: Int, seconds: Double) {
         let method = Metrics.knownMethods.contains(method) ? method : "OTHER"
-        lock.lock()
-        defer { lock.unlock() }
-        requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
         let bucket = Metrics.buckets.firstIndex { seconds <= $0 } ?? Metrics.buckets.count
-        latencyCounts[bucket] += 1
-        latencySum += seconds
-        latencyCount += 1
+        counts.withLock { counts in
+            counts.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            counts.latencyCounts[bucket] += 1
+            counts.latencySum += seconds
+            counts.latencyCount += 1
+        }
     }
 
     func setSessions(_ count: Int) {
-        lock.lock()
-        sessions = count
-        lock.unlock()
+        counts.withLock { $0.sessions = count }
     }
 
     func countTransition(accepted: Bool) {
-        lock.lock()
-        if accepted { transitions += 1 } else { rejected += 1 }
-        lock.unlock()
+        counts.withLock { counts in
+            if accepted { counts.transitions += 1 } else { counts.rejected += 1 }
+        }
     }
 
     func addSubscribers(_ delta: Int) {
-        lock.lock()
-        subscribers += delta
-        lock.unlock()
+        counts.withLock { $0.subscribers += delta }
     }
 
     func countBroadcast() {
-        lock.lock()
-        broadcasts += 1
-        lock.unlock()
+        counts.withLock { $0.broadcasts += 1 }
     }
 
     /// A label value escaped for the text exposition: backslash, double quote and line feed.
@@ -71,11 +67,11 @@ final class Metrics: @unchecked Sendable {
 
     /// The Prometheus text exposition.
     func exposition() -> String {
-        lock.lock()
-        defer { lock.unlock() }
+        let counts = self.counts.withLock { $0 }
         var text = "# HELP switchyard_http_requests_total HTTP requests by route template, method and status.\n"
         text += "# TYPE switchyard_http_requests_total counter\n"
-        for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
+        for (key, count) in counts.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }
+        ) {
             text +=
                 "switchyard_http_requests_total{route=\"\(Self.label(key.route))\",method=\"\(Self.label(key.method))\","
                 + "status=\"\(key.status)\"} \(count)\n"
@@ -84,24 +80,24 @@ final class Metrics: @unchecked Sendable {
         text += "# TYPE switchyard_http_request_duration_seconds histogram\n"
         var cumulative = 0
         for (index, bound) in Metrics.buckets.enumerated() {
-            cumulative += latencyCounts[index]
+            cumulative += counts.latencyCounts[index]
             text += "switchyard_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }
-        cumulative += latencyCounts[Metrics.buckets.count]
+        cumulative += counts.latencyCounts[Metrics.buckets.count]
         text += "switchyard_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
-        text += "switchyard_http_request_duration_seconds_sum \(latencySum)\n"
-        text += "switchyard_http_request_duration_seconds_count \(latencyCount)\n"
+        text += "switchyard_http_request_duration_seconds_sum \(counts.latencySum)\n"
+        text += "switchyard_http_request_duration_seconds_count \(counts.latencyCount)\n"
         text += "# HELP switchyard_sessions Live sessions.\n# TYPE switchyard_sessions gauge\n"
-        text += "switchyard_sessions \(sessions)\n"
+        text += "switchyard_sessions \(counts.sessions)\n"
         text += "# HELP switchyard_transitions_total Transition requests committed.\n"
-        text += "# TYPE switchyard_transitions_total counter\nswitchyard_transitions_total \(transitions)\n"
+        text += "# TYPE switchyard_transitions_total counter\nswitchyard_transitions_total \(counts.transitions)\n"
         text += "# HELP switchyard_transitions_rejected_total Transition requests refused.\n"
         text += "# TYPE switchyard_transitions_rejected_total counter\n"
-        text += "switchyard_transitions_rejected_total \(rejected)\n"
+        text += "switchyard_transitions_rejected_total \(counts.rejected)\n"
         text += "# HELP switchyard_sse_subscribers Open state streams.\n# TYPE switchyard_sse_subscribers gauge\n"
-        text += "switchyard_sse_subscribers \(subscribers)\n"
+        text += "switchyard_sse_subscribers \(counts.subscribers)\n"
         text += "# HELP switchyard_sse_broadcasts_total State changes pushed to subscribers.\n"
-        text += "# TYPE switchyard_sse_broadcasts_total counter\nswitchyard_sse_broadcasts_total \(broadcasts)\n"
+        text += "# TYPE switchyard_sse_broadcasts_total counter\nswitchyard_sse_broadcasts_total \(counts.broadcasts)\n"
         return text
     }
 }

@@ -1,12 +1,9 @@
-import Foundation
 import Switchyard
+import Synchronization
 
 /// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap.
-final class SessionStore: @unchecked Sendable {
-    // @unchecked: `sessions` is only touched while `lock` is held.
-
-    private let lock = NSLock()
-    private var sessions: [String: Session] = [:]
+final class SessionStore: Sendable {
+    private let sessions = Mutex<[String: Session]>([:])
     private let configuration: ServerConfiguration
     private let metrics: Metrics
 
@@ -43,23 +40,20 @@ final class SessionStore: @unchecked Sendable {
         } catch {
             throw .engine(error)
         }
-        let metrics = self.metrics
-        let session = Session(
-            id: Self.newID(), engine: engine, configuration: configuration,
-            onBroadcast: { metrics.countBroadcast() })
-        lock.lock()
-        defer { lock.unlock() }
-        guard sessions.count < configuration.maxSessions else { throw .full }
-        sessions[session.id] = session
-        metrics.setSessions(sessions.count)
+        let session = Session(id: Self.newID(), engine: engine, configuration: configuration)
+        let added = sessions.withLock { sessions -> Int? in
+            guard sessions.count < configuration.maxSessions else { return nil }
+            sessions[session.id] = session
+            return sessions.count
+        }
+        guard let added else { throw .full }
+        metrics.setSessions(added)
         return session
     }
 
     /// The session with that id, if it is live; a request naming it counts as using it.
     func session(_ id: String) -> Session? {
-        lock.lock()
-        let session = sessions[id]
-        lock.unlock()
+        let session = sessions.withLock { $0[id] }
         session?.markUsed()
         return session
     }
@@ -67,10 +61,8 @@ final class SessionStore: @unchecked Sendable {
     /// Ends a session; false if there was none.
     @discardableResult
     func remove(_ id: String) -> Bool {
-        lock.lock()
-        let session = sessions.removeValue(forKey: id)
-        metrics.setSessions(sessions.count)
-        lock.unlock()
+        let (session, count) = sessions.withLock { sessions in (sessions.removeValue(forKey: id), sessions.count) }
+        metrics.setSessions(count)
         session?.closeStreams()
         return session != nil
     }
@@ -81,11 +73,12 @@ final class SessionStore: @unchecked Sendable {
     @discardableResult
     func expireIdle() -> Int {
         let now = configuration.now()
-        lock.lock()
-        let expired = sessions.values.filter { expiry(of: $0.currentActivity).map { $0 <= now } ?? false }
-        for session in expired { sessions[session.id] = nil }
-        metrics.setSessions(sessions.count)
-        lock.unlock()
+        let (expired, count) = sessions.withLock { sessions in
+            let expired = sessions.values.filter { expiry(of: $0.currentActivity).map { $0 <= now } ?? false }
+            for session in expired { sessions[session.id] = nil }
+            return (expired, sessions.count)
+        }
+        metrics.setSessions(count)
         for session in expired { session.closeStreams() }
         return expired.count
     }
@@ -94,9 +87,7 @@ final class SessionStore: @unchecked Sendable {
     /// idle TTL when every session has a stream open.
     func secondsUntilRoom() -> Int {
         let now = configuration.now()
-        lock.lock()
-        let first = sessions.values.compactMap { expiry(of: $0.currentActivity) }.min()
-        lock.unlock()
+        let first = sessions.withLock { $0.values.compactMap { expiry(of: $0.currentActivity) }.min() }
         let wait = first.map { $0 - now } ?? Self.seconds(configuration.sessionTTL)
         return max(1, Int(wait.rounded(.up)))
     }
@@ -115,9 +106,7 @@ final class SessionStore: @unchecked Sendable {
 
     /// The number of live sessions.
     var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return sessions.count
+        sessions.withLock { $0.count }
     }
 
     /// 128 bits from the system's CSPRNG, as 32 hex digits.

@@ -1,64 +1,59 @@
-import Foundation
 import MicroHTTP
 import Switchyard
+import Synchronization
 
 /// Catalogs computed once per app (exploring routes calls factories, so it is not done per request).
-final class LockedCatalogs: @unchecked Sendable {
-    // @unchecked: `cache` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var cache: [String: [UInt8]] = [:]
+final class LockedCatalogs: Sendable {
+    private let cache = Mutex<[String: [UInt8]]>([:])
 
     func catalog(of app: NavigationApp) -> [UInt8] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let bytes = cache[app.name] { return bytes }
-        let bytes = app.catalog().serialized()
-        cache[app.name] = bytes
-        return bytes
+        cache.withLock { cache in
+            if let bytes = cache[app.name] { return bytes }
+            let bytes = app.catalog().serialized()
+            cache[app.name] = bytes
+            return bytes
+        }
     }
 }
 
 /// Responses remembered by idempotency key (for `POST /api/sessions`), oldest forgotten first.
-final class IdempotencyLedger: @unchecked Sendable {
-    // @unchecked: all state is only touched while `lock` is held.
-
+final class IdempotencyLedger: Sendable {
     /// A remembered creation: the 201, the session it created and the request's fingerprint.
-    struct Entry {
+    struct Entry: Sendable {
         let response: HTTPResponse
         let session: String
         let fingerprint: UInt64
     }
 
-    private let lock = NSLock()
-    /// Held across look-up, creation and `store` of a keyed creation (never while holding `lock`).
-    private let creationLock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
+    private struct Entries {
+        var byKey: [String: Entry] = [:]
+        var order: [String] = []
+    }
+
+    private let entries = Mutex(Entries())
+    /// Held across look-up, creation and `store` of a keyed creation (never while holding `entries`).
+    private let creations = Mutex(())
     private let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
     /// Runs keyed creations one at a time, so that two retries racing with one key cannot both create.
-    func serializingCreations<Result>(_ body: () throws -> Result) rethrows -> Result {
-        creationLock.lock()
-        defer { creationLock.unlock() }
-        return try body()
+    func serializingCreations<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
+        try creations.withLock { _ in try body() }
     }
 
     func entry(for key: String) -> Entry? {
-        lock.lock()
-        defer { lock.unlock() }
-        return entries[key]
+        entries.withLock { $0.byKey[key] }
     }
 
     func store(_ entry: Entry, for key: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if entries[key] == nil {
-            order.append(key)
-            if order.count > limit { entries[order.removeFirst()] = nil }
+        entries.withLock { entries in
+            if entries.byKey[key] == nil {
+                entries.order.append(key)
+                if entries.order.count > limit { entries.byKey[entries.order.removeFirst()] = nil }
+            }
+            entries.byKey[key] = entry
         }
-        entries[key] = entry
     }
 }
 

@@ -5,22 +5,27 @@ import Switchyard
 /// The endpoints that change a session: transitions, events, deep links. Each runs under the session's lock:
 /// idempotency replay, version precondition, the engine call, history, broadcast.
 extension SwitchyardAPI {
+    /// What a change did: the `result` members of its answer and where it came from (for the history).
+    struct ChangeResult {
+        var result: [String: JSONValue]
+        var source: HistoryEntry.Source
+    }
+
     func transitions(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
         try requireJSON(request)
-        return try change(session, request) { engine in
+        return change(session, request, source: .api) { state in
             let body = try decode(TransitionRequest.self, request.body)
             guard !body.steps.isEmpty else { throw Problem.malformed("'steps' must hold at least one step") }
-            try checkVersion(body.expectedVersion, request, session, engine)
-            let source: HistoryEntry.Source = body.isGesture ? .gesture : .api
+            try checkVersion(body.expectedVersion, request, state)
             do {
-                let end = try session.attributing(source, request: request.body) {
-                    try engine.perform(body.steps, from: body.coordinator)
-                }
+                let end = try state.engine.perform(body.steps, from: body.coordinator)
                 metrics.countTransition(accepted: true)
-                return [
-                    "coordinator": .string(end), "type": .string(engine.coordinatorType(of: end) ?? ""),
-                ]
+                return ChangeResult(
+                    result: [
+                        "coordinator": .string(end), "type": .string(state.engine.coordinatorType(of: end) ?? ""),
+                    ],
+                    source: body.isGesture ? .gesture : .api)
             } catch {
                 metrics.countTransition(accepted: false)
                 throw error
@@ -31,73 +36,95 @@ extension SwitchyardAPI {
     func events(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
         try requireJSON(request)
-        return try change(session, request) { engine in
+        return change(session, request, source: .event) { state in
             let body = try decode(EventRequest.self, request.body)
-            try checkVersion(body.expectedVersion, request, session, engine)
-            guard let sender = body.from ?? engine.visibleItem else {
+            try checkVersion(body.expectedVersion, request, state)
+            guard let sender = body.from ?? state.engine.visibleItem else {
                 throw Problem.malformed("missing member 'from'")
             }
             let event = FlowEvent(name: body.name, payload: body.payload ?? .null, fields: body.fields ?? [:])
-            let handler = try session.attributing(.event, request: request.body) {
-                try engine.send(event, from: sender)
-            }
-            return ["handledBy": .string(handler), "type": .string(engine.coordinatorType(of: handler) ?? "")]
+            let handler = try state.engine.send(event, from: sender)
+            return ChangeResult(
+                result: [
+                    "handledBy": .string(handler), "type": .string(state.engine.coordinatorType(of: handler) ?? ""),
+                ],
+                source: .event)
         }
     }
 
     func deepLinks(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
         try requireJSON(request)
-        return try change(session, request) { engine in
+        return change(session, request, source: .deeplink) { state in
             let body = try decode(DeepLinkRequest.self, request.body)
-            try checkVersion(body.expectedVersion, request, session, engine)
-            let outcome = try session.attributing(.deeplink, request: request.body) {
-                try engine.open(body.url)
-            }
-            return ["deepLink": .string(outcome == .opened ? "opened" : "pending")]
+            try checkVersion(body.expectedVersion, request, state)
+            let outcome = try state.engine.open(body.url)
+            return ChangeResult(
+                result: ["deepLink": .string(outcome == .opened ? "opened" : "pending")], source: .deeplink)
         }
     }
 
-    /// Runs a change under the session lock with idempotency replay; answers the new state document with `result`.
+    /// The change pipeline, under the session's lock: replay a retried idempotency key → run the change, collecting
+    /// its commits → record them in the history and broadcast the new state → answer (and remember the answer under
+    /// the key). `source` is where a change comes from when `body` cannot say (it failed after committing).
     private func change(
-        _ session: Session, _ request: HTTPRequest,
-        _ body: (NavigationEngine) throws -> [String: JSONValue]
-    ) throws -> HTTPResponse {
+        _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
+        _ body: (inout SessionState) throws -> ChangeResult
+    ) -> HTTPResponse {
         let key = request.headers["idempotency-key"]
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
-        return session.withLock { engine in
-            if let key, let stored = session.storedResponse(for: key) {
-                guard stored.fingerprint == fingerprint else { return Problem.idempotencyKeyReused(key).response }
-                return HTTPResponse(
-                    status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
-                    body: stored.body)
+        let time = session.time
+        let (response, broadcast, subscribers) = session.withState { state in
+            if let key, let stored = state.replies[key] {
+                let replay =
+                    stored.fingerprint == fingerprint
+                    ? HTTPResponse(
+                        status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
+                        body: stored.body)
+                    : Problem.idempotencyKeyReused(key).response
+                return (replay, false, state.subscribers.count)
             }
-            let response: HTTPResponse
-            session.documentMayHaveChanged()
-            do {
-                let result = try body(engine)
-                let etag = [("ETag", "\"\(engine.version)\"")]
-                if Self.prefersMinimalReturn(request) {
-                    response = .json(
-                        200, engine.summaryDocument(session: session.id, result: result),
-                        headers: noStore + etag + [("Preference-Applied", "return=minimal")])
-                } else {
-                    response = .json(200, session.document(result: result), headers: noStore + etag)
-                }
-            } catch let problem as Problem {
-                response = problem.response
-            } catch let error as NavigationError {
-                response = Problem(error).response
-            } catch {
-                response = Problem(status: 500, code: "internal", title: "Internal error", detail: "\(error)").response
-            }
+            state.documents.forget()  // app code runs now: screens may show other data
+            let engine = state.engine
+            let (outcome, commits) = engine.collectingCommits { try body(&state) }
+            let cause = SessionCause(source: (try? outcome.get())?.source ?? source, request: request.body)
+            let broadcast = state.record(commits, cause: cause, time: time)
+            let response = respond(to: request, with: outcome, state)
             if let key, case .bytes(let bytes) = response.body {
-                session.store(
+                state.replies.store(
                     .init(fingerprint: fingerprint, status: response.status, headers: response.headers, body: bytes),
                     for: key)
             }
-            session.releaseDocumentUnlessFollowed()
-            return response
+            if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
+            return (response, broadcast, state.subscribers.count)
+        }
+        if broadcast {
+            metrics.countBroadcast()
+            session.subscribersChanged(subscribers)
+        }
+        return response
+    }
+
+    /// The answer to a change: the new state document with `result` (or the summary for `Prefer: return=minimal`),
+    /// or the problem it ended with.
+    private func respond(
+        to request: HTTPRequest, with outcome: Result<ChangeResult, any Error>, _ state: SessionState
+    ) -> HTTPResponse {
+        switch outcome {
+        case .success(let change):
+            let etag = [("ETag", "\"\(state.engine.version)\"")]
+            if Self.prefersMinimalReturn(request) {
+                return .json(
+                    200, state.engine.summaryDocument(session: state.id, result: change.result),
+                    headers: noStore + etag + [("Preference-Applied", "return=minimal")])
+            }
+            return .json(200, state.document(result: change.result), headers: noStore + etag)
+        case .failure(let problem as Problem):
+            return problem.response
+        case .failure(let error as NavigationError):
+            return Problem(error).response
+        case .failure(let error):
+            return Problem(status: 500, code: "internal", title: "Internal error", detail: "\(error)").response
         }
     }
 
@@ -111,11 +138,8 @@ extension SwitchyardAPI {
     }
 
     /// 412 with the current state when `If-Match` or `expectedVersion` names another version.
-    private func checkVersion(
-        _ expected: Int?, _ request: HTTPRequest, _ session: Session, _ engine: NavigationEngine
-    )
-        throws
-    {
+    private func checkVersion(_ expected: Int?, _ request: HTTPRequest, _ state: SessionState) throws {
+        let engine = state.engine
         if let expected, expected < 0 {
             throw Problem.malformed("'expectedVersion' must be a version (0 or more)")
         }
@@ -131,7 +155,7 @@ extension SwitchyardAPI {
         var problem = Problem(
             status: 412, code: "staleVersion", title: "Precondition failed",
             detail: "the session is at version \(engine.version), not \(named); nothing was applied")
-        problem.extra = [("currentVersion", Array(String(engine.version).utf8)), ("state", session.document())]
+        problem.extra = [("currentVersion", Array(String(engine.version).utf8)), ("state", state.document())]
         problem.headers = [("ETag", "\"\(engine.version)\"")]
         throw problem
     }

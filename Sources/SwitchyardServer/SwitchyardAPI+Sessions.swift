@@ -66,7 +66,7 @@ extension SwitchyardAPI {
                 status: 500, code: "appFailed", title: "Internal error",
                 detail: "the app's root coordinator could not start: \(error)")
         }
-        let (body, version) = session.withLock { engine in (session.document(), engine.version) }
+        let (body, version) = session.withState { state in (state.document(), state.engine.version) }
         let response = HTTPResponse.json(
             201, body,
             headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])
@@ -79,12 +79,12 @@ extension SwitchyardAPI {
 
     func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
-        return session.withLock { engine in
-            let etag = "\"\(engine.version)\""
-            if let match = request.headers["if-none-match"], Self.noneMatch(match, version: engine.version) {
+        return session.withState { state in
+            let etag = "\"\(state.engine.version)\""
+            if let match = request.headers["if-none-match"], Self.noneMatch(match, version: state.engine.version) {
                 return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
             }
-            return .json(200, session.document(keep: true), headers: noStore + [("ETag", etag)])
+            return .json(200, state.document(keep: true), headers: noStore + [("ETag", etag)])
         }
     }
 
@@ -113,7 +113,9 @@ extension SwitchyardAPI {
 
     func history(_ id: String) throws -> HTTPResponse {
         let session = try requireSession(id)
-        return session.withLock { _ in .json(200, session.historyDocument(), headers: noStore) }
+        return session.withState { state in
+            .json(200, state.history.document(session: state.id, version: state.engine.version), headers: noStore)
+        }
     }
 
     func stream(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {

@@ -36,9 +36,8 @@ struct DeepLinkTests {
         #expect(try engine.open("test://app/detail/42") == .pending)
         #expect(engine.pendingDeepLink == "test://app/detail/42")
         #expect(engine.version == 1)
-        var commits: [CommitInfo] = []
-        engine.onCommit = { commits.append($0) }
-        try app.root(\.main)
+        let (outcome, commits) = engine.collectingCommits { try app.root(\.main) }
+        #expect(throws: Never.self) { try outcome.get() }
         #expect(engine.pendingDeepLink == nil)
         #expect(engine.visiblePath == ["main", "home", "detail"])
         #expect(commits.map(\.cause) == [.direct, .pendingDeepLink])

@@ -19,9 +19,8 @@ public final class NavigationEngine {
     var journal: Journal?
     let deepLinks: AnyDeepLinkRouter?
     private var retryingPendingLink = false
-
-    /// Called after every committed change with its version and cause.
-    public var onCommit: ((CommitInfo) -> Void)?
+    /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).
+    private var collectedCommits: [Commit]?
 
     /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
     /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and
@@ -94,9 +93,24 @@ public final class NavigationEngine {
         journal?.changed = true
     }
 
-    private func afterCommit(_ finished: Journal, cause: CommitInfo.Cause) {
-        if finished.changed {
-            onCommit?(CommitInfo(version: storage.version, cause: cause, visiblePath: visiblePath))
+    /// Runs `body` and returns what it returned or threw, with every change it committed, in order.
+    ///
+    /// This is how an owner learns what happened: one call can commit more than once (a change, then the pending
+    /// deep link it made possible), and a body that throws may have committed before it threw. Outside this call
+    /// the engine keeps no record of its commits.
+    public func collectingCommits<Result>(
+        _ body: () throws -> Result
+    ) -> (outcome: Swift.Result<Result, any Error>, commits: [Commit]) {
+        let outer = collectedCommits
+        collectedCommits = []
+        defer { collectedCommits = outer.map { $0 + (collectedCommits ?? []) } }
+        let outcome = Swift.Result { try body() }
+        return (outcome, collectedCommits ?? [])
+    }
+
+    private func afterCommit(_ finished: Journal, cause: Commit.Cause) {
+        if finished.changed, collectedCommits != nil {
+            collectedCommits?.append(Commit(version: storage.version, cause: cause, visiblePath: visiblePath))
         }
         for id in finished.started {
             storage.coordinators[id]?.onStart()
@@ -143,8 +157,8 @@ public final class NavigationEngine {
     }
 }
 
-/// What one commit was.
-public struct CommitInfo: Sendable, Hashable {
+/// One committed change: the version it made, why it happened, and what became visible.
+public struct Commit: Sendable, Hashable {
     /// Why the commit happened.
     public enum Cause: String, Sendable, Hashable {
         /// An operation called by the app or the server.
@@ -153,7 +167,7 @@ public struct CommitInfo: Sendable, Hashable {
         case pendingDeepLink
     }
 
-    /// The version after the commit.
+    /// The version after the commit (the one before is `version - 1`).
     public let version: Int
     /// Why it happened.
     public let cause: Cause

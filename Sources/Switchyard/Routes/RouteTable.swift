@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The routes of one coordinator type, found once by reflection and cached for the process.
 ///
@@ -7,9 +8,8 @@ import Foundation
 /// methods of the type (they capture no instance), so one table serves every instance of the type: the route wrappers
 /// of an instance are values holding only their declaration site, style and factory.
 final class RouteTable: @unchecked Sendable {
-    // @unchecked: the table is immutable after construction except `keyPathNames`, which `lock` guards; the
-    // transitions hold unapplied method references of the coordinator type and are only called by one engine at a
-    // time, on the instance passed in.
+    // @unchecked: its transitions are unapplied method references (not Sendable, never changed after construction)
+    // and `keyPathNames` (key paths are not Sendable, so not in a Mutex) is only touched under `lock`.
 
     let typeName: String
     let routes: [String: AnyTransition]
@@ -39,7 +39,7 @@ final class RouteTable: @unchecked Sendable {
         self.order = order
     }
 
-    private static let cache = LockedValue<[ObjectIdentifier: RouteTable]>([:])
+    private static let cache = Mutex<[ObjectIdentifier: RouteTable]>([:])
 
     /// The table of `coordinator`'s type.
     static func of(_ coordinator: AnyObject) -> RouteTable {
@@ -80,20 +80,5 @@ final class RouteTable: @unchecked Sendable {
             mirror = current.superclassMirror
         }
         return nil
-    }
-}
-
-/// A value guarded by a lock.
-final class LockedValue<Value>: @unchecked Sendable {
-    // @unchecked: every access to `value` goes through `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

@@ -1,0 +1,44 @@
+import SwitchyardJSON
+
+/// A session's committed changes, newest last, within a count and a byte budget (oldest dropped first).
+struct SessionHistory {
+    private(set) var entries: [HistoryEntry] = []
+    private var bytes = 0
+    private let maxEntries: Int
+    private let maxBytes: Int
+    private let maxRequestBytes: Int
+
+    init(configuration: ServerConfiguration) {
+        maxEntries = configuration.historyLimit
+        maxBytes = configuration.maxHistoryBytes
+        maxRequestBytes = configuration.maxHistoryRequestBytes
+    }
+
+    /// Adds an entry; a request body over the limit is kept as `{"omitted":…,"bytes":n}`.
+    mutating func append(_ entry: HistoryEntry) {
+        var entry = entry
+        if entry.request.count > maxRequestBytes {
+            let size = entry.request.count
+            entry.request = Array(#"{"omitted":"the request body was too large to keep","bytes":\#(size)}"#.utf8)
+        }
+        entries.append(entry)
+        bytes += entry.cost
+        while entries.count > 1, entries.count > maxEntries || bytes > maxBytes {
+            bytes -= entries.removeFirst().cost
+        }
+    }
+
+    /// `{"session":…,"version":…,"entries":[…]}`
+    func document(session: String, version: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("session", session)
+        writer.member("version", version)
+        writer.key("entries")
+        writer.beginArray()
+        for entry in entries { entry.write(into: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+}
