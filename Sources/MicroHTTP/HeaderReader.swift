@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// Copies a request's header fields out of libmicrohttpd into the connection context.
 enum HeaderReader {

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// Turns an ``HTTPResponse`` into a libmicrohttpd response and queues it on a connection.
 enum ResponseWriter {
