@@ -59,10 +59,15 @@ let package = Package(
             name: "SwitchyardBench",
             dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP"]
         ),
+        // What the test targets share: one raw HTTP client, waiting and recording helpers.
+        .target(name: "HTTPTestSupport", dependencies: ["MicroHTTP"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
         .testTarget(
-            name: "SwitchyardServerTests", dependencies: ["SwitchyardServer", "TodoDemo", "MicroHTTP"],
+            name: "SwitchyardServerTests",
+            dependencies: [
+                "SwitchyardServer", "Switchyard", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "HTTPTestSupport",
+            ],
             exclude: ["Golden"]),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),
     ]

@@ -11,8 +11,8 @@ struct ConcurrencyTests {
             let sessions = Locked<Set<String>>([])
             onThreads(200) { index in
                 do {
-                    let connection = try Connection(port: server.port)
-                    let created = try connection.request("POST", "/api/sessions")
+                    let connection = try RawConnection(port: server.port, timeout: 10)
+                    let created = try connection.call("POST", "/api/sessions")
                     guard created.status == 201, let id = created.json["session"]?.stringValue else {
                         throw Failure("create: \(created.status)")
                     }
@@ -29,13 +29,13 @@ struct ConcurrencyTests {
                             #"{"coordinator":"TodosCoordinator","steps":[{"action":"push","route":"todo","input":"buy-milk"}]}"#
                         ),
                     ] {
-                        let reply = try connection.request("POST", body.0, body: body.1)
+                        let reply = try connection.call("POST", body.0, body: body.1)
                         guard reply.status == 200, let version = reply.version, version > last else {
                             throw Failure("\(body.1): \(reply.status) \(reply.text.prefix(200))")
                         }
                         last = version
                     }
-                    let state = try connection.request("GET", base)
+                    let state = try connection.call("GET", base)
                     guard state.path == ["authenticated", "todos", "list", "todo"],
                         state.json["tree"]?["root"]?["input"]?.stringValue == user, state.version == last
                     else {
@@ -63,11 +63,11 @@ struct ConcurrencyTests {
             let pop = #"{"coordinator":"SettingsCoordinator","steps":[{"action":"pop"}]}"#
             onThreads(50) { index in
                 do {
-                    let connection = try Connection(port: server.port)
+                    let connection = try RawConnection(port: server.port, timeout: 10)
                     for round in 0..<4 {
                         // Pushes always apply; a pop may find the stack emptied by the others (409).
                         let body = round.isMultiple(of: 2) ? push : pop
-                        let reply = try connection.request("POST", session.base + "/transitions", body: body)
+                        let reply = try connection.call("POST", session.base + "/transitions", body: body)
                         switch reply.status {
                         case 200: accepted.mutate { $0 += 1 }
                         case 409 where body == pop: break
@@ -99,14 +99,14 @@ struct ConcurrencyTests {
             // something to pop: 200 transitions, all accepted.
             onThreads(50) { index in
                 do {
-                    let connection = try Connection(port: server.port)
+                    let connection = try RawConnection(port: server.port, timeout: 10)
                     for body in [
                         #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"yellow"}]}"#,
                         #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"green"}]}"#,
                         #"{"coordinator":"SettingsCoordinator","steps":[{"action":"pop"}]}"#,
                         #"{"coordinator":"SettingsCoordinator","steps":[{"action":"pop"}]}"#,
                     ] {
-                        let reply = try connection.request("POST", session.base + "/transitions", body: body)
+                        let reply = try connection.call("POST", session.base + "/transitions", body: body)
                         guard reply.status == 200 else { throw Failure("\(reply.status) \(reply.text.prefix(200))") }
                         accepted.mutate { $0 += 1 }
                     }

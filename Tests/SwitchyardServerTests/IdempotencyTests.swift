@@ -156,12 +156,12 @@ struct IdempotencyReuseTests {
                 let locations = Locked<[String]>([])
                 let ready = Locked(0)
                 onThreads(30) { _ in
-                    guard let connection = try? Connection(port: server.port) else { return }
+                    guard let connection = try? RawConnection(port: server.port, timeout: 10) else { return }
                     // Connected first, then all send at once.
                     ready.mutate { $0 += 1 }
                     while ready.value < 30 { usleep(100) }
                     guard
-                        let reply = try? connection.request(
+                        let reply = try? connection.call(
                             "POST", "/api/sessions", headers: [("Idempotency-Key", key)]),
                         let location = reply.header("Location")
                     else { return }
@@ -181,8 +181,8 @@ struct IdempotencyReuseTests {
             let before = try #require(try session.state().version)
             let bodies = Locked<[[UInt8]]>([])
             onThreads(20) { _ in
-                guard let connection = try? Connection(port: server.port),
-                    let reply = try? connection.request(
+                guard let connection = try? RawConnection(port: server.port, timeout: 10),
+                    let reply = try? connection.call(
                         "POST", session.base + "/transitions", body: #"{"action":"selectTab","route":"todos"}"#,
                         headers: [("Idempotency-Key", "racing-tab")])
                 else { return }

@@ -8,17 +8,6 @@ import Testing
     import Glibc
 #endif
 
-/// Runs `body` on a new thread and waits at most `seconds`: false if it did not return (a deadlock), so that the
-/// test fails quickly instead of hanging the run. A thread that never returns is left behind.
-func finishes(within seconds: Double, _ body: @escaping @Sendable () -> Void) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        body()
-        done.signal()
-    }
-    return done.wait(timeout: .now() + seconds) == .success
-}
-
 /// Streams that fall behind while the session broadcasts: the server must keep answering and stop on time.
 @Suite("Stream overload")
 struct StreamOverloadTests {

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import HTTPTestSupport
 import Logging
 import MicroHTTP
 import Switchyard
@@ -56,8 +57,8 @@ final class TestServer: Sendable {
         _ method: String, _ path: String, body: String? = nil, contentType: String? = "application/json",
         headers: [(String, String)] = []
     ) throws -> Reply {
-        let connection = try Connection(port: port)
-        return try connection.request(method, path, body: body, contentType: contentType, headers: headers)
+        let connection = try RawConnection(port: port, timeout: 10)
+        return Reply(try connection.exchange(method, path, body: body, contentType: contentType, headers: headers))
     }
 
     func get(_ path: String, headers: [(String, String)] = []) throws -> Reply {
@@ -148,6 +149,16 @@ struct Reply: Sendable {
     let headers: [(String, String)]
     let body: [UInt8]
 
+    init(status: Int, headers: [(String, String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    init(_ raw: RawResponse) {
+        self.init(status: raw.status, headers: raw.headers.map { ($0.name, $0.value) }, body: raw.body)
+    }
+
     var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body as JSON (`.null` when it is not JSON).
@@ -184,161 +195,6 @@ extension JSONValue {
     }
 }
 
-// MARK: - A blocking HTTP/1.1 client over a POSIX socket
-
-enum ClientError: Error {
-    case connectFailed(Int32)
-    case closed
-    case malformed(String)
-}
-
-/// One TCP connection to the server. Every read has a receive timeout, so a test fails rather than hangs.
-final class Connection {
-    private let fd: Int32
-    private var buffer: [UInt8] = []
-
-    /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer (a client that stops
-    /// reading then holds little in its kernel).
-    init(port: UInt16, timeout: Double = 10, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ClientError.connectFailed(errno) }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let error = errno
-            Glibc.close(fd)
-            throw ClientError.connectFailed(error)
-        }
-    }
-
-    deinit { Glibc.close(fd) }
-
-    /// Sends a request and reads its response; the connection stays open for the next request.
-    func request(
-        _ method: String, _ path: String, body: String? = nil, contentType: String? = "application/json",
-        headers: [(String, String)] = []
-    ) throws -> Reply {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        let bytes = Array((body ?? "").utf8)
-        if body != nil {
-            if let contentType { head += "Content-Type: \(contentType)\r\n" }
-            head += "Content-Length: \(bytes.count)\r\n"
-        } else if method == "POST" {
-            head += "Content-Length: 0\r\n"
-        }
-        try send(Array((head + "\r\n").utf8) + bytes)
-        return try readResponse(method: method)
-    }
-
-    func send(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-            }
-            guard sent > 0 else { throw ClientError.closed }
-            offset += sent
-        }
-    }
-
-    /// Reads one response (Content-Length or chunked body).
-    func readResponse(method: String) throws -> Reply {
-        let (status, headers) = try readHead()
-        func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name }?.1 }
-        if method == "HEAD" || status == 204 || status == 304 {
-            return Reply(status: status, headers: headers, body: [])
-        }
-        var body: [UInt8] = []
-        if header("transfer-encoding")?.lowercased() == "chunked" {
-            while let chunk = try readChunk(), !chunk.isEmpty { body += chunk }
-        } else if let length = header("content-length").flatMap(Int.init) {
-            body = try readExactly(length)
-        } else {
-            while let more = fill(), !more.isEmpty { body += more }
-        }
-        return Reply(status: status, headers: headers, body: body)
-    }
-
-    /// Reads the status line and header fields.
-    func readHead() throws -> (Int, [(String, String)]) {
-        let statusLine = try readLine()
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, let status = Int(parts[1]) else { throw ClientError.malformed(statusLine) }
-        var headers: [(String, String)] = []
-        while true {
-            let line = try readLine()
-            if line.isEmpty { break }
-            guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformed(line) }
-            headers.append(
-                (
-                    String(line[..<colon]),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-                ))
-        }
-        return (status, headers)
-    }
-
-    /// One chunk of a chunked body; empty at the terminating chunk, nil at EOF or timeout.
-    func readChunk() throws -> [UInt8]? {
-        guard let sizeLine = try? readLine() else { return nil }
-        guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
-            throw ClientError.malformed(sizeLine)
-        }
-        if size == 0 {
-            _ = try? readLine()
-            return []
-        }
-        let data = try readExactly(size)
-        _ = try readLine()
-        return data
-    }
-
-    private func readLine() throws -> String {
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                var line = Array(buffer[..<newline])
-                buffer.removeFirst(newline + 1)
-                if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                return String(decoding: line, as: UTF8.self)
-            }
-            guard let more = fill(), !more.isEmpty else { throw ClientError.closed }
-            buffer += more
-        }
-    }
-
-    private func readExactly(_ count: Int) throws -> [UInt8] {
-        while buffer.count < count {
-            guard let more = fill(), !more.isEmpty else { throw ClientError.closed }
-            buffer += more
-        }
-        let result = Array(buffer[..<count])
-        buffer.removeFirst(count)
-        return result
-    }
-
-    /// One recv; nil on timeout or error, empty at EOF.
-    private func fill() -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(fd, &chunk, chunk.count, 0)
-        guard count >= 0 else { return nil }
-        return Array(chunk[..<count])
-    }
-}
-
 // MARK: - Server-sent events
 
 /// One server-sent event.
@@ -352,18 +208,20 @@ struct ServerEvent: Sendable {
 
 /// A subscriber on `GET /api/sessions/{id}/stream` over a raw socket.
 final class StreamSubscriber {
-    private let connection: Connection
+    private let connection: RawConnection
     private var text = ""
     let status: Int
     let headers: [(String, String)]
 
     /// Subscribes; `receiveBuffer` shrinks the socket's receive buffer (for a subscriber that stops reading).
     init(port: UInt16, path: String, lastEventID: String? = nil, receiveBuffer: Int32? = nil) throws {
-        connection = try Connection(port: port, timeout: 5, receiveBuffer: receiveBuffer)
+        connection = try RawConnection(port: port, timeout: 5, receiveBuffer: receiveBuffer)
         var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let lastEventID { head += "Last-Event-ID: \(lastEventID)\r\n" }
         try connection.send(Array((head + "\r\n").utf8))
-        (status, headers) = try connection.readHead()
+        let (status, fields) = try connection.readHead()
+        self.status = status
+        headers = fields.map { ($0.name, $0.value) }
     }
 
     /// The next event (heartbeat comments skipped); nil if none arrives within `seconds` or the stream ends.
@@ -418,14 +276,6 @@ final class StreamSubscriber {
 
 // MARK: - Small tools
 
-/// A value shared between threads.
-final class Locked<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
-    init(_ value: Value) { storage = Mutex(value) }
-    var value: Value { storage.withLock { $0 } }
-    func mutate<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { storage.withLock { body(&$0) } }
-}
-
 /// Runs `body(index)` for `count` indices on `count` threads at once and waits for all.
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = DispatchGroup()
@@ -441,12 +291,11 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// Polls `condition` until it holds or `seconds` pass; returns its last value (never asserts time).
-func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return true }
-        usleep(10_000)
+extension RawConnection {
+    /// A JSON request on this keep-alive connection, answered as a ``Reply``.
+    func call(
+        _ method: String, _ path: String, body: String? = nil, headers: [(String, String)] = []
+    ) throws -> Reply {
+        Reply(try exchange(method, path, body: body, headers: headers))
     }
-    return try condition()
 }
