@@ -38,48 +38,52 @@ public final class SwitchyardAPI: HTTPHandler {
 
     public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
         let started = ServerConfiguration.systemNow()
-        let (template, response) = route(request)
-        var answer = response
-        if let origin = configuration.corsOrigin {
-            answer.headers.append(("Access-Control-Allow-Origin", origin))
-            answer.headers.append(("Vary", "Origin"))
-        }
+        let parts = request.path.split(separator: "/")
+        let matched = Self.routes.lazy.compactMap { route in route.match(parts).map { (route, $0) } }.first
+        let (template, response) = withCORS(request, matched?.0) { route(request, parts, matched) }
         metrics.record(
-            route: template, method: request.method, status: answer.status,
+            route: template, method: request.method, status: response.status,
             seconds: ServerConfiguration.systemNow() - started)
-        return answer
+        return response
     }
 
-    private func route(_ request: HTTPRequest) -> (String, HTTPResponse) {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    /// CORS, around every answer: with ``ServerConfiguration/corsOrigin`` set, a preflight (`OPTIONS`) of an
+    /// endpoint is answered here and every response names the origin; without it, nothing is added.
+    private func withCORS(
+        _ request: HTTPRequest, _ route: APIRoute?, _ answer: () -> (String, HTTPResponse)
+    ) -> (String, HTTPResponse) {
+        guard let origin = configuration.corsOrigin else { return answer() }
+        var (template, response): (String, HTTPResponse)
+        if request.method == "OPTIONS", let route {
+            template = route.template
+            response = HTTPResponse(
+                status: 204,
+                headers: [
+                    ("Access-Control-Allow-Methods", (route.allowed + ["OPTIONS"]).joined(separator: ", ")),
+                    ("Access-Control-Allow-Headers", "Content-Type, If-Match, Idempotency-Key, Last-Event-ID"),
+                    ("Access-Control-Max-Age", "600"),
+                ])
+        } else {
+            (template, response) = answer()
+        }
+        response.headers.append(("Access-Control-Allow-Origin", origin))
+        response.headers.append(("Vary", "Origin"))
+        return (template, response)
+    }
+
+    /// The answer of the matched endpoint, a static file, or the problem; with the metrics' route label.
+    private func route(
+        _ request: HTTPRequest, _ parts: [Substring], _ matched: (APIRoute, String)?
+    ) -> (String, HTTPResponse) {
         do {
             if parts.first == "api" { try refuseCrossSite(request) }
-            switch parts.count {
-            case 1 where parts[0] == "healthz":
-                return ("/healthz", try only(["GET"], request) { health() })
-            case 1 where parts[0] == "metrics":
-                return ("/metrics", try only(["GET"], request) { .text(200, metrics.exposition()) })
-            case 2 where parts[0] == "api" && parts[1] == "openapi.json":
-                return ("/api/openapi.json", try only(["GET"], request) { .json(200, openAPIDocument) })
-            case 2 where parts[0] == "api" && parts[1] == "catalog":
-                return ("/api/catalog", try only(["GET"], request) { try catalog(request) })
-            case 2 where parts[0] == "api" && parts[1] == "sessions":
-                return ("/api/sessions", try only(["POST"], request) { try createSession(request) })
-            case 3 where parts[0] == "api" && parts[1] == "sessions":
-                return (
-                    "/api/sessions/{id}",
-                    try only(["GET", "DELETE"], request) {
-                        request.method == "DELETE" ? try deleteSession(parts[2]) : try getSession(parts[2], request)
-                    }
-                )
-            case 4 where parts[0] == "api" && parts[1] == "sessions":
-                return try sessionEndpoint(parts[2], parts[3], request)
-            default:
-                if parts.first == "api" {
-                    throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
-                }
-                return ("static", try staticResponse(request, parts: parts))
+            if let (route, id) = matched {
+                return (route.template, try route.answer(request, id: id, api: self))
             }
+            if parts.first == "api" {
+                throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
+            }
+            return ("static", try staticResponse(request, parts: parts.map(String.init)))
         } catch let problem as Problem {
             return ("error", problem.response)
         } catch let error as NavigationError {
@@ -90,45 +94,6 @@ public final class SwitchyardAPI: HTTPHandler {
                 Problem(status: 500, code: "internal", title: "Internal error", detail: "\(error)").response
             )
         }
-    }
-
-    private func sessionEndpoint(_ id: String, _ name: String, _ request: HTTPRequest) throws -> (String, HTTPResponse)
-    {
-        let template = "/api/sessions/{id}/\(name)"
-        switch name {
-        case "transitions": return (template, try only(["POST"], request) { try transitions(id, request) })
-        case "events": return (template, try only(["POST"], request) { try events(id, request) })
-        case "deeplinks": return (template, try only(["POST"], request) { try deepLinks(id, request) })
-        case "stream": return (template, try only(["GET"], request) { try stream(id, request) })
-        case "history": return (template, try only(["GET"], request) { try history(id) })
-        default: throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
-        }
-    }
-
-    /// Answers 405 with `Allow` unless the method is one of `methods` (HEAD counts as GET; OPTIONS answers CORS).
-    private func only(
-        _ methods: [String], _ request: HTTPRequest, _ body: () throws -> HTTPResponse
-    ) throws
-        -> HTTPResponse
-    {
-        let method = request.method == "HEAD" ? "GET" : request.method
-        if request.method == "OPTIONS", configuration.corsOrigin != nil {
-            return HTTPResponse(
-                status: 204,
-                headers: [
-                    ("Access-Control-Allow-Methods", (methods + ["OPTIONS"]).joined(separator: ", ")),
-                    ("Access-Control-Allow-Headers", "Content-Type, If-Match, Idempotency-Key, Last-Event-ID"),
-                    ("Access-Control-Max-Age", "600"),
-                ])
-        }
-        guard methods.contains(method) else {
-            let allowed = methods.contains("GET") ? methods + ["HEAD"] : methods
-            throw Problem(
-                status: 405, code: "methodNotAllowed", title: "Method not allowed",
-                detail: "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))",
-                choices: allowed, headers: [("Allow", allowed.joined(separator: ", "))])
-        }
-        return try body()
     }
 
     /// 403 for a change (any method but GET, HEAD and OPTIONS) sent by a page of another site, unless its origin is
@@ -157,11 +122,11 @@ public final class SwitchyardAPI: HTTPHandler {
                 + (configuration.corsOrigin.map { " (only \($0) is allowed)" } ?? ""))
     }
 
-    private func health() -> HTTPResponse {
+    func health() -> HTTPResponse {
         .json(200, Array("{\"status\":\"ok\",\"sessions\":\(sessions.count)}".utf8), headers: noStore)
     }
 
-    private func catalog(_ request: HTTPRequest) throws -> HTTPResponse {
+    func catalog(_ request: HTTPRequest) throws -> HTTPResponse {
         let name = request.query["app"]
         guard let app = name.map({ name in configuration.apps.first { $0.name == name } }) ?? configuration.apps.first
         else {
