@@ -62,11 +62,15 @@ let package = Package(
         // What the test targets share: one raw HTTP client, waiting and recording helpers.
         .target(name: "HTTPTestSupport", dependencies: ["MicroHTTP"], path: "Tests/HTTPTestSupport"),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "HTTPTestSupport"]),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(
             name: "SwitchyardServerTests",
             dependencies: [
-                "SwitchyardServer", "Switchyard", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "HTTPTestSupport",
+                "SwitchyardServer", "Switchyard", "TodoDemo", "MicroHTTP", "HTTPTestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),
