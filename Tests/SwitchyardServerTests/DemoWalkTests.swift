@@ -176,3 +176,32 @@ struct DemoWalkTests {
         }
     }
 }
+
+/// The same requests over a real socket and in process get the same answers: the transport adds nothing to them.
+@Suite("Live and in-process answers agree")
+struct LiveAnswerTests {
+    @Test func aWalkOverTheSocketMatchesTheInProcessAnswers() throws {
+        try withServer { server in
+            let live = try server.live("POST", "/api/sessions", body: nil)
+            let id = try #require(live.json["session"]?.stringValue)
+            let base = "/api/sessions/\(id)"
+            let steps: [(String, String, String?)] = [
+                ("POST", base + "/events", #"{"name":"completeOnboarding"}"#),
+                ("POST", base + "/events", #"{"name":"login","fields":{"username":"ada"}}"#),
+                ("POST", base + "/transitions", #"{"action":"selectTab","route":"todos"}"#),
+                ("POST", base + "/transitions", #"{"action":"back"}"#),
+                ("GET", base, nil),
+                ("GET", base + "/history", nil),
+            ]
+            for (method, path, body) in steps {
+                let overSocket = try server.live(method, path, body: body)
+                #expect(overSocket.status == 200 || overSocket.status == 409, "\(method) \(path)")
+                let inProcess = try server.request("GET", base)
+                let socketState = try server.live("GET", base)
+                #expect(inProcess.body == socketState.body, "\(method) \(path): the document is the same either way")
+                #expect(socketState.header("Content-Type") == "application/json")
+                #expect(socketState.header("ETag") == inProcess.header("ETag"))
+            }
+        }
+    }
+}

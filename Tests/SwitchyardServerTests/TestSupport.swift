@@ -52,8 +52,25 @@ final class TestServer: Sendable {
 
     func stop() { http.stop() }
 
-    /// One request on a fresh connection.
+    /// One request, answered in process by the API (no socket): what most tests need.
     func request(
+        _ method: String, _ path: String, body: String? = nil, contentType: String? = "application/json",
+        headers: [(String, String)] = []
+    ) throws -> Reply {
+        var fields = [("Host", "127.0.0.1")] + headers
+        if body != nil, let contentType { fields.append(("Content-Type", contentType)) }
+        if body != nil || method == "POST" { fields.append(("Content-Length", String((body ?? "").utf8.count))) }
+        let request = HTTPRequest(
+            method: method, target: path, headers: HTTPHeaders(fields), body: Array((body ?? "").utf8))
+        let response = try api.handle(request)
+        guard case .bytes(let bytes) = response.body else {
+            return Reply(status: response.status, headers: response.headers, body: [])
+        }
+        return Reply(status: response.status, headers: response.headers, body: method == "HEAD" ? [] : bytes)
+    }
+
+    /// One request over a fresh TCP connection to the running server: for what the transport adds.
+    func live(
         _ method: String, _ path: String, body: String? = nil, contentType: String? = "application/json",
         headers: [(String, String)] = []
     ) throws -> Reply {
