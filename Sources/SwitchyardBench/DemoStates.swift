@@ -4,7 +4,7 @@ import TodoDemo
 /// Demo engines in the states the benchmarks start from, built through the by-name API.
 enum DemoStates {
     /// A demo engine logged in and on the todos tab, with the node ids of its tab and todos coordinators.
-    static func loggedIn() throws -> (engine: NavigationEngine, tabs: String, todos: String) {
+    static func loggedIn() throws -> (engine: NavigationEngine, tabs: NodeID, todos: NodeID) {
         let engine = try TodoDemo.app.makeEngine()
         let tabs = try engine.perform([Step(.root, route: "authenticated", input: "bench")])
         let todos = try engine.perform([Step(.focus, route: "todos")], from: tabs)

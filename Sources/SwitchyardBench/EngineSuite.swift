@@ -42,7 +42,7 @@ struct EngineSuite {
     /// The same push/pop on the bench coordinator by name, to compare with the typed API.
     func pushPopBenchByName() throws -> Measurement {
         let engine = try NavigationEngine(root: BenchCoordinator())
-        let node = engine.rootCoordinator.nodeID ?? ""
+        let node = engine.rootCoordinator.nodeID
         let push = [Step(.push, route: "item", input: "hello-world")]
         let pop = [Step(.pop)]
         return try harness.measure("engine.pushPop.benchByName", "push+pop, by name (bench coordinator)") {

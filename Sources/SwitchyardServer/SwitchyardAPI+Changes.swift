@@ -23,7 +23,8 @@ extension SwitchyardAPI {
                 metrics.countTransition(accepted: true)
                 return ChangeResult(
                     result: [
-                        "coordinator": .string(end), "type": .string(state.engine.coordinatorType(of: end) ?? ""),
+                        "coordinator": .string(end.description),
+                        "type": .string(state.engine.coordinatorType(of: end) ?? ""),
                     ],
                     source: body.isGesture ? .gesture : .api)
             } catch {
@@ -39,14 +40,15 @@ extension SwitchyardAPI {
         return change(session, request, source: .event) { state in
             let body = try decode(EventRequest.self, request.body)
             try checkVersion(body.expectedVersion, request, state)
-            guard let sender = body.from ?? state.engine.visibleItem else {
+            guard let sender = body.from ?? state.engine.visibleItem?.description else {
                 throw Problem.malformed("missing member 'from'")
             }
             let event = FlowEvent(name: body.name, payload: body.payload ?? .null, fields: body.fields ?? [:])
             let handler = try state.engine.send(event, from: sender)
             return ChangeResult(
                 result: [
-                    "handledBy": .string(handler), "type": .string(state.engine.coordinatorType(of: handler) ?? ""),
+                    "handledBy": .string(handler.description),
+                    "type": .string(state.engine.coordinatorType(of: handler) ?? ""),
                 ],
                 source: .event)
         }

@@ -63,7 +63,7 @@ struct DocumentAndRestoreTests {
         let state = engine.stateValue()
         #expect(state["version"] == 2)
         #expect(state["visible"]?["path"] == ["main", "home", "detail"])
-        #expect(state["visible"]?["coordinator"]?.stringValue == main.nodeID)
+        #expect(state["visible"]?["coordinator"]?.stringValue == main.nodeID?.description)
         #expect(state["visible"]?["screen"]?["title"] == "Detail 42")
         #expect(state["tree"]?["kind"] == "root")
         #expect(state["tree"]?["type"] == "AppRoot")

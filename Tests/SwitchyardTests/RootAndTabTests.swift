@@ -84,7 +84,7 @@ struct RootAndTabTests {
             return
         }
         #expect(entries.last?["tabItem"]?["title"] == "Extra")
-        try tabs.removeTab(item: id)
+        try tabs.removeTab(item: #require(ItemID(id)))
         #expect(tabs.tabRoutes == ["one", "two", "three"])
         #expect(tabs.selectedTab == "three")
     }
@@ -94,10 +94,11 @@ struct RootAndTabTests {
         let tabs = try app.root(\.tabs)
         for _ in 0..<2 {
             let id = try #require(engine.stateValue()["tree"]?["root"]?["coordinator"]?["selectedTabId"]?.stringValue)
-            try tabs.removeTab(item: id)
+            try tabs.removeTab(item: #require(ItemID(id)))
         }
         let last = try #require(engine.stateValue()["tree"]?["root"]?["coordinator"]?["selectedTabId"]?.stringValue)
-        expectRefusal(engine, "cannotRemoveLastTab") { try tabs.removeTab(item: last) }
+        let lastID = try #require(ItemID(last))
+        expectRefusal(engine, "cannotRemoveLastTab") { try tabs.removeTab(item: lastID) }
     }
 
     @Test func showOnATabCoordinatorAppendsATab() throws {

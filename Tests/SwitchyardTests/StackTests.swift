@@ -110,9 +110,9 @@ struct StackTests {
             Issue.record("no stack")
             return
         }
-        try main.pop(item: id)
+        try main.pop(item: #require(ItemID(id)))
         #expect(main.stackRoutes == ["home", "a"])
-        expectRefusal(engine, "itemNotFound") { try main.pop(item: "i999") }
+        expectRefusal(engine, "itemNotFound") { try main.pop(item: #require(ItemID("i999"))) }
     }
 
     @Test func aPushedNavigationCoordinatorContinuesTheStackAndItsParentCanPushAbove() throws {

@@ -6,13 +6,13 @@ extension Coordinatable {
     }
 
     /// This coordinator's node id in its engine's tree (e.g. `n5`), if it is in one.
-    public var nodeID: String? {
+    public var nodeID: NodeID? {
         guard let engine = binding.engine, let id = binding.nodeID, engine.storage.nodes[id] != nil else { return nil }
         return id
     }
 
     /// Runs an operation on this coordinator's node inside a transaction.
-    func operate<Result>(_ body: (NavigationEngine, String) throws -> Result) throws -> Result {
+    func operate<Result>(_ body: (NavigationEngine, NodeID) throws -> Result) throws -> Result {
         guard let engine = binding.engine else {
             throw NavigationError.detached(String(describing: type(of: self)))
         }
@@ -47,7 +47,7 @@ extension Coordinatable {
     public func send(_ event: FlowEvent) throws -> any Coordinatable {
         try operate { engine, node in
             let handler = try engine.send(event, from: node)
-            return engine.storage.coordinators[handler]!
+            return try engine.storage.coordinator(handler)
         }
     }
 

@@ -5,7 +5,7 @@
 public class CoordinatorBinding {
     let kind: CoordinatorKind
     weak var engine: NavigationEngine?
-    var nodeID: String?
+    var nodeID: NodeID?
     /// The routes of the coordinator's type, kept here once it is in a tree (saves a global, locked look-up).
     var table: RouteTable?
 

@@ -126,7 +126,7 @@ extension NavigationCoordinatable {
 
     /// Removes an item (by id) and everything above it (Stinsen's router `pop()`).
     @discardableResult
-    public func pop(item: String) throws -> Self {
+    public func pop(item: ItemID) throws -> Self {
         try operate { engine, node in _ = try engine.pop(node, item: item) }
         return self
     }

@@ -80,7 +80,7 @@ extension TabCoordinatable {
 
     /// Removes the tab with that item id; the last tab cannot be removed.
     @discardableResult
-    public func removeTab(item: String) throws -> Self {
+    public func removeTab(item: ItemID) throws -> Self {
         try operate { engine, node in _ = try engine.removeTab(node, item: item) }
         return self
     }

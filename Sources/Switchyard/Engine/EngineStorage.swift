@@ -8,9 +8,9 @@ enum EntrySlot: Equatable {
 /// What an entry shows.
 enum EntryContent: Equatable {
     case screen
-    case coordinator(String)
+    case coordinator(NodeID)
 
-    var nodeID: String? {
+    var nodeID: NodeID? {
         if case .coordinator(let id) = self { return id }
         return nil
     }
@@ -18,7 +18,7 @@ enum EntryContent: Equatable {
 
 /// One entry of the tree: a root, a tab or a stack item.
 struct EntryState {
-    let id: String
+    let id: ItemID
     let route: String
     let input: JSONValue?
     /// nil for root and tab entries.
@@ -30,19 +30,19 @@ struct EntryState {
 
 /// One coordinator of the tree.
 struct NodeState {
-    let id: String
+    let id: NodeID
     let typeName: String
     let kind: CoordinatorKind
     /// The parent node and the entry of the parent that hosts this node; nil for the root coordinator.
-    var parent: String?
-    var host: String?
+    var parent: NodeID?
+    var host: ItemID?
     var root: EntryState?
     var stack: [EntryState] = []
     var tabs: [EntryState] = []
     var selectedTab = 0
     var alert: Alert?
 
-    func slot(of entryID: String) -> EntrySlot? {
+    func slot(of entryID: ItemID) -> EntrySlot? {
         if root?.id == entryID { return .root }
         if let index = tabs.firstIndex(where: { $0.id == entryID }) { return .tab(index) }
         if let index = stack.firstIndex(where: { $0.id == entryID }) { return .stack(index) }
@@ -66,21 +66,35 @@ struct NodeState {
 /// Everything a transaction may change; copied at the start of a transaction and put back on failure.
 struct EngineStorage {
     var version = 0
-    var rootNode = ""
-    var nodes: [String: NodeState] = [:]
-    var coordinators: [String: any Coordinatable] = [:]
-    var screens: [String: any Screen] = [:]
+    var rootNode = NodeID(0)
+    var nodes: [NodeID: NodeState] = [:]
+    var coordinators: [NodeID: any Coordinatable] = [:]
+    var screens: [ItemID: any Screen] = [:]
     /// Item id → the node whose entry it is.
-    var itemOwner: [String: String] = [:]
-    var dismissCallbacks: [String: () -> Void] = [:]
+    var itemOwner: [ItemID: NodeID] = [:]
+    var dismissCallbacks: [ItemID: () -> Void] = [:]
     var pendingDeepLink: String?
     var nextID = 1
+}
+
+extension EngineStorage {
+    /// Changes the node `id` in place; a node that is not in the tree is ``NavigationError/coordinatorNotFound(_:)``.
+    mutating func modify<Result>(_ id: NodeID, _ body: (inout NodeState) throws -> Result) throws -> Result {
+        guard let index = nodes.index(forKey: id) else { throw NavigationError.coordinatorNotFound(id.description) }
+        return try body(&nodes.values[index])
+    }
+
+    /// The coordinator at node `id`; one that is not in the tree is ``NavigationError/coordinatorNotFound(_:)``.
+    func coordinator(_ id: NodeID) throws -> any Coordinatable {
+        guard let coordinator = coordinators[id] else { throw NavigationError.coordinatorNotFound(id.description) }
+        return coordinator
+    }
 }
 
 /// What a running transaction has done, for the hooks fired after it commits.
 struct Journal {
     var changed = false
-    var started: [String] = []
+    var started: [NodeID] = []
     var finished: [(coordinator: any Coordinatable, parent: (any Coordinatable)?)] = []
     var dismissed: [() -> Void] = []
 }

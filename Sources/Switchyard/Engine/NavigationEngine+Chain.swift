@@ -8,7 +8,13 @@ extension NavigationEngine {
     ///     screen), or nil for the root coordinator.
     /// - Returns: The node id of the coordinator where the chain ended.
     @discardableResult
-    public func perform(_ steps: [Step], from coordinator: String? = nil) throws -> String {
+    public func perform(_ steps: [Step], from coordinator: NodeID?) throws -> NodeID {
+        try perform(steps, from: coordinator?.description)
+    }
+
+    /// Applies `steps` in order from a coordinator named on the wire (see ``perform(_:from:)-(_,NodeID?)``).
+    @discardableResult
+    public func perform(_ steps: [Step], from coordinator: String? = nil) throws -> NodeID {
         try transaction {
             var current = try resolveCoordinator(coordinator)
             for step in steps {
@@ -18,8 +24,14 @@ extension NavigationEngine {
         }
     }
 
+    /// The item a step names on the wire (`i4`); a malformed id is ``NavigationError/itemNotFound(_:)``.
+    func itemID(_ reference: String) throws -> ItemID {
+        guard let id = ItemID(reference) else { throw NavigationError.itemNotFound(reference) }
+        return id
+    }
+
     /// Applies one step at a node; returns the node the chain continues with.
-    func apply(_ step: Step, at nodeID: String) throws -> String {
+    func apply(_ step: Step, at nodeID: NodeID) throws -> NodeID {
         let animated = step.animated ?? true
         switch step.action {
         case .root:
@@ -34,7 +46,7 @@ extension NavigationEngine {
                 nodeID, step.required(\.route, "route"), input: step.input, presentation: step.presentation,
                 animated: animated)
         case .pop: return try pop(nodeID)
-        case .popItem: return try pop(nodeID, item: step.required(\.item, "item"))
+        case .popItem: return try pop(nodeID, item: itemID(step.required(\.item, "item")))
         case .popTo: return try pop(nodeID, to: step.required(\.route, "route"), match: step.match ?? .last)
         case .focusFirst:
             let route = try step.required(\.route, "route")
@@ -48,7 +60,7 @@ extension NavigationEngine {
         case .dismiss: return try dismiss(nodeID)
         case .dismissCoordinator: return try dismissCoordinator(nodeID)
         case .addTab: return try addTab(nodeID, step.required(\.route, "route"), input: step.input, select: false)
-        case .removeTab: return try removeTab(nodeID, item: step.required(\.item, "item"))
+        case .removeTab: return try removeTab(nodeID, item: itemID(step.required(\.item, "item")))
         case .presentAlert:
             let alert = Alert(
                 title: try step.required(\.title, "title"), message: step.message, actions: step.actions ?? [])

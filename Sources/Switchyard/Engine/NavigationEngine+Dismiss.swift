@@ -1,7 +1,7 @@
 /// Dismissal and alerts. Only called inside a transaction.
 extension NavigationEngine {
     /// Removes the coordinator's item and everything above it in its parent; continues in the parent.
-    func dismissCoordinator(_ nodeID: String) throws -> String {
+    func dismissCoordinator(_ nodeID: NodeID) throws -> NodeID {
         let node = try requireNode(nodeID)
         guard let parentID = node.parent, let host = node.host, let parent = storage.nodes[parentID] else {
             throw NavigationError.cannotDismissRoot
@@ -19,7 +19,7 @@ extension NavigationEngine {
 
     /// Dismisses the presentation layer the coordinator is in: the nearest modal or full-screen item at or below
     /// it, with everything above that item. Continues in the coordinator that owned the modal item.
-    func dismiss(_ nodeID: String) throws -> String {
+    func dismiss(_ nodeID: NodeID) throws -> NodeID {
         let start = try requireNode(nodeID)
         var currentID = nodeID
         while let node = storage.nodes[currentID], let parentID = node.parent, let host = node.host,
@@ -41,26 +41,27 @@ extension NavigationEngine {
     }
 
     /// Shows an alert on a coordinator (one at a time).
-    func presentAlert(_ nodeID: String, _ alert: Alert) throws -> String {
+    func presentAlert(_ nodeID: NodeID, _ alert: Alert) throws -> NodeID {
         let node = try requireNode(nodeID)
         guard node.alert == nil else { throw NavigationError.alertAlreadyPresented }
-        storage.nodes[nodeID]!.alert = alert
+        try storage.modify(nodeID) { $0.alert = alert }
         markChanged()
         return nodeID
     }
 
     /// Answers the alert: removes it and sends the chosen action's event, if any, from the coordinator.
-    func respondToAlert(_ nodeID: String, choice: Int) throws -> String {
+    func respondToAlert(_ nodeID: NodeID, choice: Int) throws -> NodeID {
         let node = try requireNode(nodeID)
         guard let alert = node.alert else { throw NavigationError.noAlert }
         guard alert.actions.indices.contains(choice) else {
             throw NavigationError.invalidAlertChoice(choice, actions: alert.actions.map(\.title))
         }
-        storage.nodes[nodeID]!.alert = nil
+        try storage.modify(nodeID) { $0.alert = nil }
         markChanged()
         let action = alert.actions[choice]
         if let name = action.event {
-            _ = try deliver(FlowEvent(name: name, payload: action.payload ?? .null, sender: nodeID), from: nodeID)
+            _ = try deliver(
+                FlowEvent(name: name, payload: action.payload ?? .null, sender: nodeID.description), from: nodeID)
         }
         return nodeID
     }

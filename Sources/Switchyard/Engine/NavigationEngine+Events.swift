@@ -7,12 +7,18 @@ extension NavigationEngine {
     /// - Returns: The node id of the coordinator that handled it.
     /// - Throws: ``NavigationError/eventNotHandled(_:)`` (nothing changes) if no coordinator up to the root handled it.
     @discardableResult
-    public func send(_ event: FlowEvent, from sender: String) throws -> String {
+    public func send(_ event: FlowEvent, from sender: NodeID) throws -> NodeID {
+        try send(event, from: sender.description)
+    }
+
+    /// Sends a flow event from an item or coordinator named on the wire (`i7`, `n3`).
+    @discardableResult
+    public func send(_ event: FlowEvent, from sender: String) throws -> NodeID {
         try transaction {
-            let start: String
-            if storage.nodes[sender] != nil {
-                start = sender
-            } else if let owner = storage.itemOwner[sender] {
+            let start: NodeID
+            if let node = NodeID(sender), storage.nodes[node] != nil {
+                start = node
+            } else if let item = ItemID(sender), let owner = storage.itemOwner[item] {
                 start = owner
             } else {
                 throw NavigationError.itemNotFound(sender)
@@ -30,8 +36,8 @@ extension NavigationEngine {
     }
 
     /// Offers the event to `nodeID` and its parents; returns who handled it. Inside a transaction.
-    func deliver(_ event: FlowEvent, from nodeID: String) throws -> String? {
-        var current: String? = nodeID
+    func deliver(_ event: FlowEvent, from nodeID: NodeID) throws -> NodeID? {
+        var current: NodeID? = nodeID
         while let id = current, let node = storage.nodes[id] {
             if let coordinator = storage.coordinators[id], try coordinator.handle(event) {
                 return id

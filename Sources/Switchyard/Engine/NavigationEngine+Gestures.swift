@@ -2,7 +2,7 @@
 /// and the owners' `shouldLeave` vetoes, and say why they were refused. Only called inside a transaction.
 extension NavigationEngine {
     /// Pops the visible pushed item, whoever owns it. Continues in the coordinator that owned it.
-    func back() throws -> String {
+    func back() throws -> NodeID {
         let entries = visibleEntries()
         guard let top = topScreen(in: entries) else { throw NavigationError.cannotGoBack }
         var owner = top.owner
@@ -11,13 +11,13 @@ extension NavigationEngine {
         while true {
             switch slot {
             case .stack(let index):
-                let item = storage.nodes[owner]!.stack[index]
+                let item = try requireNode(owner).stack[index]
                 guard item.presentation == .push else { throw NavigationError.cannotGoBack }
                 try checkLeave(owner: owner, item: item, gesture: .back)
                 truncateStack(owner, from: index)
                 return owner
             case .root, .tab:
-                let node = storage.nodes[owner]!
+                let node = try requireNode(owner)
                 guard let parent = node.parent, let host = node.host,
                     let hostSlot = storage.nodes[parent]?.slot(of: host)
                 else { throw NavigationError.cannotGoBack }
@@ -28,7 +28,7 @@ extension NavigationEngine {
     }
 
     /// Removes the top-most modal or full-screen item with everything above it.
-    func dismissModal() throws -> String {
+    func dismissModal() throws -> NodeID {
         let entries = visibleEntries()
         guard let modal = entries.last(where: { $0.entry.presentation?.isPresentation == true }),
             case .stack(let index) = modal.slot
@@ -40,16 +40,18 @@ extension NavigationEngine {
     }
 
     /// Taps a tab of the tab coordinator nearest the visible screen that has it.
-    func selectTab(_ route: String) throws -> String {
+    func selectTab(_ route: String) throws -> NodeID {
         let entries = visibleEntries()
         let tabNodes = entries.reversed().map(\.owner).filter { storage.nodes[$0]?.kind == .tab }
-        guard let nodeID = tabNodes.first(where: { id in storage.nodes[id]!.tabs.contains { $0.route == route } })
+        guard
+            let nodeID = tabNodes.first(where: { id in storage.nodes[id]?.tabs.contains { $0.route == route } ?? false }
+            )
         else {
             guard let nearest = tabNodes.first, let node = storage.nodes[nearest] else {
                 throw NavigationError.notATab(route, tabs: [])
             }
             let tabs = node.tabs.map(\.route)
-            if table(of: nearest).routes[route] == nil {
+            if try table(of: nearest).routes[route] == nil {
                 throw NavigationError.unknownRoute(route, in: node.typeName, choices: tabs)
             }
             throw NavigationError.notATab(route, tabs: tabs)
@@ -57,9 +59,11 @@ extension NavigationEngine {
         return try selectTabGesture(nodeID, route)
     }
 
-    private func checkLeave(owner: String, item: EntryState, gesture: Gesture) throws {
-        let coordinator = storage.coordinators[owner]!
-        if case .refuse(let reason) = coordinator.shouldLeave(route: item.route, item: item.id, gesture: gesture) {
+    private func checkLeave(owner: NodeID, item: EntryState, gesture: Gesture) throws {
+        let coordinator = try storage.coordinator(owner)
+        if case .refuse(let reason) = coordinator.shouldLeave(
+            route: item.route, item: item.id.description, gesture: gesture)
+        {
             throw NavigationError.vetoed(route: item.route, reason: reason)
         }
     }

@@ -1,8 +1,8 @@
 /// Stack, root and presentation operations by name. Each returns the node the chain continues with.
 /// Only called inside a transaction.
 extension NavigationEngine {
-    func requireNode(_ id: String) throws -> NodeState {
-        guard let node = storage.nodes[id] else { throw NavigationError.coordinatorNotFound(id) }
+    func requireNode(_ id: NodeID) throws -> NodeState {
+        guard let node = storage.nodes[id] else { throw NavigationError.coordinatorNotFound(id.description) }
         return node
     }
 
@@ -14,8 +14,8 @@ extension NavigationEngine {
 
     /// `route(to:)`: the route's declared presentation (root routes switch root, tab routes focus).
     func route(
-        _ nodeID: String, _ route: String, input: JSONValue?, animated: Bool, onDismiss: (() -> Void)? = nil
-    ) throws -> String {
+        _ nodeID: NodeID, _ route: String, input: JSONValue?, animated: Bool, onDismiss: (() -> Void)? = nil
+    ) throws -> NodeID {
         let node = try requireNode(nodeID)
         let transition = try transition(of: nodeID, named: route, kinds: [.root, .route, .tab])
         switch transition.kind {
@@ -35,8 +35,8 @@ extension NavigationEngine {
 
     /// Pushes a route, whatever its declared style.
     func push(
-        _ nodeID: String, _ route: String, input: JSONValue?, animated: Bool, onDismiss: (() -> Void)? = nil
-    ) throws -> String {
+        _ nodeID: NodeID, _ route: String, input: JSONValue?, animated: Bool, onDismiss: (() -> Void)? = nil
+    ) throws -> NodeID {
         try require(requireNode(nodeID), kinds: [.navigation], for: "push")
         let transition = try transition(of: nodeID, named: route, kinds: [.route])
         return try append(
@@ -46,9 +46,9 @@ extension NavigationEngine {
 
     /// Presents a route as a modal or full-screen cover (any kind of coordinator).
     func present(
-        _ nodeID: String, _ route: String, input: JSONValue?, presentation: Presentation?, animated: Bool,
+        _ nodeID: NodeID, _ route: String, input: JSONValue?, presentation: Presentation?, animated: Bool,
         onDismiss: (() -> Void)? = nil
-    ) throws -> String {
+    ) throws -> NodeID {
         _ = try requireNode(nodeID)
         let transition = try transition(of: nodeID, named: route, kinds: [.route])
         let declared = transition.style.presentation
@@ -64,19 +64,19 @@ extension NavigationEngine {
     }
 
     private func append(
-        _ nodeID: String, _ route: String, _ transition: AnyTransition, input: JSONValue?, presentation: Presentation,
+        _ nodeID: NodeID, _ route: String, _ transition: AnyTransition, input: JSONValue?, presentation: Presentation,
         dismissible: Bool, animated: Bool, onDismiss: (() -> Void)?
-    ) throws -> String {
+    ) throws -> NodeID {
         let entry = try makeEntry(
             owner: nodeID, route: route, kinds: [.route], input: input, presentation: presentation,
             animated: animated, dismissible: dismissible, resolved: transition)
-        storage.nodes[nodeID]!.stack.append(entry)
+        try storage.modify(nodeID) { $0.stack.append(entry) }
         if let onDismiss { storage.dismissCallbacks[entry.id] = onDismiss }
         return landing(entry, owner: nodeID)
     }
 
     /// Pushes several routes; only the last is animated.
-    func pushStack(_ nodeID: String, _ routes: [Step.RouteReference], animated: Bool) throws -> String {
+    func pushStack(_ nodeID: NodeID, _ routes: [Step.RouteReference], animated: Bool) throws -> NodeID {
         var landing = nodeID
         for (index, reference) in routes.enumerated() {
             landing = try push(
@@ -87,7 +87,7 @@ extension NavigationEngine {
 
     /// Switches the root route. Equal route and input: nothing changes. Otherwise everything the old root had
     /// stacked or presented is removed.
-    func switchRoot(_ nodeID: String, _ route: String, input: JSONValue?, animated: Bool) throws -> String {
+    func switchRoot(_ nodeID: NodeID, _ route: String, input: JSONValue?, animated: Bool) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.root, .navigation], for: "root")
         _ = try transition(of: nodeID, named: route, kinds: [.root])
@@ -99,12 +99,12 @@ extension NavigationEngine {
         if let old = node.root { discard(old) }
         let entry = try makeEntry(
             owner: nodeID, route: route, kinds: [.root], input: input, presentation: nil, animated: animated)
-        storage.nodes[nodeID]!.root = entry
+        try storage.modify(nodeID) { $0.root = entry }
         return landing(entry, owner: nodeID)
     }
 
     /// Continues the chain in the current root's coordinator if its route is `route`; otherwise fails.
-    func hasRoot(_ nodeID: String, _ route: String) throws -> String {
+    func hasRoot(_ nodeID: NodeID, _ route: String) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.root, .navigation], for: "hasRoot")
         _ = try transition(of: nodeID, named: route, kinds: [.root])
@@ -115,7 +115,7 @@ extension NavigationEngine {
     }
 
     /// Removes the top stack item (pushed or presented).
-    func pop(_ nodeID: String) throws -> String {
+    func pop(_ nodeID: NodeID) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.navigation], for: "pop")
         guard !node.stack.isEmpty else { throw NavigationError.cannotPopRoot(node.typeName) }
@@ -124,16 +124,16 @@ extension NavigationEngine {
     }
 
     /// Removes an item and everything above it (Stinsen's router `pop()`).
-    func pop(_ nodeID: String, item: String) throws -> String {
+    func pop(_ nodeID: NodeID, item: ItemID) throws -> NodeID {
         let node = try requireNode(nodeID)
-        guard let slot = node.slot(of: item) else { throw NavigationError.itemNotFound(item) }
+        guard let slot = node.slot(of: item) else { throw NavigationError.itemNotFound(item.description) }
         guard case .stack(let index) = slot else { throw NavigationError.cannotPopRoot(node.typeName) }
         truncateStack(nodeID, from: index)
         return nodeID
     }
 
     /// Pops everything above the last (or first) entry with that route; the root entry counts.
-    func pop(_ nodeID: String, to route: String, match: StackMatch, input: JSONValue? = nil) throws -> String {
+    func pop(_ nodeID: NodeID, to route: String, match: StackMatch, input: JSONValue? = nil) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.navigation], for: "popTo")
         _ = try transition(of: nodeID, named: route, kinds: [.root, .route])
@@ -149,14 +149,14 @@ extension NavigationEngine {
     }
 
     /// Clears the stack (nothing happens when it is already empty).
-    func popToRoot(_ nodeID: String) throws -> String {
+    func popToRoot(_ nodeID: NodeID) throws -> NodeID {
         try require(requireNode(nodeID), kinds: [.navigation], for: "popToRoot")
         truncateStack(nodeID, from: 0)
         return nodeID
     }
 
     /// Moves the chain into the current root's (or selected tab's) coordinator.
-    func child(_ nodeID: String) throws -> String {
+    func child(_ nodeID: NodeID) throws -> NodeID {
         let node = try requireNode(nodeID)
         guard let base = node.baseEntry, let child = base.content.nodeID else {
             throw NavigationError.noChild(node.typeName)
@@ -165,7 +165,7 @@ extension NavigationEngine {
     }
 
     /// Koordinator's `show`: the container decides — push, add a tab, or switch root.
-    func show(_ nodeID: String, _ route: String, input: JSONValue?, animated: Bool) throws -> String {
+    func show(_ nodeID: NodeID, _ route: String, input: JSONValue?, animated: Bool) throws -> NodeID {
         let node = try requireNode(nodeID)
         switch node.kind {
         case .navigation:

@@ -2,7 +2,7 @@
 extension NavigationEngine {
     /// Selects the first tab with that route (and input, if given) and continues in its content.
     /// Focusing the selected tab changes nothing.
-    func focusTab(_ nodeID: String, _ route: String, input: JSONValue? = nil) throws -> String {
+    func focusTab(_ nodeID: NodeID, _ route: String, input: JSONValue? = nil) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.tab], for: "focus")
         let routes = node.tabs.map(\.route)
@@ -11,47 +11,47 @@ extension NavigationEngine {
                 $0.route == route && (input == nil || $0.input == input)
             })
         else {
-            if table(of: nodeID).routes[route] == nil {
+            if try table(of: nodeID).routes[route] == nil {
                 throw NavigationError.unknownRoute(route, in: node.typeName, choices: routes)
             }
             throw NavigationError.notATab(route, tabs: routes)
         }
         if node.selectedTab != index {
-            storage.nodes[nodeID]!.selectedTab = index
+            try storage.modify(nodeID) { $0.selectedTab = index }
             markChanged()
         }
         return landing(node.tabs[index], owner: nodeID)
     }
 
     /// Appends a tab made by a `@TabRoute`, optionally selecting it.
-    func addTab(_ nodeID: String, _ route: String, input: JSONValue?, select: Bool) throws -> String {
+    func addTab(_ nodeID: NodeID, _ route: String, input: JSONValue?, select: Bool) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.tab], for: "addTab")
         let entry = try makeEntry(
             owner: nodeID, route: route, kinds: [.tab], input: input, presentation: nil, animated: true)
-        storage.nodes[nodeID]!.tabs.append(entry)
-        if select { storage.nodes[nodeID]!.selectedTab = node.tabs.count }
+        try storage.modify(nodeID) { $0.tabs.append(entry) }
+        if select { try storage.modify(nodeID) { $0.selectedTab = node.tabs.count } }
         return select ? landing(entry, owner: nodeID) : nodeID
     }
 
     /// Removes a tab (by item id); the last tab cannot be removed.
-    func removeTab(_ nodeID: String, item: String) throws -> String {
+    func removeTab(_ nodeID: NodeID, item: ItemID) throws -> NodeID {
         let node = try requireNode(nodeID)
         try require(node, kinds: [.tab], for: "removeTab")
         guard let index = node.tabs.firstIndex(where: { $0.id == item }) else {
-            throw NavigationError.itemNotFound(item)
+            throw NavigationError.itemNotFound(item.description)
         }
         guard node.tabs.count > 1 else { throw NavigationError.cannotRemoveLastTab }
         discard(node.tabs[index])
-        storage.nodes[nodeID]!.tabs.remove(at: index)
+        try storage.modify(nodeID) { $0.tabs.remove(at: index) }
         var selected = node.selectedTab
         if index < selected || (index == selected && selected == node.tabs.count - 1) { selected -= 1 }
-        storage.nodes[nodeID]!.selectedTab = max(0, selected)
+        try storage.modify(nodeID) { $0.selectedTab = max(0, selected) }
         return nodeID
     }
 
     /// The user tapped a tab: select it, or call the re-selection hook if it is already selected.
-    func selectTabGesture(_ nodeID: String, _ route: String) throws -> String {
+    func selectTabGesture(_ nodeID: NodeID, _ route: String) throws -> NodeID {
         let node = try requireNode(nodeID)
         let routes = node.tabs.map(\.route)
         guard let index = node.tabs.firstIndex(where: { $0.route == route }) else {

@@ -2,9 +2,9 @@
 extension NavigationEngine {
     /// Puts a coordinator into the tree with its initial content (or the content of `snapshot`, when restoring).
     func attach(
-        _ coordinator: any Coordinatable, parent: String?, host: String?, snapshot: NodeSnapshot?
+        _ coordinator: any Coordinatable, parent: NodeID?, host: ItemID?, snapshot: NodeSnapshot?
     ) throws
-        -> String
+        -> NodeID
     {
         let binding = coordinator.binding
         if binding.engine === self, let existing = binding.nodeID, storage.nodes[existing] != nil {
@@ -13,7 +13,7 @@ extension NavigationEngine {
                 message: "\(type(of: coordinator)) is already in the tree; factories must return new coordinators")
         }
         let table = RouteTable.of(coordinator)
-        let id = snapshot?.id ?? newID("n")
+        let id = snapshot?.id ?? newNodeID()
         binding.table = table
         binding.engine = self
         binding.nodeID = id
@@ -32,8 +32,9 @@ extension NavigationEngine {
                 throw NavigationError.restoreFailed(
                     "\(table.typeName)'s initial route is not one of its @Root routes")
             }
-            storage.nodes[id]!.root = try makeEntry(
+            let entry = try makeEntry(
                 owner: id, route: name, kinds: [.root], input: input, presentation: nil, animated: false)
+            try storage.modify(id) { $0.root = entry }
         case .tab:
             guard let (names, selected) = binding.initialTabs(of: coordinator) else {
                 throw NavigationError.restoreFailed("\(table.typeName)'s tabs must be @TabRoute routes")
@@ -41,28 +42,28 @@ extension NavigationEngine {
             for name in names {
                 let entry = try makeEntry(
                     owner: id, route: name, kinds: [.tab], input: nil, presentation: nil, animated: false)
-                storage.nodes[id]!.tabs.append(entry)
+                try storage.modify(id) { $0.tabs.append(entry) }
             }
-            storage.nodes[id]!.selectedTab = selected
+            try storage.modify(id) { $0.selectedTab = selected }
         }
         return id
     }
 
     /// The route table of a node's coordinator.
-    func table(of nodeID: String) -> RouteTable {
-        let coordinator = storage.coordinators[nodeID]!
+    func table(of nodeID: NodeID) throws -> RouteTable {
+        let coordinator = try storage.coordinator(nodeID)
         return coordinator.binding.table ?? RouteTable.of(coordinator)
     }
 
     /// Looks up a route of a node, checking its kind.
-    func transition(of nodeID: String, named route: String, kinds: [RouteKind]) throws -> AnyTransition {
-        let table = table(of: nodeID)
+    func transition(of nodeID: NodeID, named route: String, kinds: [RouteKind]) throws -> AnyTransition {
+        let table = try table(of: nodeID)
         guard let transition = table.routes[route] else {
             throw NavigationError.unknownRoute(route, in: table.typeName, choices: table.order)
         }
         guard kinds.contains(transition.kind) else {
             let expected = kinds.map { "a \($0.rawValue) route" }.sorted().joined(separator: " or ")
-            let choices = table.order.filter { kinds.contains(table.routes[$0]!.kind) }
+            let choices = table.order.filter { name in table.routes[name].map { kinds.contains($0.kind) } ?? false }
             throw NavigationError.wrongRouteKind(route, in: table.typeName, expected: expected, choices: choices)
         }
         return transition
@@ -70,13 +71,13 @@ extension NavigationEngine {
 
     /// Calls a route's factory and makes an entry for what it returned (attaching a child coordinator).
     func makeEntry(
-        owner: String, route: String, kinds: [RouteKind], input: JSONValue?, presentation: Presentation?,
-        animated: Bool, dismissible: Bool = true, id fixedID: String? = nil, snapshot: NodeSnapshot? = nil,
+        owner: NodeID, route: String, kinds: [RouteKind], input: JSONValue?, presentation: Presentation?,
+        animated: Bool, dismissible: Bool = true, id fixedID: ItemID? = nil, snapshot: NodeSnapshot? = nil,
         resolved: AnyTransition? = nil
     ) throws -> EntryState {
         let transition = try resolved ?? transition(of: owner, named: route, kinds: kinds)
-        let product = try transition.make(owner: storage.coordinators[owner]!, input: input, route: route)
-        let id = fixedID ?? newID("i")
+        let product = try transition.make(owner: try storage.coordinator(owner), input: input, route: route)
+        let id = fixedID ?? newItemID()
         let content: EntryContent
         switch product {
         case .screen(let screen):
@@ -115,12 +116,12 @@ extension NavigationEngine {
     }
 
     /// Removes a coordinator and everything below it; hooks are queued deepest first.
-    private func detach(_ nodeID: String) {
+    private func detach(_ nodeID: NodeID) {
         guard let node = storage.nodes[nodeID] else { return }
         for entry in node.stack.reversed() { discard(entry) }
         for entry in node.tabs.reversed() { discard(entry) }
         if let root = node.root { discard(root) }
-        let coordinator = storage.coordinators[nodeID]!
+        guard let coordinator = storage.coordinators[nodeID] else { return }
         let parent = node.parent.flatMap { storage.coordinators[$0] }
         storage.nodes[nodeID] = nil
         storage.coordinators[nodeID] = nil
@@ -132,17 +133,18 @@ extension NavigationEngine {
     }
 
     /// Removes the stack items of a node from `index` up (top first).
-    func truncateStack(_ nodeID: String, from index: Int) {
-        guard let count = storage.nodes[nodeID]?.stack.count, index < count else { return }
+    func truncateStack(_ nodeID: NodeID, from index: Int) {
+        guard let position = storage.nodes.index(forKey: nodeID), index < storage.nodes.values[position].stack.count
+        else { return }
         // Take the removed items out first: holding a copy of the whole stack while removing would copy its buffer.
-        let removed = Array(storage.nodes[nodeID]!.stack[index...])
-        storage.nodes[nodeID]!.stack.removeSubrange(index...)
+        let removed = Array(storage.nodes.values[position].stack[index...])
+        storage.nodes.values[position].stack.removeSubrange(index...)
         for entry in removed.reversed() { discard(entry) }
         markChanged()
     }
 
     /// The node a coordinator occupies in this engine's tree.
-    func node(of coordinator: any Coordinatable) throws -> String {
+    func node(of coordinator: any Coordinatable) throws -> NodeID {
         let binding = coordinator.binding
         guard binding.engine === self, let id = binding.nodeID, storage.nodes[id] != nil else {
             throw NavigationError.detached(String(describing: type(of: coordinator)))
@@ -151,15 +153,15 @@ extension NavigationEngine {
     }
 
     /// The coordinator at a node, typed.
-    func coordinator<C>(_ nodeID: String, as type: C.Type) throws -> C {
+    func coordinator<C>(_ nodeID: NodeID, as type: C.Type) throws -> C {
         guard let coordinator = storage.coordinators[nodeID] as? C else {
-            throw NavigationError.coordinatorNotFound(nodeID)
+            throw NavigationError.coordinatorNotFound(nodeID.description)
         }
         return coordinator
     }
 
     /// The node id an entry leads to: its coordinator, or `owner` for a screen.
-    func landing(_ entry: EntryState, owner: String) -> String {
+    func landing(_ entry: EntryState, owner: NodeID) -> NodeID {
         entry.content.nodeID ?? owner
     }
 }

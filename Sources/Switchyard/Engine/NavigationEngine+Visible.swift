@@ -9,7 +9,7 @@ extension NavigationEngine {
         return result
     }
 
-    private func appendVisible(_ nodeID: String, into result: inout [VisibleEntry]) {
+    private func appendVisible(_ nodeID: NodeID, into result: inout [VisibleEntry]) {
         guard let node = storage.nodes[nodeID] else { return }
         if let base = node.baseEntry {
             result.append(
@@ -38,9 +38,9 @@ extension NavigationEngine {
         nearestNode { storage.coordinators[$0] is C }.flatMap { storage.coordinators[$0] as? C }
     }
 
-    func nearestNode(where matches: (String) -> Bool) -> String? {
+    func nearestNode(where matches: (NodeID) -> Bool) -> NodeID? {
         let visible = visibleEntries()
-        var seen = Set<String>()
+        var seen = Set<NodeID>()
         for entry in visible.reversed() {
             for candidate in [entry.entry.content.nodeID, entry.owner].compactMap({ $0 })
             where !seen.contains(candidate) {
@@ -48,17 +48,13 @@ extension NavigationEngine {
                 if matches(candidate) { return candidate }
             }
         }
-        return storage.nodes.keys.sorted { idNumber($0) < idNumber($1) }.first(where: matches)
-    }
-
-    func idNumber(_ id: String) -> Int {
-        Int(id.dropFirst()) ?? Int.max
+        return storage.nodes.keys.sorted().first(where: matches)
     }
 
     /// Resolves a chain's starting coordinator: nil → the root; a node id; or a type name (nearest of that type).
-    func resolveCoordinator(_ reference: String?) throws -> String {
+    func resolveCoordinator(_ reference: String?) throws -> NodeID {
         guard let reference, !reference.isEmpty else { return storage.rootNode }
-        if storage.nodes[reference] != nil { return reference }
+        if let id = NodeID(reference), storage.nodes[id] != nil { return id }
         if let found = nearestNode(where: { storage.nodes[$0]?.typeName == reference }) { return found }
         throw NavigationError.coordinatorNotFound(reference)
     }
@@ -66,12 +62,12 @@ extension NavigationEngine {
 
 extension NavigationEngine {
     /// The type name of the coordinator at a node id (e.g. `TodosCoordinator`), if it is in the tree.
-    public func coordinatorType(of nodeID: String) -> String? {
+    public func coordinatorType(of nodeID: NodeID) -> String? {
         storage.nodes[nodeID]?.typeName
     }
 
     /// The item id of the top-most visible screen.
-    public var visibleItem: String? {
+    public var visibleItem: ItemID? {
         topScreen(in: visibleEntries())?.entry.id
     }
 }

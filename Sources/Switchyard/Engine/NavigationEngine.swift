@@ -31,8 +31,8 @@ public final class NavigationEngine {
     /// The version of the tree: 0 at creation, +1 for every committed change.
     public var version: Int { storage.version }
 
-    /// The root coordinator.
-    public var rootCoordinator: any Coordinatable { storage.coordinators[storage.rootNode]! }
+    /// The root coordinator (it stays for the engine's life: switching roots changes what it shows).
+    public let rootCoordinator: any Coordinatable
 
     /// A deep link waiting for a precondition (e.g. login), if any.
     public var pendingDeepLink: String? { storage.pendingDeepLink }
@@ -48,6 +48,7 @@ public final class NavigationEngine {
         throws
     {
         self.deepLinks = deepLinks
+        rootCoordinator = root
         try transaction {
             storage.rootNode = try attach(root, parent: nil, host: nil, snapshot: snapshot)
         }
@@ -71,7 +72,7 @@ public final class NavigationEngine {
             journal = nil
             throw error
         }
-        let finished = journal!
+        let finished = journal ?? Journal()  // set above; the body cannot end it
         journal = nil
         if finished.changed {
             storage.version += 1
@@ -149,11 +150,17 @@ public final class NavigationEngine {
         }
     }
 
-    /// A new node (`n…`) or item (`i…`) id. Ids come from one counter that is part of the transaction's storage:
-    /// an id taken by a transaction that failed was never visible, so it is taken again by the next one.
-    func newID(_ prefix: String) -> String {
+    /// A new node id. Node and item ids come from one counter that is part of the transaction's storage: an id
+    /// taken by a transaction that failed was never visible, so it is taken again by the next one.
+    func newNodeID() -> NodeID {
         defer { storage.nextID += 1 }
-        return prefix + String(storage.nextID)
+        return NodeID(storage.nextID)
+    }
+
+    /// A new item id (see ``newNodeID()``).
+    func newItemID() -> ItemID {
+        defer { storage.nextID += 1 }
+        return ItemID(storage.nextID)
     }
 }
 

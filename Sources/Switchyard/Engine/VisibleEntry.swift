@@ -1,6 +1,6 @@
 /// One entry on the visible path, in the order a renderer stacks them.
 struct VisibleEntry {
-    let owner: String
+    let owner: NodeID
     let entry: EntryState
     let slot: EntrySlot
 }

@@ -26,8 +26,8 @@ extension NavigationEngine {
         writer.member("session", ifPresent: session)
         let top = openVisible(into: &writer)
         if let top {
-            writer.member("coordinator", top.owner)
-            writer.member("item", top.entry.id)
+            writer.member("coordinator", top.owner.description)
+            writer.member("item", top.entry.id.description)
         }
         writer.endObject()
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
@@ -47,8 +47,8 @@ extension NavigationEngine {
             var screenWriter = JSONWriter(capacity: 2048)
             writeScreen(top.entry.id, owner: top.owner, into: &screenWriter)
             rendered = RenderedScreen(item: top.entry.id, json: screenWriter.bytes)
-            writer.member("coordinator", top.owner)
-            writer.member("item", top.entry.id)
+            writer.member("coordinator", top.owner.description)
+            writer.member("item", top.entry.id.description)
             writer.key("screen")
             writer.raw(screenWriter.bytes)
         }
@@ -77,13 +77,13 @@ extension NavigationEngine {
         (try? JSONValue(parsing: stateDocument())) ?? .null
     }
 
-    private func writeNode(_ nodeID: String, reusing rendered: RenderedScreen?, into writer: inout JSONWriter) {
+    private func writeNode(_ nodeID: NodeID, reusing rendered: RenderedScreen?, into writer: inout JSONWriter) {
         guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
             writer.null()
             return
         }
         writer.beginObject()
-        writer.member("id", node.id)
+        writer.member("id", node.id.description)
         writer.member("type", node.typeName)
         writer.member("kind", node.kind.rawValue)
         if let root = node.root {
@@ -108,7 +108,7 @@ extension NavigationEngine {
             writer.endArray()
             if let selected = node.baseEntry {
                 writer.member("selectedTab", selected.route)
-                writer.member("selectedTabId", selected.id)
+                writer.member("selectedTabId", selected.id.description)
             }
         }
         if let alert = node.alert {
@@ -123,11 +123,11 @@ extension NavigationEngine {
     }
 
     private func writeEntry(
-        _ entry: EntryState, owner: String, tabItem: TabItem?, reusing rendered: RenderedScreen?,
+        _ entry: EntryState, owner: NodeID, tabItem: TabItem?, reusing rendered: RenderedScreen?,
         into writer: inout JSONWriter
     ) {
         writer.beginObject()
-        writer.member("id", entry.id)
+        writer.member("id", entry.id.description)
         writer.member("route", entry.route)
         if let input = entry.input { writer.member("input", input) }
         if let presentation = entry.presentation {
@@ -158,7 +158,7 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    private func writeScreen(_ itemID: String, owner: String, into writer: inout JSONWriter) {
+    private func writeScreen(_ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
         guard let screen = storage.screens[itemID] else {
             writer.null()
             return
@@ -169,7 +169,7 @@ extension NavigationEngine {
         writer.member("background", ifPresent: content.background)
         writer.key("content")
         writer.beginArray()
-        let screenWriter = ScreenWriter(owner: owner, item: itemID)
+        let screenWriter = ScreenWriter(owner: owner.description, item: itemID.description)
         for index in content.content.indices {
             screenWriter.write(content.content[index], into: &writer)
         }
@@ -203,6 +203,6 @@ extension NavigationEngine {
 
 /// The top screen's JSON, written once and copied into the tree.
 private struct RenderedScreen {
-    let item: String
+    let item: ItemID
     let json: [UInt8]
 }

@@ -24,46 +24,57 @@ extension NavigationEngine {
             storage.version = Int(version)
         }
         storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
-        let highest = (storage.nodes.keys.map(idNumber) + storage.itemOwner.keys.map(idNumber)).max() ?? 0
+        let highest = (storage.nodes.keys.map(\.number) + storage.itemOwner.keys.map(\.number)).max() ?? 0
         var next = highest + 1
         if case .number(let saved)? = document["nextId"] { next = max(next, Int(saved)) }
         storage.nextID = next
     }
 
     /// Rebuilds a node's content from a snapshot. Inside a transaction.
-    func restoreContent(of nodeID: String, from snapshot: NodeSnapshot) throws {
-        let node = storage.nodes[nodeID]!
+    func restoreContent(of nodeID: NodeID, from snapshot: NodeSnapshot) throws {
+        guard let node = storage.nodes[nodeID] else {
+            throw NavigationError.coordinatorNotFound(nodeID.description)
+        }
         guard snapshot.type == node.typeName, snapshot.kind == node.kind else {
             throw NavigationError.restoreFailed(
                 "node \(snapshot.id) is a \(snapshot.type) (\(snapshot.kind.rawValue)), the app made a \(node.typeName)"
             )
         }
         if let root = snapshot.root {
-            storage.nodes[nodeID]!.root = try restoreEntry(root, owner: nodeID, kinds: [.root])
+            let entry = try restoreEntry(root, owner: nodeID, kinds: [.root])
+            try storage.modify(nodeID) { $0.root = entry }
         } else if node.kind != .tab {
             throw NavigationError.restoreFailed("node \(snapshot.id) has no root")
         }
         for tab in snapshot.tabs {
-            storage.nodes[nodeID]!.tabs.append(try restoreEntry(tab, owner: nodeID, kinds: [.tab]))
+            let entry = try restoreEntry(tab, owner: nodeID, kinds: [.tab])
+            try storage.modify(nodeID) { $0.tabs.append(entry) }
         }
         if node.kind == .tab {
             guard !snapshot.tabs.isEmpty else { throw NavigationError.restoreFailed("node \(snapshot.id) has no tabs") }
-            storage.nodes[nodeID]!.selectedTab = snapshot.tabs.firstIndex { $0.id == snapshot.selectedTabID } ?? 0
+            let selected = snapshot.tabs.firstIndex { $0.id == snapshot.selectedTabID } ?? 0
+            try storage.modify(nodeID) { $0.selectedTab = selected }
         }
         for item in snapshot.stack {
             guard item.presentation != nil else {
                 throw NavigationError.restoreFailed("stack item \(item.id) has no presentation")
             }
-            storage.nodes[nodeID]!.stack.append(try restoreEntry(item, owner: nodeID, kinds: [.route]))
+            let entry = try restoreEntry(item, owner: nodeID, kinds: [.route])
+            try storage.modify(nodeID) { $0.stack.append(entry) }
         }
-        storage.nodes[nodeID]!.alert = snapshot.alert
+        try storage.modify(nodeID) { $0.alert = snapshot.alert }
     }
 
-    private func restoreEntry(_ snapshot: EntrySnapshot, owner: String, kinds: [RouteKind]) throws -> EntryState {
-        if storage.itemOwner[snapshot.id] != nil || storage.nodes[snapshot.id] != nil {
+    /// Whether a node or an item already has this number (they share one counter).
+    private func isTaken(_ number: Int) -> Bool {
+        storage.nodes[NodeID(number)] != nil || storage.itemOwner[ItemID(number)] != nil
+    }
+
+    private func restoreEntry(_ snapshot: EntrySnapshot, owner: NodeID, kinds: [RouteKind]) throws -> EntryState {
+        if isTaken(snapshot.id.number) {
             throw NavigationError.restoreFailed("id \(snapshot.id) appears twice")
         }
-        if let child = snapshot.coordinator, storage.nodes[child.id] != nil || storage.itemOwner[child.id] != nil {
+        if let child = snapshot.coordinator, isTaken(child.id.number) {
             throw NavigationError.restoreFailed("id \(child.id) appears twice")
         }
         let entry = try makeEntry(

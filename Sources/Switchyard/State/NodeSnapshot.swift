@@ -1,17 +1,19 @@
 /// A coordinator node read back from a state document, for restoring an engine.
 final class NodeSnapshot {
-    let id: String
+    let id: NodeID
     let type: String
     let kind: CoordinatorKind
     let root: EntrySnapshot?
     let stack: [EntrySnapshot]
     let tabs: [EntrySnapshot]
-    let selectedTabID: String?
+    let selectedTabID: ItemID?
     let alert: Alert?
 
     init(_ json: JSONValue) throws {
         guard let object = json.objectValue else { throw NavigationError.restoreFailed("a node is not an object") }
-        id = try Self.string(object, "id")
+        let text = try Self.string(object, "id")
+        guard let id = NodeID(text) else { throw NavigationError.restoreFailed("'\(text)' is not a node id") }
+        self.id = id
         type = try Self.string(object, "type")
         guard let kind = CoordinatorKind(rawValue: try Self.string(object, "kind")) else {
             throw NavigationError.restoreFailed("node \(id) has an unknown kind")
@@ -20,7 +22,7 @@ final class NodeSnapshot {
         root = try object["root"].map(EntrySnapshot.init)
         stack = try Self.array(object["stack"]).map(EntrySnapshot.init)
         tabs = try Self.array(object["tabs"]).map(EntrySnapshot.init)
-        selectedTabID = object["selectedTabId"]?.stringValue
+        selectedTabID = object["selectedTabId"]?.stringValue.flatMap(ItemID.init)
         if let alert = object["alert"] {
             do {
                 self.alert = try alert.decode(Alert.self)
@@ -50,7 +52,7 @@ final class NodeSnapshot {
 
 /// An entry read back from a state document.
 struct EntrySnapshot {
-    let id: String
+    let id: ItemID
     let route: String
     let input: JSONValue?
     let presentation: Presentation?
@@ -60,7 +62,9 @@ struct EntrySnapshot {
 
     init(_ json: JSONValue) throws {
         guard let object = json.objectValue else { throw NavigationError.restoreFailed("an entry is not an object") }
-        id = try NodeSnapshot.string(object, "id")
+        let text = try NodeSnapshot.string(object, "id")
+        guard let id = ItemID(text) else { throw NavigationError.restoreFailed("'\(text)' is not an item id") }
+        self.id = id
         route = try NodeSnapshot.string(object, "route")
         input = object["input"]
         if let name = object["presentation"]?.stringValue {

@@ -1,5 +1,6 @@
 /// Writes screen elements as JSON, resolving actions against the item and coordinator that own the screen.
 struct ScreenWriter {
+    /// The owner's and the item's ids as the wire writes them, made once per screen.
     let owner: String
     let item: String
 
