@@ -9,19 +9,25 @@ extension NavigationEngine {
     /// - Returns: The node id of the coordinator where the chain ended.
     @discardableResult
     public func perform(_ steps: [Step], from coordinator: NodeID?) throws -> NodeID {
-        try perform(steps, from: coordinator?.description)
+        try transaction {
+            guard let coordinator else { return try run(steps, at: storage.rootNode) }
+            return try run(steps, at: requireNode(coordinator).id)
+        }
     }
 
     /// Applies `steps` in order from a coordinator named on the wire (see ``perform(_:from:)-(_,NodeID?)``).
     @discardableResult
     public func perform(_ steps: [Step], from coordinator: String? = nil) throws -> NodeID {
-        try transaction {
-            var current = try resolveCoordinator(coordinator)
-            for step in steps {
-                current = try apply(step, at: current)
-            }
-            return current
+        try transaction { try run(steps, at: resolveCoordinator(coordinator)) }
+    }
+
+    /// Applies `steps` in order, each to the node the previous one returned. Inside a transaction.
+    private func run(_ steps: [Step], at start: NodeID) throws -> NodeID {
+        var current = start
+        for step in steps {
+            current = try apply(step, at: current)
         }
+        return current
     }
 
     /// The item a step names on the wire (`i4`); a malformed id is ``NavigationError/itemNotFound(_:)``.
