@@ -8,36 +8,36 @@ struct ScreenWriter {
         writer.beginObject()
         switch element {
         case .text(let text, let style):
-            writer.member("type", "text")
+            writer.member("type", ScreenElement.Kind.text.rawValue)
             writer.member("text", text)
             writer.member("style", style.rawValue)
         case .image(let name, let color):
-            writer.member("type", "image")
+            writer.member("type", ScreenElement.Kind.image.rawValue)
             writer.member("systemName", name)
             writer.member("color", ifPresent: color)
         case .textField(let id, let label, let placeholder, let value, let secure):
-            writer.member("type", "textField")
+            writer.member("type", ScreenElement.Kind.textField.rawValue)
             writer.member("id", id)
             writer.member("label", label)
             writer.member("placeholder", placeholder)
             writer.member("value", value)
             writer.member("secure", secure)
         case .toggle(let id, let title, let isOn, let action):
-            writer.member("type", "toggle")
+            writer.member("type", ScreenElement.Kind.toggle.rawValue)
             writer.member("id", id)
             writer.member("title", title)
             writer.member("isOn", isOn)
             writer.key("action")
             write(action, into: &writer)
         case .button(let title, let role, let disabled, let action):
-            writer.member("type", "button")
+            writer.member("type", ScreenElement.Kind.button.rawValue)
             writer.member("title", title)
             writer.member("role", role.rawValue)
             writer.member("disabled", disabled)
             writer.key("action")
             write(action, into: &writer)
         case .list(let rows):
-            writer.member("type", "list")
+            writer.member("type", ScreenElement.Kind.list.rawValue)
             writer.key("rows")
             writer.beginArray()
             for index in rows.indices { write(rows[index], into: &writer) }
@@ -64,14 +64,14 @@ struct ScreenWriter {
         writer.beginObject()
         switch action {
         case .transition(let steps):
-            writer.member("type", "transition")
+            writer.member("type", ScreenAction.Kind.transition.rawValue)
             writer.member("coordinator", owner)
             writer.key("steps")
             writer.beginArray()
             for index in steps.indices { write(steps[index], into: &writer) }
             writer.endArray()
         case .event(let name, let payload, let fields):
-            writer.member("type", "event")
+            writer.member("type", ScreenAction.Kind.event.rawValue)
             writer.member("from", item)
             writer.member("name", name)
             writer.member("payload", payload)
