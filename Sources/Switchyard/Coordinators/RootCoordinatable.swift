@@ -9,7 +9,7 @@
 ///     func makeAuthenticated(user: String) -> AuthenticatedCoordinator { AuthenticatedCoordinator(user: user) }
 /// }
 /// ```
-/// It can also present modals over everything (``Coordinatable/present(_:as:animated:onDismiss:)``).
+/// It can also present modals over everything (`present(_:as:animated:onDismiss:)` of ``Coordinatable``).
 public protocol RootCoordinatable: RootSwitchable {
     /// The root declaration: which `@Root` route it starts at.
     var navigation: RootNavigation<Self> { get }

@@ -37,7 +37,7 @@ extension TabCoordinatable {
         }
     }
 
-    /// Selects the first tab with that route and returns its coordinator (Stinsen's name for ``focus(_:)``).
+    /// Selects the first tab with that route and returns its coordinator (Stinsen's name for `focus(_:)`).
     @discardableResult
     public func focusFirst<Input, Output: Coordinatable>(
         _ route: KeyPath<Self, Transition<Self, Input, Output>>

@@ -25,7 +25,7 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
         self.entries = entries
     }
 
-    /// A router with one more pattern (see ``DeepLinkPattern`` syntax in the README: `:name`, `:name(int)`,
+    /// A router with one more pattern (see the pattern syntax in the README: `:name`, `:name(int)`,
     /// `scheme1|scheme2://`, host `*`, `?key=:param`).
     public func route(_ pattern: String, _ handler: @escaping Handler) -> DeepLinkRouter {
         DeepLinkRouter(entries: entries + [(DeepLinkPattern(pattern), handler)])

@@ -13,7 +13,7 @@ enum RouteKind: String, Sendable {
 /// typed handles of the Swift API: `route(to: \.todo, "42")` only compiles with the route's own input type.
 ///
 /// A transition is only a handle (where its route is declared); the engine finds the route's name and factory in the
-/// ``RouteTable`` of the owner's type, so declaring routes allocates nothing per coordinator instance.
+/// route table of the owner's type, so declaring routes allocates nothing per coordinator instance.
 public struct Transition<Owner: AnyObject, Input, Output>: Sendable, RouteHandle {
     let site: RouteSite
 }
