@@ -79,6 +79,7 @@ struct EngineStorage {
 
 extension EngineStorage {
     /// Changes the node `id` in place; a node that is not in the tree is ``NavigationError/coordinatorNotFound(_:)``.
+    @discardableResult
     mutating func modify<Result>(_ id: NodeID, _ body: (inout NodeState) throws -> Result) throws -> Result {
         guard let index = nodes.index(forKey: id) else { throw NavigationError.coordinatorNotFound(id.description) }
         return try body(&nodes.values[index])
