@@ -20,7 +20,7 @@ struct EngineSuite {
     /// `perform([push todo])` then `perform([pop])` on the demo's todos coordinator: one pair per operation.
     func pushPopByName() throws -> Measurement {
         let (engine, _, todos) = try DemoStates.loggedIn()
-        let push = [Step(.push, route: "todo", input: "hello-world")]
+        let push = [Step(.push(route: "todo", input: "hello-world"))]
         let pop = [Step(.pop)]
         return try harness.measure("engine.pushPop.byName", "push+pop, by name (demo todos)") {
             try engine.perform(push, from: todos)
@@ -43,7 +43,7 @@ struct EngineSuite {
     func pushPopBenchByName() throws -> Measurement {
         let engine = try NavigationEngine(root: BenchCoordinator())
         let node = engine.rootCoordinator.nodeID
-        let push = [Step(.push, route: "item", input: "hello-world")]
+        let push = [Step(.push(route: "item", input: "hello-world"))]
         let pop = [Step(.pop)]
         return try harness.measure("engine.pushPop.benchByName", "push+pop, by name (bench coordinator)") {
             try engine.perform(push, from: node)
@@ -58,12 +58,12 @@ struct EngineSuite {
         let (engine, tabs, _) = try DemoStates.loggedIn()
         let chains = [
             [
-                Step(.focus, route: "todos"), Step(.popToRoot), Step(.push, route: "todo", input: "hello-world"),
-                Step(.push, route: "todo", input: "buy-milk"),
+                Step(.focus(route: "todos")), Step(.popToRoot), Step(.push(route: "todo", input: "hello-world")),
+                Step(.push(route: "todo", input: "buy-milk")),
             ],
             [
-                Step(.focus, route: "settings"), Step(.popToRoot), Step(.push, route: "green"),
-                Step(.push, route: "yellow"),
+                Step(.focus(route: "settings")), Step(.popToRoot), Step(.push(route: "green")),
+                Step(.push(route: "yellow")),
             ],
         ]
         var turn = 0

@@ -23,7 +23,7 @@ struct TransitionRequest: Decodable {
 
     /// True when every step is a user gesture (for the history's `source`).
     var isGesture: Bool {
-        steps.allSatisfy { [.back, .dismissModal, .selectTab].contains($0.action) }
+        steps.allSatisfy(\.operation.isGesture)
     }
 }
 

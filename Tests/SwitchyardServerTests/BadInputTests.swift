@@ -106,3 +106,24 @@ struct BadInputTests {
         }
     }
 }
+
+/// A step that lacks a member its action needs is refused before anything runs, with the member named.
+@Suite("Missing step members")
+struct MissingMemberTests {
+    @Test(arguments: [
+        (#"{"action":"respondToAlert"}"#, "action 'respondToAlert' needs 'choice'"),
+        (#"{"action":"push"}"#, "action 'push' needs 'route'"),
+        (#"{"steps":[{"action":"popToRoot"},{"action":"popItem"}]}"#, "action 'popItem' needs 'item'"),
+        (#"{"action":"pushStack","route":"todo"}"#, "action 'pushStack' needs 'routes'"),
+    ])
+    func isRefusedWithTheMemberNamed(body: String, detail: String) throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let reply = try session.transition(body)
+            #expect(reply.status == 400)
+            #expect(reply.json["code"] == "missingMember")
+            #expect(reply.json["detail"]?.stringValue == detail)
+            #expect(try session.state().version == 0)
+        }
+    }
+}

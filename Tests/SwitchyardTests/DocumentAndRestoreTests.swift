@@ -33,7 +33,7 @@ struct DocumentAndRestoreTests {
         let restored = try NavigationEngine(restoring: engine.stateValue(), root: AppRoot())
         let before = Set(idsIn(restored.stateValue()))
         try restored.dismissTopModal()
-        try restored.perform([Step(.push, route: "a")], from: "StackCoordinator")
+        try restored.perform([Step(.push(route: "a"))], from: "StackCoordinator")
         let after = Set(idsIn(restored.stateValue()))
         guard case .number(let next)? = engine.stateValue()["nextId"] else {
             Issue.record("no nextId")

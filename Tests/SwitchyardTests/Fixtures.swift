@@ -159,7 +159,7 @@ final class AppRoot: RootCoordinatable {
                 throw NavigationError.deepLinkUnresolved(link.url, reason: "no tab \(name)")
             }
             let tabs = try app.root(\.tabs)
-            try tabs.engine!.perform([Step(.focus, route: name)], from: tabs.nodeID)
+            try tabs.engine!.perform([Step(.focus(route: name))], from: tabs.nodeID)
             return .opened
         }
 }

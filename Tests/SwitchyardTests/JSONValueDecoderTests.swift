@@ -43,7 +43,7 @@ struct JSONValueDecoderTests {
     @Test func stepsAndTheirErrorsComeThrough() throws {
         let step = try JSONValueDecoder().decode(
             Step.self, from: ["action": "push", "route": "todo", "input": ["id": 1], "animated": false])
-        #expect(step == Step(.push, route: "todo", input: ["id": 1], animated: false))
+        #expect(step == Step(.push(route: "todo", input: ["id": 1]), animated: false))
         #expect(throws: NavigationError.self) {
             _ = try JSONValueDecoder().decode(Step.self, from: ["action": "jump"])
         }

@@ -47,7 +47,7 @@ private final class ExampleApp: TabCoordinatable {
     }
     #expect(engine.version == 1)
     #expect(engine.visiblePath == ["todos", "list", "todo"])
-    try engine.perform([Step(.push, route: "todo", input: "7")], from: "TodosCoordinator")
+    try engine.perform([Step(.push(route: "todo", input: "7"))], from: "TodosCoordinator")
     #expect(engine.visiblePath == ["todos", "list", "todo", "todo"])
     let json = engine.stateDocument()
     let copy = try NavigationEngine(restoring: try JSONValue(parsing: json), root: ExampleApp())

@@ -63,11 +63,11 @@ struct RootAndTabTests {
         let (engine, app) = try makeEngine()
         let tabs = try app.root(\.tabs)
         let error = expectRefusal(engine, "notATab") {
-            try engine.perform([Step(.focus, route: "sheet")], from: tabs.nodeID)
+            try engine.perform([Step(.focus(route: "sheet"))], from: tabs.nodeID)
         }
         #expect(error?.choices == ["one", "two", "three"])
         expectRefusal(engine, "unknownRoute") {
-            try engine.perform([Step(.focus, route: "nope")], from: tabs.nodeID)
+            try engine.perform([Step(.focus(route: "nope"))], from: tabs.nodeID)
         }
     }
 
@@ -104,7 +104,7 @@ struct RootAndTabTests {
     @Test func showOnATabCoordinatorAppendsATab() throws {
         let (engine, app) = try makeEngine()
         let tabs = try app.root(\.tabs)
-        try engine.perform([Step(.show, route: "extra", input: "New")], from: tabs.nodeID)
+        try engine.perform([Step(.show(route: "extra", input: "New"))], from: tabs.nodeID)
         #expect(tabs.tabRoutes == ["one", "two", "three", "extra"])
         #expect(tabs.selectedTab == "extra")
     }

@@ -20,7 +20,7 @@ struct DemoDeepLinkTests {
     @Test func stinsenAndWebLinksFocusPopAndPush() throws {
         let demo = try Demo().loggedIn()
         try demo.engine.tapTab("todos")
-        try demo.steps([Step(.push, route: "todo", input: "write-docs")])
+        try demo.steps([Step(.push(route: "todo", input: "write-docs"))])
         try demo.engine.tapTab("home")
         try demo.engine.open("stinsenapp://todo/buy-milk")
         #expect(demo.path == ["authenticated", "todos", "list", "todo"])
@@ -53,7 +53,7 @@ struct DemoDeepLinkTests {
         let demo = try Demo().loggedIn()
         try demo.engine.open("jumper://io.idevs/todo/buy-milk")
         try demo.engine.tapTab("settings")
-        try demo.steps([Step(.push, route: "green"), Step(.route, route: "settingsCoordinator")])
+        try demo.steps([Step(.push(route: "green")), Step(.route(route: "settingsCoordinator"))])
         let document = demo.engine.stateDocument()
         let restored = try TodoDemo.app.restoreEngine(from: try JSONValue(parsing: document))
         #expect(restored.stateDocument() == document)

@@ -62,14 +62,14 @@ struct DemoFlowTests {
         let alert = demo.state["tree"]?["root"]?["coordinator"]?["alert"]
         #expect(alert?["title"] == "Error")
         #expect(alert?["message"] == "Username should not be empty")
-        try demo.engine.perform([Step(.respondToAlert, choice: 0)], from: "UnauthenticatedCoordinator")
+        try demo.engine.perform([Step(.respondToAlert(choice: 0))], from: "UnauthenticatedCoordinator")
         #expect(demo.state["tree"]?["root"]?["coordinator"]?["alert"] == nil)
     }
 
     @Test func forgotPasswordPushesAndOKPopsToRoot() throws {
         let demo = try Demo()
         try demo.event("completeOnboarding")
-        try demo.steps([Step(.route, route: "forgotPassword")])
+        try demo.steps([Step(.route(route: "forgotPassword"))])
         #expect(demo.path == ["unauthenticated", "login", "forgotPassword"])
         try demo.steps([Step(.popToRoot)])
         #expect(demo.path == ["unauthenticated", "login"])
@@ -78,7 +78,7 @@ struct DemoFlowTests {
     @Test func registrationSharesTheStackAndRegisterLogsIn() throws {
         let demo = try Demo()
         try demo.event("completeOnboarding")
-        try demo.steps([Step(.route, route: "registration")])
+        try demo.steps([Step(.route(route: "registration"))])
         #expect(demo.path == ["unauthenticated", "login", "registration", "start"])
         try demo.event("next", fields: ["username": "bob"])
         #expect(demo.path == ["unauthenticated", "login", "registration", "start", "password"])
@@ -93,7 +93,7 @@ struct DemoFlowTests {
     @Test func favouritesChainFocusesTodosPopsAndPushes() throws {
         let demo = try Demo().loggedIn()
         try demo.engine.tapTab("todos")
-        try demo.steps([Step(.push, route: "todo", input: "buy-milk")])
+        try demo.steps([Step(.push(route: "todo", input: "buy-milk"))])
         try demo.engine.tapTab("home")
         try demo.event("openTodo", payload: ["id": "hello-world"])
         #expect(demo.path == ["authenticated", "todos", "list", "todo"])
@@ -103,7 +103,7 @@ struct DemoFlowTests {
     @Test func favouriteToggleBubblesUpToHome() throws {
         let demo = try Demo().loggedIn()
         try demo.engine.tapTab("todos")
-        try demo.steps([Step(.push, route: "todo", input: "buy-milk")])
+        try demo.steps([Step(.push(route: "todo", input: "buy-milk"))])
         try demo.event("toggleFavourite", payload: ["id": "buy-milk"], fields: ["favourite": "true"])
         try demo.engine.tapTab("home")
         guard case .array(let content)? = demo.state["visible"]?["screen"]?["content"] else {
@@ -122,7 +122,7 @@ struct DemoFlowTests {
     @Test func createTodoInAModalFlow() throws {
         let demo = try Demo().loggedIn()
         try demo.engine.tapTab("todos")
-        try demo.steps([Step(.route, route: "create")])
+        try demo.steps([Step(.route(route: "create"))])
         #expect(demo.path == ["authenticated", "todos", "list", "create", "form"])
         try demo.event("create", fields: ["name": "Walk the dog"])
         #expect(demo.path == ["authenticated", "todos", "list"])
@@ -132,7 +132,7 @@ struct DemoFlowTests {
     @Test func reselectingASelectedTabPopsItToRoot() throws {
         let demo = try Demo().loggedIn()
         try demo.engine.tapTab("settings")
-        try demo.steps([Step(.push, route: "green"), Step(.push, route: "yellow")])
+        try demo.steps([Step(.push(route: "green")), Step(.push(route: "yellow"))])
         try demo.engine.tapTab("settings")
         #expect(demo.path == ["authenticated", "settings", "settings"])
     }

@@ -21,10 +21,10 @@ struct SettingsTestbedTests {
 
     @Test func pushesPopsAndPopTo() throws {
         let demo = try settings()
-        try demo.steps([Step(.push, route: "green")])
-        try demo.steps([Step(.push, route: "yellow")])
-        try demo.steps([Step(.push, route: "green")])
-        try demo.steps([Step(.popTo, route: "yellow")])
+        try demo.steps([Step(.push(route: "green"))])
+        try demo.steps([Step(.push(route: "yellow"))])
+        try demo.steps([Step(.push(route: "green"))])
+        try demo.steps([Step(.popTo(route: "yellow"))])
         #expect(demo.path == ["authenticated", "settings", "settings", "green", "yellow"])
         try demo.steps([Step(.pop)])
         try demo.steps([Step(.popToRoot)])
@@ -33,9 +33,9 @@ struct SettingsTestbedTests {
 
     @Test func presentViewAndCoordinatorsStackModals() throws {
         let demo = try settings()
-        try demo.steps([Step(.route, route: "blue")])
-        try demo.steps([Step(.route, route: "settingsCoordinator")])
-        try demo.steps([Step(.route, route: "settingsCoordinatorFullscreen")])
+        try demo.steps([Step(.route(route: "blue"))])
+        try demo.steps([Step(.route(route: "settingsCoordinator"))])
+        try demo.steps([Step(.route(route: "settingsCoordinatorFullscreen"))])
         #expect(
             demo.path == [
                 "authenticated", "settings", "settings", "blue", "settingsCoordinator", "settings",
@@ -55,7 +55,7 @@ struct SettingsTestbedTests {
 
     @Test func termsCannotBeSwipedAwayButIAgreeCloses() throws {
         let demo = try settings()
-        try demo.steps([Step(.route, route: "terms")])
+        try demo.steps([Step(.route(route: "terms"))])
         #expect(throws: NavigationError.notDismissible(route: "terms")) { try demo.engine.dismissTopModal() }
         try demo.steps([Step(.pop)])
         #expect(demo.path == ["authenticated", "settings", "settings"])
@@ -63,8 +63,8 @@ struct SettingsTestbedTests {
 
     @Test func showAlertThenAnswerIt() throws {
         let demo = try settings()
-        try demo.steps([Step(.presentAlert, title: "Alert", message: "Shown by the settings coordinator.")])
-        try demo.engine.perform([Step(.respondToAlert, choice: 0)], from: "SettingsCoordinator")
+        try demo.steps([Step(.presentAlert(title: "Alert", message: "Shown by the settings coordinator."))])
+        try demo.engine.perform([Step(.respondToAlert(choice: 0))], from: "SettingsCoordinator")
         #expect(!String(decoding: demo.engine.stateDocument(), as: UTF8.self).contains("\"alert\""))
     }
 }

@@ -39,52 +39,36 @@ extension NavigationEngine {
     /// Applies one step at a node; returns the node the chain continues with.
     func apply(_ step: Step, at nodeID: NodeID) throws -> NodeID {
         let animated = step.animated ?? true
-        switch step.action {
-        case .root:
-            return try switchRoot(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
-        case .hasRoot: return try hasRoot(nodeID, step.required(\.route, "route"))
-        case .route: return try route(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
-        case .show: return try show(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
-        case .push: return try push(nodeID, step.required(\.route, "route"), input: step.input, animated: animated)
-        case .pushStack: return try pushStack(nodeID, step.required(\.routes, "routes"), animated: animated)
-        case .present:
-            return try present(
-                nodeID, step.required(\.route, "route"), input: step.input, presentation: step.presentation,
-                animated: animated)
+        switch step.operation {
+        case .root(let route, let input): return try switchRoot(nodeID, route, input: input, animated: animated)
+        case .hasRoot(let route): return try hasRoot(nodeID, route)
+        case .route(let route, let input): return try self.route(nodeID, route, input: input, animated: animated)
+        case .show(let route, let input): return try show(nodeID, route, input: input, animated: animated)
+        case .push(let route, let input): return try push(nodeID, route, input: input, animated: animated)
+        case .pushStack(let routes): return try pushStack(nodeID, routes, animated: animated)
+        case .present(let route, let input, let presentation):
+            return try present(nodeID, route, input: input, presentation: presentation, animated: animated)
         case .pop: return try pop(nodeID)
-        case .popItem: return try pop(nodeID, item: itemID(step.required(\.item, "item")))
-        case .popTo: return try pop(nodeID, to: step.required(\.route, "route"), match: step.match ?? .last)
-        case .focusFirst:
-            let route = try step.required(\.route, "route")
+        case .popItem(let item): return try pop(nodeID, item: itemID(item))
+        case .popTo(let route, let match): return try pop(nodeID, to: route, match: match ?? .last)
+        case .focusFirst(let route, let input):
             if try requireNode(nodeID).kind == .tab {
-                return try focusTab(nodeID, route, input: step.input)
+                return try focusTab(nodeID, route, input: input)
             }
-            return try pop(nodeID, to: route, match: .first, input: step.input)
-        case .focus: return try focusTab(nodeID, step.required(\.route, "route"))
+            return try pop(nodeID, to: route, match: .first, input: input)
+        case .focus(let route): return try focusTab(nodeID, route)
         case .popToRoot: return try popToRoot(nodeID)
         case .child: return try child(nodeID)
         case .dismiss: return try dismiss(nodeID)
         case .dismissCoordinator: return try dismissCoordinator(nodeID)
-        case .addTab: return try addTab(nodeID, step.required(\.route, "route"), input: step.input, select: false)
-        case .removeTab: return try removeTab(nodeID, item: itemID(step.required(\.item, "item")))
-        case .presentAlert:
-            let alert = Alert(
-                title: try step.required(\.title, "title"), message: step.message, actions: step.actions ?? [])
-            return try presentAlert(nodeID, alert)
-        case .respondToAlert: return try respondToAlert(nodeID, choice: step.required(\.choice, "choice"))
+        case .addTab(let route, let input): return try addTab(nodeID, route, input: input, select: false)
+        case .removeTab(let item): return try removeTab(nodeID, item: itemID(item))
+        case .presentAlert(let title, let message, let actions):
+            return try presentAlert(nodeID, Alert(title: title, message: message, actions: actions ?? []))
+        case .respondToAlert(let choice): return try respondToAlert(nodeID, choice: choice)
         case .back: return try back()
         case .dismissModal: return try dismissModal()
-        case .selectTab: return try selectTab(step.required(\.route, "route"))
+        case .selectTab(let route): return try selectTab(route)
         }
-    }
-}
-
-extension Step {
-    /// A member the action needs, or a clear error naming it.
-    func required<Value>(_ member: KeyPath<Step, Value?>, _ name: String) throws -> Value {
-        if let value = self[keyPath: member] { return value }
-        throw NavigationError(
-            code: "missingMember", category: .invalidRequest,
-            message: "action '\(action.rawValue)' needs '\(name)'")
     }
 }

@@ -1,59 +1,84 @@
 /// One step of a chain: an engine operation addressed by name, as the server receives it in JSON.
 ///
-/// `{"action":"push","route":"todo","input":"42"}`. Members an action does not use are ignored.
+/// `{"action":"push","route":"todo","input":"42"}`. The ``operation`` holds exactly the members its action uses, so
+/// the compiler lists every place a new action must be handled; members an action does not use are ignored when
+/// decoding, and a member it needs but lacks is refused then (`missingMember`), before anything runs.
+///
+/// ```swift
+/// Step(.push(route: "todo", input: "42"))
+/// Step(.pop, animated: false)
+/// ```
 public struct Step: Sendable, Hashable {
-    /// Every operation a step can name.
+    /// What the step does, with the members it needs.
+    public var operation: Operation
+    /// Whether a renderer should animate the change (nil: the default, true).
+    public var animated: Bool?
+
+    /// Creates a step.
+    public init(_ operation: Operation, animated: Bool? = nil) {
+        self.operation = operation
+        self.animated = animated
+    }
+
+    /// Every operation a step can name, with the members each uses.
+    public enum Operation: Sendable, Hashable {
+        /// Switch the root (root and navigation kinds).
+        case root(route: String, input: JSONValue? = nil)
+        /// Assert the current root.
+        case hasRoot(route: String)
+        /// Use the route's declared presentation.
+        case route(route: String, input: JSONValue? = nil)
+        /// Let the container decide: push, add a tab or switch the root.
+        case show(route: String, input: JSONValue? = nil)
+        /// Push (navigation).
+        case push(route: String, input: JSONValue? = nil)
+        /// Push several routes; only the last animates.
+        case pushStack(routes: [RouteReference])
+        /// Present modally (`modal` or `fullScreen`; default: the route's declared style, else modal).
+        case present(route: String, input: JSONValue? = nil, presentation: Presentation? = nil)
+        /// Remove the top item of this stack.
+        case pop
+        /// Remove an item (by id, `i4`) and everything above it.
+        case popItem(item: String)
+        /// Pop to the last (default) or first item with that route.
+        case popTo(route: String, match: StackMatch? = nil)
+        /// Navigation: pop to the first item with that route; tab: select the first tab with that route.
+        case focusFirst(route: String, input: JSONValue? = nil)
+        /// Select a tab.
+        case focus(route: String)
+        /// Clear the stack.
+        case popToRoot
+        /// Move the chain into the current root's or selected tab's coordinator.
+        case child
+        /// Dismiss this coordinator's presentation.
+        case dismiss
+        /// Remove this coordinator's item and everything above it in its parent.
+        case dismissCoordinator
+        /// Add a tab at run time.
+        case addTab(route: String, input: JSONValue? = nil)
+        /// Remove a tab (by item id) at run time.
+        case removeTab(item: String)
+        /// Show an alert.
+        case presentAlert(title: String, message: String? = nil, actions: [AlertAction]? = nil)
+        /// Answer the alert with the action at `choice`.
+        case respondToAlert(choice: Int)
+        /// The user's back gesture.
+        case back
+        /// The user's swipe-down on the top-most modal.
+        case dismissModal
+        /// The user's tap on a tab.
+        case selectTab(route: String)
+    }
+
+    /// Every action name a step can carry (the `action` member); ``WireVocabulary/actions`` lists them.
     public enum Action: String, Sendable, Hashable, CaseIterable, Codable {
         case root, hasRoot, route, show, push, pushStack, present, pop, popItem, popTo, focusFirst, focus, popToRoot
         case child, dismiss, dismissCoordinator, addTab, removeTab, presentAlert, respondToAlert
         case back, dismissModal, selectTab
     }
 
-    /// The operation.
-    public var action: Action
-    /// The route name, for actions that take one.
-    public var route: String?
-    /// The route input as JSON; nil when absent.
-    public var input: JSONValue?
-    /// Whether a renderer should animate the change (default true).
-    public var animated: Bool?
-    /// `modal` or `fullScreen`, for `present` (default: the route's declared style, else modal).
-    public var presentation: Presentation?
-    /// `last` (default) or `first`, for `popTo`.
-    public var match: StackMatch?
-    /// An item id, for `popItem` and `removeTab`.
-    public var item: String?
-    /// Routes to push, for `pushStack`.
-    public var routes: [RouteReference]?
-    /// Alert title and message, for `presentAlert`.
-    public var title: String?
-    /// Alert message, for `presentAlert`.
-    public var message: String?
-    /// Alert actions, for `presentAlert`.
-    public var actions: [AlertAction]?
-    /// The index of the alert action chosen, for `respondToAlert`.
-    public var choice: Int?
-
-    /// Creates a step.
-    public init(
-        _ action: Action, route: String? = nil, input: JSONValue? = nil, animated: Bool? = nil,
-        presentation: Presentation? = nil, match: StackMatch? = nil, item: String? = nil,
-        routes: [RouteReference]? = nil, title: String? = nil, message: String? = nil,
-        actions: [AlertAction]? = nil, choice: Int? = nil
-    ) {
-        self.action = action
-        self.route = route
-        self.input = input
-        self.animated = animated
-        self.presentation = presentation
-        self.match = match
-        self.item = item
-        self.routes = routes
-        self.title = title
-        self.message = message
-        self.actions = actions
-        self.choice = choice
-    }
+    /// The action this step names.
+    public var action: Action { operation.action }
 
     /// A route name with its input, for `pushStack`.
     public struct RouteReference: Sendable, Hashable, Codable {
@@ -70,6 +95,45 @@ public struct Step: Sendable, Hashable {
     }
 }
 
+extension Step.Operation {
+    /// The action this operation is named by on the wire.
+    public var action: Step.Action {
+        switch self {
+        case .root: .root
+        case .hasRoot: .hasRoot
+        case .route: .route
+        case .show: .show
+        case .push: .push
+        case .pushStack: .pushStack
+        case .present: .present
+        case .pop: .pop
+        case .popItem: .popItem
+        case .popTo: .popTo
+        case .focusFirst: .focusFirst
+        case .focus: .focus
+        case .popToRoot: .popToRoot
+        case .child: .child
+        case .dismiss: .dismiss
+        case .dismissCoordinator: .dismissCoordinator
+        case .addTab: .addTab
+        case .removeTab: .removeTab
+        case .presentAlert: .presentAlert
+        case .respondToAlert: .respondToAlert
+        case .back: .back
+        case .dismissModal: .dismissModal
+        case .selectTab: .selectTab
+        }
+    }
+
+    /// Whether the step is a user gesture (for the history's `source`).
+    public var isGesture: Bool {
+        switch self {
+        case .back, .dismissModal, .selectTab: true
+        default: false
+        }
+    }
+}
+
 /// Which occurrence of a route `pop(to:)` returns to when the stack holds it more than once.
 public enum StackMatch: String, Sendable, Hashable, Codable, CaseIterable {
     /// The occurrence nearest the top (Jumper's behaviour; the default).
@@ -78,46 +142,75 @@ public enum StackMatch: String, Sendable, Hashable, Codable, CaseIterable {
     case first
 }
 
-extension Step: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case action, route, input, animated, presentation, match, item, routes, title, message, actions, choice
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let name = try container.decode(String.self, forKey: .action)
-        guard let action = Action(rawValue: name) else {
-            throw NavigationError(
-                code: "unknownAction", category: .invalidRequest, message: "unknown action '\(name)'",
-                choices: Action.allCases.map(\.rawValue))
+extension Step {
+    /// The `route` member, for the operations that have one.
+    public var route: String? {
+        switch operation {
+        case .root(let route, _), .hasRoot(let route), .route(let route, _), .show(let route, _), .push(let route, _),
+            .present(let route, _, _), .popTo(let route, _), .focusFirst(let route, _), .focus(let route),
+            .addTab(let route, _), .selectTab(let route):
+            route
+        default: nil
         }
-        self.action = action
-        route = try container.decodeIfPresent(String.self, forKey: .route)
-        input = try container.decodeIfPresent(JSONValue.self, forKey: .input)
-        animated = try container.decodeIfPresent(Bool.self, forKey: .animated)
-        presentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation)
-        match = try container.decodeIfPresent(StackMatch.self, forKey: .match)
-        item = try container.decodeIfPresent(String.self, forKey: .item)
-        routes = try container.decodeIfPresent([RouteReference].self, forKey: .routes)
-        title = try container.decodeIfPresent(String.self, forKey: .title)
-        message = try container.decodeIfPresent(String.self, forKey: .message)
-        actions = try container.decodeIfPresent([AlertAction].self, forKey: .actions)
-        choice = try container.decodeIfPresent(Int.self, forKey: .choice)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(action.rawValue, forKey: .action)
-        try container.encodeIfPresent(route, forKey: .route)
-        try container.encodeIfPresent(input, forKey: .input)
-        try container.encodeIfPresent(animated, forKey: .animated)
-        try container.encodeIfPresent(presentation, forKey: .presentation)
-        try container.encodeIfPresent(match, forKey: .match)
-        try container.encodeIfPresent(item, forKey: .item)
-        try container.encodeIfPresent(routes, forKey: .routes)
-        try container.encodeIfPresent(title, forKey: .title)
-        try container.encodeIfPresent(message, forKey: .message)
-        try container.encodeIfPresent(actions, forKey: .actions)
-        try container.encodeIfPresent(choice, forKey: .choice)
+    /// The `input` member, for the operations that have one.
+    public var input: JSONValue? {
+        switch operation {
+        case .root(_, let input), .route(_, let input), .show(_, let input), .push(_, let input),
+            .present(_, let input, _), .focusFirst(_, let input), .addTab(_, let input):
+            input
+        default: nil
+        }
+    }
+
+    /// The `presentation` member of `present`.
+    public var presentation: Presentation? {
+        if case .present(_, _, let presentation) = operation { return presentation }
+        return nil
+    }
+
+    /// The `match` member of `popTo`.
+    public var match: StackMatch? {
+        if case .popTo(_, let match) = operation { return match }
+        return nil
+    }
+
+    /// The `item` member of `popItem` and `removeTab`.
+    public var item: String? {
+        switch operation {
+        case .popItem(let item), .removeTab(let item): item
+        default: nil
+        }
+    }
+
+    /// The `routes` member of `pushStack`.
+    public var routes: [RouteReference]? {
+        if case .pushStack(let routes) = operation { return routes }
+        return nil
+    }
+
+    /// The `title` member of `presentAlert`.
+    public var title: String? {
+        if case .presentAlert(let title, _, _) = operation { return title }
+        return nil
+    }
+
+    /// The `message` member of `presentAlert`.
+    public var message: String? {
+        if case .presentAlert(_, let message, _) = operation { return message }
+        return nil
+    }
+
+    /// The `actions` member of `presentAlert`.
+    public var actions: [AlertAction]? {
+        if case .presentAlert(_, _, let actions) = operation { return actions }
+        return nil
+    }
+
+    /// The `choice` member of `respondToAlert`.
+    public var choice: Int? {
+        if case .respondToAlert(let choice) = operation { return choice }
+        return nil
     }
 }

@@ -8,16 +8,16 @@ public enum ScreenAction: Sendable, Hashable {
 
     /// A transition that routes to `route` with its declared presentation.
     public static func route(_ route: String, input: JSONValue? = nil) -> ScreenAction {
-        .transition([Step(.route, route: route, input: input)])
+        .transition([Step(.route(route: route, input: input))])
     }
 
     /// A transition that pushes `route`.
     public static func push(_ route: String, input: JSONValue? = nil) -> ScreenAction {
-        .transition([Step(.push, route: route, input: input)])
+        .transition([Step(.push(route: route, input: input))])
     }
 
-    /// A transition made of one step of the given action (e.g. `.step(.pop)`).
-    public static func step(_ action: Step.Action) -> ScreenAction {
-        .transition([Step(action)])
+    /// A transition made of one step (e.g. `.step(.pop)`).
+    public static func step(_ operation: Step.Operation) -> ScreenAction {
+        .transition([Step(operation)])
     }
 }

@@ -49,11 +49,11 @@ struct TestbedScreen: Screen {
                 .button(
                     "Show Alert", role: .secondary,
                     action: .transition([
-                        Step(.presentAlert, title: "Alert", message: "Shown by the settings coordinator.")
+                        Step(.presentAlert(title: "Alert", message: "Shown by the settings coordinator."))
                     ])),
                 .button("Pop", role: .secondary, action: .step(.pop)),
-                .button("Pop to Green", role: .secondary, action: .transition([Step(.popTo, route: "green")])),
-                .button("Pop to Yellow", role: .secondary, action: .transition([Step(.popTo, route: "yellow")])),
+                .button("Pop to Green", role: .secondary, action: .transition([Step(.popTo(route: "green"))])),
+                .button("Pop to Yellow", role: .secondary, action: .transition([Step(.popTo(route: "yellow"))])),
                 .button("Pop to Root", role: .secondary, action: .step(.popToRoot)),
                 .button("Dismiss", role: .destructive, action: .step(.dismiss)),
             ])
