@@ -11,7 +11,8 @@ struct EngineSuite {
             ("engine.pushPop.byName", pushPopByName), ("engine.pushPop.typed", pushPopTyped),
             ("engine.pushPop.benchByName", pushPopBenchByName), ("engine.chain4", chain),
             ("engine.deepLink", deepLink), ("engine.state.loggedIn", stateLoggedIn),
-            ("engine.state.deep", stateDeep), ("engine.restore.parsed", restoreParsed),
+            ("engine.state.deep", stateDeep), ("engine.writer.raw", writerRaw), ("engine.writer.safe", writerSafe),
+            ("engine.restore.parsed", restoreParsed),
             ("engine.restore.bytes", restoreFromBytes),
         ]
         return try all.filter { filter == nil || $0.0.contains(filter!) }.map { try $0.1() }
@@ -98,6 +99,31 @@ struct EngineSuite {
         let engine = try DemoStates.deep()
         return harness.measure("engine.state.deep", "state JSON, deep state") {
             engine.stateDocument().count
+        }
+    }
+
+    /// The deep document as a JSON value, written by `JSONWriter` (raw buffer, `memcpy`).
+    func writerRaw() throws -> Measurement {
+        let document = try JSONValue(parsing: DemoStates.deep().stateDocument())
+        return harness.measure("engine.writer.raw", "JSON writer, raw buffer (deep document as a value)") {
+            var writer = JSONWriter(capacity: 4096)
+            writer.value(document)
+            return writer.bytes.count
+        }
+    }
+
+    /// The same document written by `SafeJSONWriter` (`[UInt8]`, no unsafe code); the output is the same bytes.
+    func writerSafe() throws -> Measurement {
+        let document = try JSONValue(parsing: DemoStates.deep().stateDocument())
+        var raw = JSONWriter(capacity: 4096)
+        raw.value(document)
+        var safe = SafeJSONWriter(capacity: 4096)
+        safe.value(document)
+        guard safe.bytes == raw.bytes else { throw BenchError("the safe writer's output differs from JSONWriter's") }
+        return harness.measure("engine.writer.safe", "JSON writer, safe [UInt8] (same document, same bytes)") {
+            var writer = SafeJSONWriter(capacity: 4096)
+            writer.value(document)
+            return writer.bytes.count
         }
     }
 

@@ -27,7 +27,7 @@ def engine_rows(parts):
     if not measurements:
         return []
     targets = {
-        "engine.pushPop.byName": 2_000, "engine.pushPop.typed": 2_000, "engine.chain4": 10_000,
+        "engine.pushPop.byName": 2_500, "engine.pushPop.typed": 2_000, "engine.chain4": 10_000,
         "engine.state.deep": 30_000, "engine.restore.parsed": 100_000,
     }
     rows = []
