@@ -63,15 +63,23 @@ struct NodeState {
     }
 }
 
+/// What the tree keeps for one item.
+struct ItemRecord {
+    /// The node whose entry the item is.
+    let owner: NodeID
+    /// The screen the item shows; nil when it hosts a coordinator.
+    let screen: (any Screen)?
+}
+
 /// Everything a transaction may change; copied at the start of a transaction and put back on failure.
 struct EngineStorage {
     var version = 0
     var rootNode = NodeID(0)
     var nodes: [NodeID: NodeState] = [:]
     var coordinators: [NodeID: any Coordinatable] = [:]
-    var screens: [ItemID: any Screen] = [:]
-    /// Item id → the node whose entry it is.
-    var itemOwner: [ItemID: NodeID] = [:]
+    /// Every item of the tree: whose entry it is, and its screen. One dictionary (not one per field): a
+    /// transaction copies each dictionary it changes once, so each one less is a copy less per push and pop.
+    var items: [ItemID: ItemRecord] = [:]
     var dismissCallbacks: [ItemID: () -> Void] = [:]
     var pendingDeepLink: String?
     var nextID = 1

@@ -79,9 +79,10 @@ extension NavigationEngine {
         let product = try transition.make(owner: try storage.coordinator(owner), input: input, route: route)
         let id = fixedID ?? newItemID()
         let content: EntryContent
+        var screen: (any Screen)?
         switch product {
-        case .screen(let screen):
-            storage.screens[id] = screen
+        case .screen(let made):
+            screen = made
             content = .screen
         case .coordinator(let child):
             if presentation == .push, child.binding.kind != .navigation {
@@ -89,7 +90,7 @@ extension NavigationEngine {
             }
             content = .coordinator(try attach(child, parent: owner, host: id, snapshot: snapshot))
         }
-        storage.itemOwner[id] = owner
+        storage.items[id] = ItemRecord(owner: owner, screen: screen)
         markChanged()
         let storedInput = (input == .null) ? nil : input
         return EntryState(
@@ -99,13 +100,8 @@ extension NavigationEngine {
 
     /// Removes an entry's content from the tree: its screen, or its coordinator with all descendants.
     func discard(_ entry: EntryState) {
-        switch entry.content {
-        case .screen:
-            storage.screens[entry.id] = nil
-        case .coordinator(let nodeID):
-            detach(nodeID)
-        }
-        storage.itemOwner[entry.id] = nil
+        if case .coordinator(let nodeID) = entry.content { detach(nodeID) }
+        storage.items[entry.id] = nil
         // Checked before removing: removing from the dictionary would copy it (the transaction holds a snapshot).
         if storage.dismissCallbacks[entry.id] != nil,
             let callback = storage.dismissCallbacks.removeValue(forKey: entry.id)
@@ -136,10 +132,15 @@ extension NavigationEngine {
     func truncateStack(_ nodeID: NodeID, from index: Int) {
         guard let position = storage.nodes.index(forKey: nodeID), index < storage.nodes.values[position].stack.count
         else { return }
-        // Take the removed items out first: holding a copy of the whole stack while removing would copy its buffer.
-        let removed = Array(storage.nodes.values[position].stack[index...])
-        storage.nodes.values[position].stack.removeSubrange(index...)
-        for entry in removed.reversed() { discard(entry) }
+        // Take the removed items out first (holding a copy of the whole stack while removing would copy its
+        // buffer); the usual pop removes one item, which needs no array.
+        if index == storage.nodes.values[position].stack.count - 1 {
+            discard(storage.nodes.values[position].stack.removeLast())
+        } else {
+            let removed = Array(storage.nodes.values[position].stack[index...])
+            storage.nodes.values[position].stack.removeSubrange(index...)
+            for entry in removed.reversed() { discard(entry) }
+        }
         markChanged()
     }
 

@@ -159,7 +159,7 @@ extension NavigationEngine {
     }
 
     private func writeScreen(_ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
-        guard let screen = storage.screens[itemID] else {
+        guard let screen = storage.items[itemID]?.screen else {
             writer.null()
             return
         }

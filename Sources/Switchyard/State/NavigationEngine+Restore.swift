@@ -24,7 +24,7 @@ extension NavigationEngine {
             storage.version = Int(version)
         }
         storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
-        let highest = (storage.nodes.keys.map(\.number) + storage.itemOwner.keys.map(\.number)).max() ?? 0
+        let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
         var next = highest + 1
         if case .number(let saved)? = document["nextId"] { next = max(next, Int(saved)) }
         storage.nextID = next
@@ -67,7 +67,7 @@ extension NavigationEngine {
 
     /// Whether a node or an item already has this number (they share one counter).
     private func isTaken(_ number: Int) -> Bool {
-        storage.nodes[NodeID(number)] != nil || storage.itemOwner[ItemID(number)] != nil
+        storage.nodes[NodeID(number)] != nil || storage.items[ItemID(number)] != nil
     }
 
     private func restoreEntry(_ snapshot: EntrySnapshot, owner: NodeID, kinds: [RouteKind]) throws -> EntryState {
