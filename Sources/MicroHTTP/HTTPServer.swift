@@ -128,6 +128,7 @@ public final class HTTPServer: Sendable {
                 let waiters = state.waiters
                 state.waiters = []
                 waiters.forEach { $0.wake() }
+                core.hangUps?.stop()  // never started: no connection was ever parked
                 return .none(true)
             case .stopped: return .none(state.stoppedCleanly)
             case .stopping: return .wait

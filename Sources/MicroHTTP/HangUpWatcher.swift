@@ -54,9 +54,9 @@ final class HangUpWatcher: ConnectionParking {
         }
     }
 
-    /// Stops the watching thread and closes the epoll set. Call once, after the daemon stopped.
+    /// Stops the watching thread and closes the epoll set, after the daemon stopped (later calls do nothing).
     func stop() {
-        running.store(false, ordering: .sequentiallyConsistent)
+        guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
         var one: UInt64 = 1
         _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)
         finished.wait()
