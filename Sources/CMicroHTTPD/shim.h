@@ -9,8 +9,10 @@
 #include <microhttpd.h>
 // Linux's epoll and eventfd, which Swift's Glibc module does not export: MicroHTTP watches parked
 // (suspended) connections with them, beside the epoll set libmicrohttpd runs itself.
+#ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#endif
 
 // Swift cannot call C variadic functions. Each `swy_` wrapper below exists only to call one
 // variadic libmicrohttpd function with a fixed, typed argument list, so that every option value

@@ -136,6 +136,7 @@ final class ServerCore: Sendable {
     /// Last call: the whole request is in; run the handler and queue its response.
     func finish(_ context: ConnectionContext, _ connection: OpaquePointer) -> MHD_Result {
         if context.responded { return .YES }
+        deadlines.answered(context)  // the request is in: the deadline never times the handler
         if context.bodyTooLarge {
             return reject(
                 context, connection, status: 413, title: "Content Too Large",

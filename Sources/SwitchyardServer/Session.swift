@@ -29,10 +29,14 @@ final class Session: Sendable {
         now = configuration.now
     }
 
-    /// Runs `body` with exclusive access to the session's state; counts as activity.
+    /// Runs `body` with exclusive access to the session's state; counts as activity. The count of streams that
+    /// expiry reads is updated under the same lock, so concurrent subscribes and closes cannot leave it stale.
     func withState<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         touch()
-        return try state.withLock { state in try body(&state) }
+        return try state.withLock { state in
+            defer { recordSubscribers(state.subscribers.count) }
+            return try body(&state)
+        }
     }
 
     /// The session's activity, for expiry (safe to read from any thread).
@@ -48,41 +52,42 @@ final class Session: Sendable {
     /// The current time on the configured clock.
     var time: Double { now() }
 
-    /// Adds a stream subscriber and sends it the current state at once.
+    /// Adds a stream subscriber and sends it the current state at once; a session that has ended closes it.
     func subscribe(_ stream: EventStream) {
-        let count = withState { state in
+        let ended = withState { state in
+            guard !state.ended else { return true }
             state.subscribe(stream)
-            return state.subscribers.count
+            return false
         }
-        activity.withLock { $0.subscribers = count }
+        if ended { stream.close() }
     }
 
     /// Removes a stream subscriber (from its close callback); the session's idle time starts again now.
     func unsubscribe(_ stream: EventStream) {
-        let count = state.withLock { state in
-            state.subscribers[ObjectIdentifier(stream)] = nil
-            return state.subscribers.count
-        }
         let time = now()
-        activity.withLock {
-            $0.subscribers = count
-            $0.lastAccess = time
+        state.withLock { state in
+            state.subscribers[ObjectIdentifier(stream)] = nil
+            let count = state.subscribers.count
+            activity.withLock {
+                $0.subscribers = count
+                $0.lastAccess = time
+            }
         }
     }
 
-    /// Records how many streams follow the session after a broadcast dropped closed ones.
-    func subscribersChanged(_ count: Int) {
-        activity.withLock { $0.subscribers = count }
-    }
-
-    /// Closes every stream (the session ends).
+    /// Ends the session's streams; a stream that subscribes later is closed at once.
     func closeStreams() {
-        let streams = state.withLock { state in
+        let streams = withState { state in
+            state.ended = true
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
         }
-        activity.withLock { $0.subscribers = 0 }
         for stream in streams { stream.close() }
+    }
+
+    /// Records how many streams follow the session (state lock held).
+    private func recordSubscribers(_ count: Int) {
+        activity.withLock { $0.subscribers = count }
     }
 
     private func touch() {

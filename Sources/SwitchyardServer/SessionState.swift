@@ -8,6 +8,8 @@ struct SessionState {
     var history: SessionHistory
     var replies: ReplyCache
     var subscribers: [ObjectIdentifier: EventStream] = [:]
+    /// Set once the session ended (deleted or expired): no stream may subscribe any more.
+    var ended = false
     let documents: DocumentCache
 
     init(id: String, engine: NavigationEngine, configuration: ServerConfiguration) {

@@ -76,7 +76,7 @@ extension SwitchyardAPI {
         let key = request.headers["idempotency-key"]
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
         let time = session.time
-        let (response, broadcast, subscribers) = session.withState { state in
+        let (response, broadcast) = session.withState { state in
             if let key, let stored = state.replies[key] {
                 let replay =
                     stored.fingerprint == fingerprint
@@ -84,11 +84,13 @@ extension SwitchyardAPI {
                         status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
                         body: stored.body)
                     : Problem.idempotencyKeyReused(key).response
-                return (replay, false, state.subscribers.count)
+                return (replay, false)
             }
             state.documents.forget()  // app code runs now: screens may show other data
             let engine = state.engine
             let (outcome, commits) = engine.collectingCommits { try body(&state) }
+            // Hooks run after a commit's check rendered its document: render again after them.
+            if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
             let cause = SessionCause(source: (try? outcome.get())?.source ?? source, request: request.body)
             let broadcast = state.record(commits, cause: cause, time: time)
             let response = respond(to: request, with: outcome, state)
@@ -98,12 +100,9 @@ extension SwitchyardAPI {
                     for: key)
             }
             if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
-            return (response, broadcast, state.subscribers.count)
+            return (response, broadcast)
         }
-        if broadcast {
-            metrics.countBroadcast()
-            session.subscribersChanged(subscribers)
-        }
+        if broadcast { metrics.countBroadcast() }
         return response
     }
 

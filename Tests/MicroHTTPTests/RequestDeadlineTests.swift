@@ -57,13 +57,28 @@ struct RequestDeadlineTests {
 
     @Test("The deadline counts per request: a keep-alive connection serves many quick requests")
     func keepAliveIsNotCut() throws {
-        let configuration = testConfiguration { $0.requestTimeout = .milliseconds(800) }
+        let configuration = testConfiguration { $0.requestTimeout = .milliseconds(1500) }
         try withServer(configuration, handle: echo) { server in
             let connection = try RawConnection(port: server.port)
             for index in 0..<12 {
                 #expect(try connection.request("GET", "/r\(index)").status == 200)
-                usleep(200_000)  // 2.4 s in all, three times the deadline
+                usleep(250_000)  // 3 s in all, twice the deadline
             }
+        }
+    }
+
+    @Test("A slow handler is not cut by the deadline: it times the request, not the answer")
+    func slowHandlerIsNotCut() throws {
+        let configuration = testConfiguration { $0.requestTimeout = .milliseconds(500) }
+        try withServer(
+            configuration,
+            handle: { _ in
+                usleep(1_500_000)  // three times the deadline
+                return .json(200, Array("{}".utf8))
+            }
+        ) { server in
+            let response = try RawConnection(port: server.port).request("GET", "/slow")
+            #expect(response.status == 200)
         }
     }
 

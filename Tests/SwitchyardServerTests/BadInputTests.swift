@@ -110,6 +110,15 @@ struct BadInputTests {
 /// A step that lacks a member its action needs is refused before anything runs, with the member named.
 @Suite("Missing step members")
 struct MissingMemberTests {
+    @Test func aMissingMemberIsRefusedBeforeTheVersionIsChecked() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let reply = try session.transition(#"{"action":"push"}"#, headers: [("If-Match", "\"7\"")])
+            #expect(reply.status == 400, "the body is malformed whatever the version")
+            #expect(reply.json["code"] == "missingMember")
+        }
+    }
+
     @Test(arguments: [
         (#"{"action":"respondToAlert"}"#, "action 'respondToAlert' needs 'choice'"),
         (#"{"action":"push"}"#, "action 'push' needs 'route'"),

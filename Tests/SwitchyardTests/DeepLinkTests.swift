@@ -44,6 +44,21 @@ struct DeepLinkTests {
         #expect(engine.version == 3)
     }
 
+    @Test func aPendingLinkThatTheCommitCheckRefusesStaysPending() throws {
+        let (engine, app) = try makeEngine()
+        #expect(try engine.open("test://app/detail/42") == .pending)
+        engine.commitCheck = { engine in
+            if engine.visiblePath.last == "detail" {
+                throw NavigationError(code: "tooLarge", category: .conflict, message: "over the owner's limit")
+            }
+        }
+        try app.root(\.main)
+        #expect(engine.visiblePath == ["main", "home"])
+        #expect(engine.pendingDeepLink == "test://app/detail/42", "kept for a later change, not dropped")
+        engine.commitCheck = nil
+        try app.root(\.main)
+    }
+
     @Test func aPendingHandlerKeepsNoneOfItsChanges() throws {
         let (engine, _) = try makeEngine()
         #expect(try engine.open("test://app/partial") == .pending)

@@ -21,6 +21,8 @@ public final class NavigationEngine {
     private var retryingPendingLink = false
     /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).
     private var collectedCommits: [Commit]?
+    /// Set when the last transaction's commit check refused it (so a pending deep link stays pending).
+    private var refusedByCommitCheck = false
 
     /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
     /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and
@@ -62,6 +64,7 @@ public final class NavigationEngine {
     @discardableResult
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         if journal != nil { return try body() }
+        refusedByCommitCheck = false
         let snapshot = storage
         journal = Journal()
         let result: Result
@@ -81,6 +84,7 @@ public final class NavigationEngine {
                     try commitCheck(self)
                 } catch {
                     storage = snapshot
+                    refusedByCommitCheck = true
                     throw error
                 }
             }
@@ -111,7 +115,9 @@ public final class NavigationEngine {
 
     private func afterCommit(_ finished: Journal, cause: Commit.Cause) {
         if finished.changed, collectedCommits != nil {
-            collectedCommits?.append(Commit(version: storage.version, cause: cause, visiblePath: visiblePath))
+            let hooks = !finished.started.isEmpty || !finished.finished.isEmpty || !finished.dismissed.isEmpty
+            collectedCommits?.append(
+                Commit(version: storage.version, cause: cause, visiblePath: visiblePath, ranLifecycleHooks: hooks))
         }
         for id in finished.started {
             storage.coordinators[id]?.onStart()
@@ -141,6 +147,8 @@ public final class NavigationEngine {
             }
         } catch is DeepLinkStillPending {
             // Still waiting: nothing changed.
+        } catch  where refusedByCommitCheck {
+            // The owner refused the result (e.g. over a size limit): keep the link for a later change.
         } catch {
             // The link can no longer be opened (e.g. its target is gone): drop it rather than retry forever.
             try? transaction {
@@ -180,6 +188,9 @@ public struct Commit: Sendable, Hashable {
     public let cause: Cause
     /// The visible route path after the commit.
     public let visiblePath: [String]
+    /// Whether lifecycle hooks (`onStart`, `onFinish`, `childDidFinish`, `onDismiss`) ran after it: they may
+    /// have changed what screens show, so a document rendered before them is stale.
+    public let ranLifecycleHooks: Bool
 }
 
 struct DeepLinkStillPending: Error {}
