@@ -129,10 +129,9 @@ public final class EventStream: Sendable {
 
     // MARK: - Called by the server (MHD threads)
 
-    /// Binds the stream to its connection (after the response was queued).
-    func attach(connection: OpaquePointer) {
+    /// Binds the stream to its connection and that connection's socket (before the response is queued).
+    func attach(connection: OpaquePointer, socket: Int32) {
         let address = UInt(bitPattern: connection)
-        let socket = swy_connection_fd(connection)
         state.withLock { state in
             state.connection = address
             state.socket = socket

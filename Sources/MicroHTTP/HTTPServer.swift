@@ -210,10 +210,8 @@ public final class HTTPServer: Sendable {
     private static func timer(
         every interval: Duration, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void
     ) -> any DispatchSourceTimer {
-        let nanoseconds = Int(
-            clamping: interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000)
         let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.schedule(deadline: .now() + interval.dispatchInterval, repeating: interval.dispatchInterval)
         timer.setEventHandler(handler: handler)
         timer.resume()
         return timer
@@ -259,9 +257,7 @@ public final class HTTPServer: Sendable {
             daemonStopped.signal()
         }
         let force = core.configuration.shutdownForceAfter
-        let waitNanoseconds = Int(
-            clamping: force.components.seconds * 1_000_000_000 + force.components.attoseconds / 1_000_000_000)
-        guard daemonStopped.wait(timeout: .now() + .nanoseconds(waitNanoseconds)) == .success else {
+        guard daemonStopped.wait(timeout: .now() + force.dispatchInterval) == .success else {
             core.logger.error(
                 "libmicrohttpd's threads did not end \(force) after the grace period; abandoning the server")
             return false
@@ -270,5 +266,12 @@ public final class HTTPServer: Sendable {
         Unmanaged.passUnretained(core).release()
         core.logger.info("stopped")
         return true
+    }
+}
+
+extension Duration {
+    /// The duration for Dispatch's timers and waits, in whole nanoseconds.
+    var dispatchInterval: DispatchTimeInterval {
+        .nanoseconds(Int(clamping: components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000))
     }
 }

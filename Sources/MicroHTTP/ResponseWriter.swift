@@ -75,7 +75,7 @@ enum ResponseWriter {
             return .NO
         }
         addHeaders(response.headers, to: made, close: false)
-        stream.attach(connection: connection)
+        stream.attach(connection: connection, socket: context.socket)
         context.stream = stream
         context.responded = true
         context.status = response.status

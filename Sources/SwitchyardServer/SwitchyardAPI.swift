@@ -101,7 +101,10 @@ public final class SwitchyardAPI: HTTPHandler {
     /// proxies too; without it (older browsers) the `Origin`'s host must be the request's `Host` (or
     /// `X-Forwarded-Host`). Clients that are not browsers send neither header and are not affected.
     private func refuseCrossSite(_ request: HTTPRequest) throws {
-        guard !["GET", "HEAD", "OPTIONS"].contains(request.method) else { return }
+        switch request.method {
+        case "GET", "HEAD", "OPTIONS": return
+        default: break
+        }
         let origin = request.headers["origin"]
         if let origin, origin == configuration.corsOrigin { return }
         let crossSite: Bool

@@ -51,8 +51,7 @@ final class LockedSubscribers: @unchecked Sendable {
 struct StreamOverflowTests {
     /// A client that connects to `/events` and never reads.
     private func stalledReader(port: UInt16) throws -> RawConnection {
-        let connection = try RawConnection(port: port)
-        connection.shrinkReceiveBuffer()
+        let connection = try RawConnection(port: port, receiveBuffer: 4096)
         try connection.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         return connection
     }

@@ -46,11 +46,3 @@ func withServer<Result>(
     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     return .json(200, Array(data))
 }
-
-extension RawConnection {
-    /// Shrinks the socket's receive buffer, so that a client that stops reading holds little in its kernel.
-    func shrinkReceiveBuffer() {
-        var size: Int32 = 4096
-        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-    }
-}
