@@ -53,6 +53,7 @@ public final class NavigationEngine {
         rootCoordinator = root
         try transaction {
             storage.rootNode = try attach(root, parent: nil, host: nil, snapshot: snapshot)
+            if let snapshot { try restoreData(from: snapshot) }
         }
         storage.version = 0
     }

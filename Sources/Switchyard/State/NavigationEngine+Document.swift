@@ -127,14 +127,7 @@ extension NavigationEngine {
         into writer: inout JSONWriter
     ) {
         writer.beginObject()
-        writer.member("id", entry.id.description)
-        writer.member("route", entry.route)
-        if let input = entry.input { writer.member("input", input) }
-        if let presentation = entry.presentation {
-            writer.member("presentation", presentation.rawValue)
-            writer.member("animated", entry.animated)
-            writer.member("dismissible", entry.dismissible)
-        }
+        entry.writeRoute(into: &writer)
         if let tabItem {
             writer.key("tabItem")
             writer.beginObject()
@@ -177,7 +170,7 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    private func writeAlert(_ alert: Alert, into writer: inout JSONWriter) {
+    func writeAlert(_ alert: Alert, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("title", alert.title)
         writer.member("message", ifPresent: alert.message)
@@ -198,6 +191,21 @@ extension NavigationEngine {
             writer.member("badges", .object(decoration.badges.mapValues { .string($0) }))
         }
         writer.endObject()
+    }
+}
+
+extension EntryState {
+    /// Writes the members that say what the entry is (`id`, `route`, `input`, `presentation`, `animated`,
+    /// `dismissible`) into an open object: what restoring it needs.
+    func writeRoute(into writer: inout JSONWriter) {
+        writer.member("id", id.description)
+        writer.member("route", route)
+        if let input { writer.member("input", input) }
+        if let presentation {
+            writer.member("presentation", presentation.rawValue)
+            writer.member("animated", animated)
+            writer.member("dismissible", dismissible)
+        }
     }
 }
 

@@ -1,8 +1,9 @@
 /// Restoring an engine from a state document by replaying its routes with their inputs.
 extension NavigationEngine {
-    /// Restores an engine from a state document (or just its `tree`), replaying every route with its input through
-    /// the coordinators' own factories. Ids, version and the pending deep link are kept, so encoding the restored
-    /// engine gives the same document.
+    /// Restores an engine from a ``restoreDocument()`` (or a state document, or just its `tree`), replaying every
+    /// route with its input through the coordinators' own factories. Ids, version and the pending deep link are
+    /// kept, so encoding the restored engine gives the same document. A restore document also gives every
+    /// ``PersistentCoordinator`` its data back; a state document has none, so those keep their initial data.
     ///
     /// - Throws: ``NavigationError/restoreFailed(_:)`` (or the factories' input errors) when the document does not
     ///   fit the app's coordinators.
@@ -17,6 +18,10 @@ extension NavigationEngine {
     )
         throws
     {
+        if let format = document["format"], format != .string(Self.restoreFormat) {
+            throw NavigationError.restoreFailed(
+                "the document's format is \(format.jsonString), not \(Self.restoreFormat)")
+        }
         let tree = document["tree"] ?? document
         let snapshot = try NodeSnapshot(tree)
         try self.init(erasedRoot: root, deepLinks: deepLinks, restoring: snapshot)

@@ -8,6 +8,8 @@ final class NodeSnapshot {
     let tabs: [EntrySnapshot]
     let selectedTabID: ItemID?
     let alert: Alert?
+    /// A ``PersistentCoordinator``'s data, when the document holds it.
+    let data: JSONValue?
 
     init(_ json: JSONValue) throws {
         guard let object = json.objectValue else { throw NavigationError.restoreFailed("a node is not an object") }
@@ -32,6 +34,7 @@ final class NodeSnapshot {
         } else {
             alert = nil
         }
+        data = object["data"]
     }
 
     static func string(_ object: [String: JSONValue], _ key: String) throws -> String {

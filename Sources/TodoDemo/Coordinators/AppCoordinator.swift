@@ -2,7 +2,7 @@ import Foundation
 import Switchyard
 
 /// The demo's root: onboarding, then the login flow, then the tabs of a logged-in user.
-public final class AppCoordinator: RootCoordinatable {
+public final class AppCoordinator: RootCoordinatable, PersistentCoordinator {
     public let navigation = RootNavigation(initial: \AppCoordinator.onboarding)
     /// The session's todos.
     public let store = TodoStore()
@@ -10,6 +10,12 @@ public final class AppCoordinator: RootCoordinatable {
     @Root var onboarding = makeOnboarding
     @Root var unauthenticated = makeUnauthenticated
     @Root var authenticated = makeAuthenticated
+
+    /// The todos are the session's data: saved with it, given back on restore (the tabs share the store).
+    public var persistentState: [Todo] {
+        get { store.todos }
+        set { store.replaceAll(with: newValue) }
+    }
 
     /// A new session's root.
     public init() {}

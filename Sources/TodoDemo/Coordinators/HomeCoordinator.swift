@@ -1,13 +1,19 @@
 import Switchyard
 
 /// The home tab: the favourites. Tapping one runs Stinsen's chain: focus the todos tab, pop it to its root, push the todo.
-final class HomeCoordinator: NavigationCoordinatable {
+final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
     let stack = NavigationStack(initial: \HomeCoordinator.favourites)
     let store: TodoStore
     /// How many times the favourites changed while this tab existed (shown on the screen).
     private(set) var refreshes = 0
 
     @Root var favourites = makeFavourites
+
+    /// The refresh count is this tab's own data.
+    var persistentState: Int {
+        get { refreshes }
+        set { refreshes = newValue }
+    }
 
     init(store: TodoStore) { self.store = store }
 

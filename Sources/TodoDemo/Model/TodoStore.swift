@@ -42,6 +42,11 @@ public final class TodoStore {
         return todo
     }
 
+    /// Replaces every todo (when a saved session is restored).
+    public func replaceAll(with todos: [Todo]) {
+        self.todos = todos
+    }
+
     /// Sets a todo's favourite flag; false if there is no such todo.
     @discardableResult
     public func setFavourite(_ id: String, _ favourite: Bool) -> Bool {

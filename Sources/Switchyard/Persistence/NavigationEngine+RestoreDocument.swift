@@ -1,0 +1,92 @@
+/// Writing the restore document: what a session must store to come back exactly as it was.
+extension NavigationEngine {
+    /// The format the restore document declares in its `format` member.
+    public static let restoreFormat = "switchyard.restore/1"
+
+    /// The restore document: the tree with every route and input, the version, the pending deep link, the id
+    /// counter, and the data of every ``PersistentCoordinator`` — without rendered screens, decorations or tab items,
+    /// which the app's code recomputes.
+    ///
+    /// `{"format", "version", "tree", "pendingDeepLink"?, "nextId"}`; each node is `{"id", "type", "kind", "root"?,
+    /// "stack", "tabs"?, "selectedTabId"?, "alert"?, "data"?}`. ``init(restoring:root:deepLinks:)`` turns it back
+    /// into an engine whose ``stateDocument(session:result:)`` is byte for byte the one this engine writes. It is
+    /// several times smaller than the state document (about 1 KB for the demo's deep states, against 19 KB).
+    ///
+    /// - Throws: the error of a coordinator whose ``PersistentCoordinator/persistentState`` cannot be encoded.
+    public func restoreDocument() throws -> [UInt8] {
+        var writer = JSONWriter(capacity: 1024)
+        writer.beginObject()
+        writer.member("format", Self.restoreFormat)
+        writer.member("version", storage.version)
+        writer.key("tree")
+        try writeRestorableNode(storage.rootNode, into: &writer)
+        writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
+        writer.member("nextId", storage.nextID)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    private func writeRestorableNode(_ nodeID: NodeID, into writer: inout JSONWriter) throws {
+        guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
+            writer.null()
+            return
+        }
+        writer.beginObject()
+        writer.member("id", node.id.description)
+        writer.member("type", node.typeName)
+        writer.member("kind", node.kind.rawValue)
+        if let root = node.root {
+            writer.key("root")
+            try writeRestorableEntry(root, into: &writer)
+        }
+        writer.key("stack")
+        writer.beginArray()
+        for item in node.stack { try writeRestorableEntry(item, into: &writer) }
+        writer.endArray()
+        if node.kind == .tab {
+            writer.key("tabs")
+            writer.beginArray()
+            for tab in node.tabs { try writeRestorableEntry(tab, into: &writer) }
+            writer.endArray()
+            writer.member("selectedTabId", ifPresent: node.baseEntry?.id.description)
+        }
+        if let alert = node.alert {
+            writer.key("alert")
+            writeAlert(alert, into: &writer)
+        }
+        if let persistent = coordinator as? any PersistentCoordinator {
+            writer.member("data", try persistent.savedState())
+        }
+        writer.endObject()
+    }
+
+    private func writeRestorableEntry(_ entry: EntryState, into writer: inout JSONWriter) throws {
+        writer.beginObject()
+        entry.writeRoute(into: &writer)
+        if case .coordinator(let child) = entry.content {
+            writer.key("coordinator")
+            try writeRestorableNode(child, into: &writer)
+        }
+        writer.endObject()
+    }
+
+    /// Gives every persistent coordinator of the restored tree its data from the snapshot. Inside the restoring
+    /// transaction, before hooks run.
+    func restoreData(from snapshot: NodeSnapshot) throws {
+        let coordinator = try storage.coordinator(snapshot.id)
+        if let data = snapshot.data {
+            guard let persistent = coordinator as? any PersistentCoordinator else {
+                throw NavigationError.restoreFailed(
+                    "node \(snapshot.id) holds data, but \(snapshot.type) does not keep any (PersistentCoordinator)")
+            }
+            do {
+                try persistent.restoreState(data)
+            } catch {
+                throw NavigationError.restoreFailed("node \(snapshot.id) (\(snapshot.type)) has data it cannot read")
+            }
+        }
+        for entry in [snapshot.root].compactMap(\.self) + snapshot.stack + snapshot.tabs {
+            if let child = entry.coordinator { try restoreData(from: child) }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// A coordinator that holds data of its own beyond the routes it took (a model, a counter), saved with the session
+/// and given back when the session is restored.
+///
+/// The engine restores the tree by replaying routes through the coordinators' factories; what a coordinator keeps
+/// in its own properties is not part of the tree, so without this a restored session would lose it. Adopt this
+/// protocol and expose that data as one `Codable` value:
+///
+/// ```swift
+/// final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
+///     private(set) var refreshes = 0
+///     var persistentState: Int {
+///         get { refreshes }
+///         set { refreshes = newValue }
+///     }
+/// }
+/// ```
+///
+/// ``NavigationEngine/restoreDocument()`` writes the value under the node's `data` member; restoring sets it once,
+/// after the tree is rebuilt and before any hook runs or any screen renders. Data that several coordinators share
+/// (one model object) should be saved by exactly one of them, usually the one that owns it.
+public protocol PersistentCoordinator: Coordinatable {
+    /// The coordinator's own data, as a value.
+    associatedtype PersistentState: Codable
+
+    /// Read when the session is saved; set when it is restored.
+    var persistentState: PersistentState { get set }
+}
+
+extension PersistentCoordinator {
+    /// The data as JSON, for the restore document.
+    func savedState() throws -> JSONValue {
+        try JSONValue(encoding: persistentState)
+    }
+
+    /// Puts back data read from a restore document.
+    func restoreState(_ value: JSONValue) throws {
+        persistentState = try value.decode(PersistentState.self)
+    }
+}
