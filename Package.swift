@@ -40,12 +40,16 @@ let package = Package(
             // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.
             resources: [.embedInCode("openapi.json")]
         ),
+        // SQLite as a SwiftPM system library (Debian: libsqlite3-dev).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The embedded durable store: the only module that touches SQLite's pointers.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "SwitchyardServer", "SwitchyardJSON"]),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
-                "SwitchyardServer", "SwitchyardJSON", "TodoDemo", "MicroHTTP",
+                "SwitchyardServer", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,7 +73,7 @@ let package = Package(
         .testTarget(
             name: "SwitchyardServerTests",
             dependencies: [
-                "SwitchyardServer", "Switchyard", "TodoDemo", "MicroHTTP", "HTTPTestSupport",
+                "SwitchyardServer", "Switchyard", "TodoDemo", "MicroHTTP", "HTTPTestSupport", "SQLiteStore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),

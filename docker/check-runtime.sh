@@ -181,7 +181,12 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
     runner=(setpriv --reuid=65534 --regid=65534 --clear-groups)  # like the image's non-root user
     run_as="uid 65534 (nobody)"
 fi
-"${runner[@]}" "$binary" serve --host 127.0.0.1 --port "$port" --public Public >"$work/server.log" 2>&1 &
+# The store's folder, as the image's volume: created by the server on first run, writable by its user.
+mkdir -p "$work/data"
+[ ${#runner[@]} -gt 0 ] && chown 65534:65534 "$work/data"
+chmod 0755 "$work"
+"${runner[@]}" "$binary" serve --host 127.0.0.1 --port "$port" --public Public --data "$work/data/store" \
+    >"$work/server.log" 2>&1 &
 server_pid=$!
 
 fetch() { # fetch PATH OUTFILE -> prints the HTTP status

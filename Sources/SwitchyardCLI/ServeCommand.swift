@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MicroHTTP
+import SQLiteStore
 import SwitchyardServer
 import TodoDemo
 
@@ -76,6 +77,25 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "History kept per session, in bytes (env SWITCHYARD_MAX_HISTORY; default 65536).")
     var maxHistory: String?
 
+    @Option(help: "sqlite (sessions survive restarts) or memory (env SWITCHYARD_STORE; default sqlite).")
+    var store: String?
+
+    @Option(help: "Folder of the SQLite store, created if missing (env SWITCHYARD_DATA; default data).")
+    var data: String?
+
+    @Option(
+        help:
+            "process: a change survives a crash of the process; machine: also a power loss (env SWITCHYARD_DURABILITY; default process)."
+    )
+    var durability: String?
+
+    @Option(help: "Largest size of the store file, e.g. 512M, 4G (env SWITCHYARD_DATA_MAX_SIZE; default: no cap).")
+    var dataMaxSize: String?
+
+    @Option(
+        help: "History entries the store keeps per session, or all (env SWITCHYARD_HISTORY_RETENTION; default all).")
+    var historyRetention: String?
+
     mutating func run() throws {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
@@ -88,6 +108,16 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxFieldBytes = settings.maxField
         apiConfiguration.maxHistoryBytes = settings.maxHistory
+        let archive: SQLiteSessionArchive?
+        do {
+            archive = try settings.openStore()
+        } catch {
+            // One readable line, then a non-zero exit: nothing is served from a store that cannot be trusted.
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+        defer { archive?.close() }
+        apiConfiguration.archive = archive
         let server: NavigationServer
         do {
             server = try NavigationServer(
@@ -109,5 +139,6 @@ struct ServeCommand: ParsableCommand {
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
         FileHandle.standardOutput.write(Data(hint.utf8))
         if !server.waitForTermination() { throw ExitCode(1) }
+        logger.info("stopped", metadata: ["store": "\(settings.storeDescription)"])
     }
 }

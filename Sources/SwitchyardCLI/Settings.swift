@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MicroHTTP
+import SQLiteStore
 
 /// The effective configuration: flags, else environment variables, else defaults — each value checked.
 struct Settings {
@@ -24,6 +25,7 @@ struct Settings {
     var maxDocument = 256 * 1024
     var maxField = 4096
     var maxHistory = 64 * 1024
+    var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, historyRetention: nil)
 
     init(command: ServeCommand, environment: [String: String]) throws {
         func value(_ flag: String?, _ name: String) -> (String, String)? {
@@ -89,6 +91,54 @@ struct Settings {
         if let (text, source) = value(command.maxHistory, "max-history") {
             maxHistory = try Self.number(text, source, in: 0...(64 << 20)) ?? maxHistory
         }
+        try readStore(command, value)
+    }
+
+    /// The store flags: `--store`, `--data`, `--durability`, `--data-max-size`, `--history-retention`.
+    private mutating func readStore(_ command: ServeCommand, _ value: (String?, String) -> (String, String)?) throws {
+        var folder = "data"
+        var durability = SQLiteSessionArchive.Durability.process
+        var maxBytes: Int?
+        var retention: Int?
+        if let (text, _) = value(command.data, "data") {
+            guard !text.isEmpty else { throw ValidationError("--data must name a folder") }
+            folder = text
+        }
+        if let (text, source) = value(command.durability, "durability") {
+            guard let choice = SQLiteSessionArchive.Durability(rawValue: text) else {
+                throw ValidationError("\(source) must be process or machine")
+            }
+            durability = choice
+        }
+        if let (text, source) = value(command.dataMaxSize, "data-max-size") {
+            maxBytes = try Self.size(text, source)
+        }
+        if let (text, source) = value(command.historyRetention, "history-retention"), text != "all" {
+            retention = try Self.number(text, source + " (or all)", in: 1...10_000_000)
+        }
+        switch value(command.store, "store") {
+        case nil, ("sqlite", _)?:
+            store = .sqlite(folder: folder, durability: durability, maxBytes: maxBytes, historyRetention: retention)
+        case ("memory", _)?:
+            store = .memory
+        case (_, let source)?:
+            throw ValidationError("\(source) must be sqlite or memory")
+        }
+    }
+
+    /// `1048576`, `512K`, `64M`, `4G`: at least 1 MiB.
+    static func size(_ text: String, _ source: String) throws -> Int {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(text)
+        var scale = 1
+        if let last = text.uppercased().last, let unit = units[last] {
+            digits = digits.dropLast()
+            scale = unit
+        }
+        guard let value = Int(digits), value > 0, value <= (1 << 50) / scale, value * scale >= 1 << 20 else {
+            throw ValidationError("\(source) must be a size such as 512M or 4G (at least 1M)")
+        }
+        return value * scale
     }
 
     static func number(_ text: String, _ source: String, in range: ClosedRange<Int>) throws -> Int? {
@@ -161,6 +211,7 @@ struct Settings {
             "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
             "sessionCreateRate": "\(sessionCreateRate)", "unusedSessionTTL": "\(unusedSessionTTL)",
             "maxDocument": "\(maxDocument)", "maxField": "\(maxField)", "maxHistory": "\(maxHistory)",
+            "store": "\(storeDescription)",
         ]
     }
 }

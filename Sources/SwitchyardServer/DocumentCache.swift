@@ -8,12 +8,17 @@ import Switchyard
 /// the session: an idle session holds no rendered copy.
 final class DocumentCache {
     private(set) var bytes: [UInt8]?
+    /// With a durable store: the restore document of each version committed since ``forget()``, for its history
+    /// entry (a change can commit twice: itself, then the pending deep link it made possible).
+    private(set) var restoreDocuments: [Int: [UInt8]] = [:]
     private let session: String
     private let maxBytes: Int
+    private let keepsRestoreDocuments: Bool
 
-    init(session: String, maxBytes: Int) {
+    init(session: String, maxBytes: Int, keepsRestoreDocuments: Bool) {
         self.session = session
         self.maxBytes = maxBytes
+        self.keepsRestoreDocuments = keepsRestoreDocuments
     }
 
     /// Installs the size check on `engine`: a change whose document would pass the limit is refused (409
@@ -30,6 +35,10 @@ final class DocumentCache {
                 problem.extra = [("limit", Array(String(maxBytes).utf8))]
                 throw problem
             }
+            if keepsRestoreDocuments {
+                // A state that cannot be stored is refused like one that is too large: nothing is applied.
+                restoreDocuments[engine.version] = try engine.restoreDocument()
+            }
             bytes = document
         }
     }
@@ -45,5 +54,6 @@ final class DocumentCache {
     /// Forgets the rendering (before app code runs, or when nobody follows the session).
     func forget() {
         bytes = nil
+        restoreDocuments.removeAll(keepingCapacity: true)
     }
 }

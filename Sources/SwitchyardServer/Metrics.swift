@@ -19,6 +19,9 @@ final class Metrics: Sendable {
         var rejected = 0
         var subscribers = 0
         var broadcasts = 0
+        var restored = 0
+        var incompatible = 0
+        var storeFailures = 0
     }
 
     static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1]
@@ -56,6 +59,21 @@ final class Metrics: Sendable {
 
     func countBroadcast() {
         counts.withLock { $0.broadcasts += 1 }
+    }
+
+    /// A stored session was read back into memory.
+    func countRestored() {
+        counts.withLock { $0.restored += 1 }
+    }
+
+    /// A stored session no longer fits the app (410).
+    func countIncompatible() {
+        counts.withLock { $0.incompatible += 1 }
+    }
+
+    /// A write or read of the durable store failed (503).
+    func countStoreFailure() {
+        counts.withLock { $0.storeFailures += 1 }
     }
 
     /// A label value escaped for the text exposition: backslash, double quote and line feed.
@@ -98,6 +116,15 @@ final class Metrics: Sendable {
         text += "switchyard_sse_subscribers \(counts.subscribers)\n"
         text += "# HELP switchyard_sse_broadcasts_total State changes pushed to subscribers.\n"
         text += "# TYPE switchyard_sse_broadcasts_total counter\nswitchyard_sse_broadcasts_total \(counts.broadcasts)\n"
+        text += "# HELP switchyard_sessions_restored_total Stored sessions read back into memory.\n"
+        text +=
+            "# TYPE switchyard_sessions_restored_total counter\nswitchyard_sessions_restored_total \(counts.restored)\n"
+        text += "# HELP switchyard_sessions_incompatible_total Stored sessions the running app cannot restore.\n"
+        text += "# TYPE switchyard_sessions_incompatible_total counter\n"
+        text += "switchyard_sessions_incompatible_total \(counts.incompatible)\n"
+        text += "# HELP switchyard_store_failures_total Failed writes and reads of the durable store.\n"
+        text +=
+            "# TYPE switchyard_store_failures_total counter\nswitchyard_store_failures_total \(counts.storeFailures)\n"
         return text
     }
 }

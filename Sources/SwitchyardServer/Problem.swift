@@ -53,6 +53,32 @@ struct Problem: Error {
         Problem(status: 404, code: code, title: "Not found", detail: detail)
     }
 
+    /// 503 with `Retry-After`: the durable store failed; nothing of the request was applied or acknowledged.
+    static func storeUnavailable(_ error: ArchiveError) -> Problem {
+        Problem(
+            status: 503, code: "storeUnavailable", title: "Store unavailable",
+            detail: "the session store cannot be written or read right now, so nothing was applied; retry shortly ("
+                + "\(error))",
+            headers: [("Retry-After", "1")])
+    }
+
+    /// 503 with `Retry-After`: the session left memory while this request waited for it (deleted, expired, or
+    /// its last change could not be stored); a retry reads it back from the store, or gets 404.
+    static func sessionMoved(_ id: String) -> Problem {
+        Problem(
+            status: 503, code: "sessionReloading", title: "Session reloading",
+            detail: "session '\(id)' left memory while this request waited for it; nothing was applied, retry shortly",
+            headers: [("Retry-After", "1")])
+    }
+
+    /// 410: a stored session that the app as it runs now cannot restore (a route or coordinator renamed).
+    static func sessionIncompatible(_ id: String, reason: String) -> Problem {
+        Problem(
+            status: 410, code: "sessionIncompatible", title: "Session no longer usable",
+            detail: "session '\(id)' was stored by a version of the app that no longer matches this one (\(reason)); "
+                + "create a new session")
+    }
+
     var response: HTTPResponse {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()

@@ -33,6 +33,10 @@ public struct ServerConfiguration: Sendable {
     public var unusedSessionTTL: Duration = .seconds(2 * 60)
     /// An origin allowed to call the API from a browser (`Access-Control-Allow-Origin`); nil sends no CORS headers.
     public var corsOrigin: String?
+    /// Where sessions are stored durably; nil keeps them in memory only (they end with the process). With an
+    /// archive, every change is stored before it is answered or streamed, and a session not in memory (after a
+    /// restart) is read back from it on first use.
+    public var archive: (any SessionArchive)?
     /// The clock, in seconds; injected by tests to expire sessions without waiting.
     public var now: @Sendable () -> Double = ServerConfiguration.systemNow
 

@@ -15,18 +15,57 @@ final class Session: Sendable {
         var used = false
         /// Open event streams: a session someone follows does not expire.
         var subscribers = 0
+        /// The last access the archive knows of, and whether it knows the session was used.
+        var recordedAccess: Double
+        var recordedUsed = false
     }
 
     let id: String
+    /// The name of the app it runs.
+    let app: String
     private let state: Mutex<SessionState>
     private let activity: Mutex<Activity>
     private let now: @Sendable () -> Double
 
-    init(id: String, engine: sending NavigationEngine, configuration: ServerConfiguration) {
+    init(id: String, app: String, engine: sending NavigationEngine, configuration: ServerConfiguration) {
         self.id = id
+        self.app = app
         state = Mutex(SessionState(id: id, engine: engine, configuration: configuration))
-        activity = Mutex(Activity(lastAccess: configuration.now()))
+        let time = configuration.now()
+        activity = Mutex(Activity(lastAccess: time, recordedAccess: time))
         now = configuration.now
+    }
+
+    /// A session read back from the archive, with its history and remembered replies.
+    init(restoring stored: StoredSession, engine: sending NavigationEngine, configuration: ServerConfiguration) {
+        id = stored.id
+        app = stored.app
+        state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration))
+        activity = Mutex(
+            Activity(
+                lastAccess: configuration.now(), used: stored.used, recordedAccess: stored.lastAccess,
+                recordedUsed: stored.used))
+        now = configuration.now
+    }
+
+    /// The archive write that tells it about use it does not know of (reads, open streams), if any; counted as
+    /// recorded from now on.
+    func unrecordedActivity(now: Double) -> ArchiveWrite? {
+        activity.withLock { activity in
+            let access = activity.subscribers > 0 ? now : activity.lastAccess
+            guard access > activity.recordedAccess || activity.used != activity.recordedUsed else { return nil }
+            activity.recordedAccess = access
+            activity.recordedUsed = activity.used
+            return .touch(session: id, lastAccess: access, used: activity.used)
+        }
+    }
+
+    /// A change was stored at `time`: the archive knows the session was used then.
+    func recordedChange(at time: Double) {
+        activity.withLock { activity in
+            activity.recordedAccess = max(activity.recordedAccess, time)
+            activity.recordedUsed = true
+        }
     }
 
     /// Runs `body` with exclusive access to the session's state; counts as activity. The count of streams that

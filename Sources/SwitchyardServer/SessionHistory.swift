@@ -17,15 +17,18 @@ struct SessionHistory {
     /// Adds an entry; a request body over the limit is kept as `{"omitted":…,"bytes":n}`.
     mutating func append(_ entry: HistoryEntry) {
         var entry = entry
-        if entry.request.count > maxRequestBytes {
-            let size = entry.request.count
-            entry.request = Array(#"{"omitted":"the request body was too large to keep","bytes":\#(size)}"#.utf8)
-        }
+        entry.request = storedRequest(entry.request)
         entries.append(entry)
         bytes += entry.cost
         while entries.count > 1, entries.count > maxEntries || bytes > maxBytes {
             bytes -= entries.removeFirst().cost
         }
+    }
+
+    /// The request body as the history keeps it: as received, or `{"omitted":…,"bytes":n}` when over the limit.
+    func storedRequest(_ request: [UInt8]) -> [UInt8] {
+        guard request.count > maxRequestBytes else { return request }
+        return Array(#"{"omitted":"the request body was too large to keep","bytes":\#(request.count)}"#.utf8)
     }
 
     /// `{"session":…,"version":…,"entries":[…]}`

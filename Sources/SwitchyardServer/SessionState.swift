@@ -17,8 +17,33 @@ struct SessionState {
         self.engine = engine
         history = SessionHistory(configuration: configuration)
         replies = ReplyCache(configuration: configuration)
-        documents = DocumentCache(session: id, maxBytes: configuration.maxDocumentBytes)
+        documents = DocumentCache(
+            session: id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: configuration.archive != nil)
         documents.check(engine)
+    }
+
+    /// The state of a session read back from the archive.
+    init(restoring stored: StoredSession, engine: NavigationEngine, configuration: ServerConfiguration) {
+        self.init(id: stored.id, engine: engine, configuration: configuration)
+        for change in stored.history {
+            history.append(
+                HistoryEntry(
+                    version: change.version, time: change.time,
+                    source: HistoryEntry.Source(rawValue: change.source) ?? .api,
+                    request: change.request, visiblePath: change.visiblePath))
+        }
+        for reply in stored.replies {
+            replies.store(
+                .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
+                for: reply.key)
+        }
+    }
+
+    /// The session as the archive stores it when it is created.
+    func stored(app: String, time: Double) throws -> StoredSession {
+        StoredSession(
+            id: id, app: app, version: engine.version, state: try engine.restoreDocument(), lastAccess: time,
+            used: false)
     }
 
     /// The state document, with `result` members when given; `keep` keeps a new rendering for later reads.
@@ -33,20 +58,39 @@ struct SessionState {
         return bytes
     }
 
+    /// The history entries of committed changes (a pending deep link completed by a change is its own entry).
+    func historyEntries(_ commits: [Commit], cause: SessionCause, time: Double) -> [HistoryEntry] {
+        commits.map { commit in
+            let source = commit.cause == .pendingDeepLink ? SessionCause.pendingDeepLink : cause
+            return HistoryEntry(
+                version: commit.version, time: time, source: source.source, request: source.request,
+                visiblePath: commit.visiblePath)
+        }
+    }
+
+    /// The archive write for committed changes (and the reply remembered under their key): the new state and each
+    /// version's history entry with its restore document. The current version's document is made now, after the
+    /// lifecycle hooks that may have changed app data.
+    func archiveWrite(_ entries: [HistoryEntry], reply: StoredReply?, time: Double) throws -> ArchiveWrite {
+        let state = try engine.restoreDocument()
+        let changes = entries.map { entry in
+            StoredChange(
+                version: entry.version, time: entry.time, source: entry.source.rawValue,
+                request: history.storedRequest(entry.request), visiblePath: entry.visiblePath,
+                state: entry.version == engine.version ? state : documents.restoreDocuments[entry.version] ?? [])
+        }
+        return .change(
+            session: id, version: engine.version, state: state, history: changes, reply: reply, time: time)
+    }
+
     /// Records committed changes in the history and sends the new state to every subscriber, once, as a snapshot
     /// (a subscriber still behind on an older state gets this one instead). Returns whether anything was sent.
     ///
     /// Sending under the lock keeps every subscriber's events in version order, and cannot block or call back:
     /// an `EventStream` runs its close callbacks only after its connection ended, on a server thread.
-    mutating func record(_ commits: [Commit], cause: SessionCause, time: Double) -> Bool {
-        guard let last = commits.last else { return false }
-        for commit in commits {
-            let source = commit.cause == .pendingDeepLink ? SessionCause.pendingDeepLink : cause
-            history.append(
-                HistoryEntry(
-                    version: commit.version, time: time, source: source.source, request: source.request,
-                    visiblePath: commit.visiblePath))
-        }
+    mutating func record(_ entries: [HistoryEntry]) -> Bool {
+        guard let last = entries.last else { return false }
+        for entry in entries { history.append(entry) }
         guard !subscribers.isEmpty else { return false }
         let frame = EventFrame(
             id: String(last.version), event: "state", data: String(decoding: document(keep: true), as: UTF8.self),

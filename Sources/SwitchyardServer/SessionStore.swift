@@ -1,28 +1,43 @@
+import Logging
 import Switchyard
+import SwitchyardJSON
 import Synchronization
 
-/// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap.
+/// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap; with an archive,
+/// also where sessions are stored before anyone learns of them and read back from after a restart.
 final class SessionStore: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
     private let configuration: ServerConfiguration
     private let metrics: Metrics
+    private let logger: Logger
 
-    init(configuration: ServerConfiguration, metrics: Metrics) {
+    init(configuration: ServerConfiguration, metrics: Metrics, logger: Logger = Logger(label: "switchyard.sessions")) {
         self.configuration = configuration
         self.metrics = metrics
+        self.logger = logger
     }
+
+    private var archive: (any SessionArchive)? { configuration.archive }
 
     /// Why a session could not be created.
     enum CreateFailure: Error {
         case full
         case unknownApp(String, choices: [String])
         case engine(any Error)
+        case store(ArchiveError)
     }
 
-    /// Creates a session of `appName` (default: the first app).
-    ///
-    /// Idle sessions are expired here only when the store is full (to make room): scanning every session on every
-    /// create made creation O(live sessions) under the store lock. The server's sweeper expires them otherwise.
+    /// Why a session could not be found.
+    enum LookupFailure: Error {
+        /// No such session (never created, deleted, or expired).
+        case unknown
+        /// Stored, but the app as it runs now cannot restore it.
+        case incompatible(String)
+        /// The store could not be read.
+        case store(ArchiveError)
+    }
+
+    /// A new session of `appName` (default: the first app), not yet live: ``publish(_:creation:)`` makes it so.
     func create(appName: String?) throws(CreateFailure) -> Session {
         if count >= configuration.maxSessions { expireIdle() }
         let app: NavigationApp
@@ -40,47 +55,150 @@ final class SessionStore: Sendable {
         } catch {
             throw .engine(error)
         }
-        let session = Session(id: Self.newID(), engine: engine, configuration: configuration)
+        return Session(id: Self.newID(), app: app.name, engine: engine, configuration: configuration)
+    }
+
+    /// Stores a created session (with the answer to replay for a keyed creation) and makes it live.
+    ///
+    /// The count is checked first, so a full server stores nothing; a store failure leaves nothing live.
+    func publish(_ session: Session, creation: StoredReply?) throws(CreateFailure) {
+        guard count < configuration.maxSessions else { throw .full }
+        if let archive {
+            let made = session.withState { state in Result { try state.stored(app: session.app, time: session.time) } }
+            let stored: StoredSession
+            switch made {
+            case .success(let value): stored = value
+            case .failure(let error): throw .engine(error)
+            }
+            do {
+                try archive.apply([.create(stored, creation: creation)])
+            } catch {
+                metrics.countStoreFailure()
+                throw .store(error)
+            }
+        }
         let added = sessions.withLock { sessions -> Int? in
             guard sessions.count < configuration.maxSessions else { return nil }
             sessions[session.id] = session
             return sessions.count
         }
-        guard let added else { throw .full }
+        guard let added else {
+            // Lost a race for the last place: take back what was stored.
+            try? archive?.apply([.remove(session: session.id)])
+            throw .full
+        }
         metrics.setSessions(added)
-        return session
     }
 
-    /// The session with that id, if it is live; a request naming it counts as using it.
-    func session(_ id: String) -> Session? {
-        let session = sessions.withLock { $0[id] }
-        session?.markUsed()
-        return session
+    /// The session with that id: live in memory, or read back from the archive (then it is live again). A request
+    /// naming it counts as using it.
+    func session(_ id: String) throws(LookupFailure) -> Session {
+        if let session = sessions.withLock({ $0[id] }) {
+            session.markUsed()
+            return session
+        }
+        guard let archive, Self.isWellFormed(id) else { throw .unknown }
+        let stored: StoredSession?
+        do {
+            stored = try archive.session(id, history: configuration.historyLimit)
+        } catch {
+            metrics.countStoreFailure()
+            throw .store(error)
+        }
+        guard let stored else { throw .unknown }
+        let restored = try restore(stored)
+        restored.markUsed()
+        let (live, count) = sessions.withLock { sessions in
+            // Another request may have read it back meanwhile: the first one in memory wins.
+            if let existing = sessions[id] { return (existing, sessions.count) }
+            sessions[id] = restored
+            return (restored, sessions.count)
+        }
+        metrics.setSessions(count)
+        return live
     }
 
-    /// Ends a session; false if there was none.
-    @discardableResult
-    func remove(_ id: String) -> Bool {
+    private func restore(_ stored: StoredSession) throws(LookupFailure) -> Session {
+        do {
+            guard let app = configuration.apps.first(where: { $0.name == stored.app }) else {
+                throw NavigationError.restoreFailed("the app '\(stored.app)' is not served any more")
+            }
+            let engine = try app.restoreEngine(from: try JSONValue(parsing: stored.state))
+            metrics.countRestored()
+            return Session(restoring: stored, engine: engine, configuration: configuration)
+        } catch {
+            let reason = (error as? NavigationError)?.message ?? "\(error)"
+            metrics.countIncompatible()
+            logger.warning(
+                "stored session cannot be restored", metadata: ["session": "\(stored.id)", "reason": "\(reason)"])
+            throw .incompatible(reason)
+        }
+    }
+
+    /// Ends a session: removed from the archive first (a failure leaves it as it was), then from memory. False if
+    /// there was none.
+    func remove(_ id: String) throws(ArchiveError) -> Bool {
+        var existed = sessions.withLock { $0[id] != nil }
+        if let archive {
+            if !existed, Self.isWellFormed(id) {
+                existed = try archive.session(id, history: 0) != nil
+            }
+            guard existed else { return false }
+            do {
+                try archive.apply([.remove(session: id)])
+            } catch {
+                metrics.countStoreFailure()
+                throw error
+            }
+        }
         let (session, count) = sessions.withLock { sessions in (sessions.removeValue(forKey: id), sessions.count) }
         metrics.setSessions(count)
         session?.closeStreams()
-        return session != nil
+        return existed
+    }
+
+    /// Drops a session from memory, keeping what the archive holds: after a write failed, the archive is the truth,
+    /// and the next request reads the session back from it.
+    func evict(_ session: Session) {
+        let count = sessions.withLock { sessions in
+            if sessions[session.id] === session { sessions[session.id] = nil }
+            return sessions.count
+        }
+        metrics.setSessions(count)
+        session.closeStreams()
     }
 
     /// Ends every session idle for longer than its TTL: ``ServerConfiguration/sessionTTL``, or the shorter
     /// ``ServerConfiguration/unusedSessionTTL`` for a session no request named after its creation. A session with
-    /// an open stream does not expire. Returns how many ended.
+    /// an open stream does not expire. With an archive, the sessions in memory first tell it they were used, then
+    /// it ends the stored ones idle for as long. Returns how many ended.
     @discardableResult
     func expireIdle() -> Int {
         let now = configuration.now()
-        let (expired, count) = sessions.withLock { sessions in
+        let (expired, live, count) = sessions.withLock { sessions in
             let expired = sessions.values.filter { expiry(of: $0.currentActivity).map { $0 <= now } ?? false }
             for session in expired { sessions[session.id] = nil }
-            return (expired, sessions.count)
+            return (expired, Array(sessions.values), sessions.count)
         }
         metrics.setSessions(count)
         for session in expired { session.closeStreams() }
-        return expired.count
+        guard let archive else { return expired.count }
+        var writes = expired.map { ArchiveWrite.remove(session: $0.id) }
+        for session in live {
+            if let touch = session.unrecordedActivity(now: now) { writes.append(touch) }
+        }
+        do {
+            try archive.apply(writes)
+            let stored = try archive.expire(
+                usedBefore: now - Self.seconds(configuration.sessionTTL),
+                unusedBefore: now - Self.seconds(min(configuration.unusedSessionTTL, configuration.sessionTTL)))
+            return expired.count + stored.count
+        } catch {
+            // The next sweep tries again: a stored session only ends later than it should.
+            metrics.countStoreFailure()
+            logger.warning("expiry could not update the store", metadata: ["error": "\(error)"])
+            return expired.count
+        }
     }
 
     /// Seconds until the first live session expires (at least 1), for `Retry-After` when the store is full; the
@@ -115,6 +233,11 @@ final class SessionStore: Sendable {
         let high = generator.next() as UInt64
         let low = generator.next() as UInt64
         return hex(high) + hex(low)
+    }
+
+    /// Whether `id` could be a session id at all (32 lowercase hex digits): anything else is not looked up.
+    static func isWellFormed(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
     private static func hex(_ value: UInt64) -> String {

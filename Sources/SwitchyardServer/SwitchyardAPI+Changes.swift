@@ -67,8 +67,10 @@ extension SwitchyardAPI {
     }
 
     /// The change pipeline, under the session's lock: replay a retried idempotency key → run the change, collecting
-    /// its commits → record them in the history and broadcast the new state → answer (and remember the answer under
-    /// the key). `source` is where a change comes from when `body` cannot say (it failed after committing).
+    /// its commits → store them (with a durable store: before anything else, and a failure answers 503 with
+    /// nothing acknowledged) → record them in the history and broadcast the new state → answer (and remember the
+    /// answer under the key). `source` is where a change comes from when `body` cannot say (it failed after
+    /// committing).
     private func change(
         _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
         _ body: (inout SessionState) throws -> ChangeResult
@@ -76,7 +78,8 @@ extension SwitchyardAPI {
         let key = request.headers["idempotency-key"]
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
         let time = session.time
-        let (response, broadcast) = session.withState { state in
+        let (response, outcome) = session.withState { state -> (HTTPResponse, ChangeOutcome) in
+            if state.ended { return (Problem.sessionMoved(session.id).response, .unchanged) }
             if let key, let stored = state.replies[key] {
                 let replay =
                     stored.fingerprint == fingerprint
@@ -84,7 +87,7 @@ extension SwitchyardAPI {
                         status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
                         body: stored.body)
                     : Problem.idempotencyKeyReused(key).response
-                return (replay, false)
+                return (replay, .unchanged)
             }
             state.documents.forget()  // app code runs now: screens may show other data
             let engine = state.engine
@@ -92,18 +95,51 @@ extension SwitchyardAPI {
             // Hooks run after a commit's check rendered its document: render again after them.
             if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
             let cause = SessionCause(source: (try? outcome.get())?.source ?? source, request: request.body)
-            let broadcast = state.record(commits, cause: cause, time: time)
+            let entries = state.historyEntries(commits, cause: cause, time: time)
             let response = respond(to: request, with: outcome, state)
-            if let key, case .bytes(let bytes) = response.body {
-                state.replies.store(
-                    .init(fingerprint: fingerprint, status: response.status, headers: response.headers, body: bytes),
-                    for: key)
+            var reply: ReplyCache.Reply?
+            if key != nil, case .bytes(let bytes) = response.body {
+                reply = .init(fingerprint: fingerprint, status: response.status, headers: response.headers, body: bytes)
             }
+            if let archive = configuration.archive, !entries.isEmpty || (reply != nil && response.status < 300) {
+                do {
+                    let stored = reply.flatMap { reply in
+                        key.map {
+                            StoredReply(
+                                key: $0, fingerprint: fingerprint, session: session.id, status: reply.status,
+                                headers: reply.headers, body: reply.body)
+                        }
+                    }
+                    try archive.apply([try state.archiveWrite(entries, reply: stored, time: time)])
+                } catch {
+                    // Not stored, so not acknowledged: the session leaves memory and is read back from the store
+                    // (as it was before this change) by the next request.
+                    state.ended = true
+                    let problem = Problem.storeUnavailable(error as? ArchiveError ?? .unavailable("\(error)"))
+                    return (problem.response, .notStored)
+                }
+            }
+            let broadcast = state.record(entries)
+            if let key, let reply { state.replies.store(reply, for: key) }
             if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
-            return (response, broadcast)
+            return (response, broadcast ? .broadcast : entries.isEmpty ? .unchanged : .stored)
         }
-        if broadcast { metrics.countBroadcast() }
+        switch outcome {
+        case .broadcast:
+            metrics.countBroadcast()
+            session.recordedChange(at: time)
+        case .stored: session.recordedChange(at: time)
+        case .notStored:
+            metrics.countStoreFailure()
+            sessions.evict(session)
+        case .unchanged: break
+        }
         return response
+    }
+
+    /// What a change did to the session, for the work done after its lock is released.
+    private enum ChangeOutcome {
+        case unchanged, stored, broadcast, notStored
     }
 
     /// The answer to a change: the new state document with `result` (or the summary for `Prefer: return=minimal`),

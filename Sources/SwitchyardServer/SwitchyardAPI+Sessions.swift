@@ -5,10 +5,15 @@ import Switchyard
 /// Session endpoints.
 extension SwitchyardAPI {
     func requireSession(_ id: String) throws -> Session {
-        guard let session = sessions.session(id) else {
+        do {
+            return try sessions.session(id)
+        } catch .unknown {
             throw Problem.notFound("no session '\(id)' (it may have expired)", code: "unknownSession")
+        } catch .incompatible(let reason) {
+            throw Problem.sessionIncompatible(id, reason: reason)
+        } catch .store(let error) {
+            throw Problem.storeUnavailable(error)
         }
-        return session
     }
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -26,10 +31,10 @@ extension SwitchyardAPI {
         let key = request.headers["idempotency-key"]
         let scopedKey = key.map { CreationRateLimiter.clientKey(request.peer) + " " + $0 }
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
-        if let key, let scopedKey, let stored = createdSessions.entry(for: scopedKey) {
+        if let key, let scopedKey, let stored = try createdSessions.entry(for: scopedKey) ?? storedCreation(scopedKey) {
             guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
             // Replayed while the session lives; once it has ended the key creates a new one.
-            if sessions.session(stored.session) != nil {
+            if (try? sessions.session(stored.session)) != nil {
                 var response = stored.response
                 response.headers.append(("Idempotent-Replayed", "true"))
                 return response
@@ -48,8 +53,19 @@ extension SwitchyardAPI {
                 headers: [("Retry-After", String(wait))])
         }
         let session: Session
+        let response: HTTPResponse
         do {
             session = try sessions.create(appName: appName)
+            let (body, version) = session.withState { state in (state.document(), state.engine.version) }
+            response = HTTPResponse.json(
+                201, body,
+                headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])
+            let creation = scopedKey.map { key in
+                StoredReply(
+                    key: key, fingerprint: fingerprint, session: session.id, status: 201, headers: response.headers,
+                    body: body)
+            }
+            try sessions.publish(session, creation: creation)
         } catch .full {
             let wait = sessions.secondsUntilRoom()
             throw Problem(
@@ -65,11 +81,9 @@ extension SwitchyardAPI {
             throw Problem(
                 status: 500, code: "appFailed", title: "Internal error",
                 detail: "the app's root coordinator could not start: \(error)")
+        } catch .store(let error) {
+            throw Problem.storeUnavailable(error)
         }
-        let (body, version) = session.withState { state in (state.document(), state.engine.version) }
-        let response = HTTPResponse.json(
-            201, body,
-            headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])
         if let scopedKey {
             createdSessions.store(
                 .init(response: response, session: session.id, fingerprint: fingerprint), for: scopedKey)
@@ -77,9 +91,24 @@ extension SwitchyardAPI {
         return response
     }
 
+    /// A keyed creation remembered by the store (made before a restart), as the ledger keeps it.
+    private func storedCreation(_ scopedKey: String) throws -> IdempotencyLedger.Entry? {
+        guard let archive = configuration.archive else { return nil }
+        do {
+            guard let stored = try archive.creation(scopedKey) else { return nil }
+            return .init(
+                response: HTTPResponse(status: stored.status, headers: stored.headers, body: stored.body),
+                session: stored.session, fingerprint: stored.fingerprint)
+        } catch {
+            metrics.countStoreFailure()
+            throw Problem.storeUnavailable(error)
+        }
+    }
+
     func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
-        return session.withState { state in
+        return try session.withState { state in
+            if state.ended { throw Problem.sessionMoved(id) }
             let etag = "\"\(state.engine.version)\""
             if let match = request.headers["if-none-match"], Self.noneMatch(match, version: state.engine.version) {
                 return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
@@ -105,7 +134,13 @@ extension SwitchyardAPI {
     }
 
     func deleteSession(_ id: String) throws -> HTTPResponse {
-        guard sessions.remove(id) else {
+        let removed: Bool
+        do {
+            removed = try sessions.remove(id)
+        } catch {
+            throw Problem.storeUnavailable(error)
+        }
+        guard removed else {
             throw Problem.notFound("no session '\(id)' (it may have expired)", code: "unknownSession")
         }
         return HTTPResponse(status: 204, headers: noStore)
@@ -113,8 +148,10 @@ extension SwitchyardAPI {
 
     func history(_ id: String) throws -> HTTPResponse {
         let session = try requireSession(id)
-        return session.withState { state in
-            .json(200, state.history.document(session: state.id, version: state.engine.version), headers: noStore)
+        return try session.withState { state in
+            if state.ended { throw Problem.sessionMoved(id) }
+            return .json(
+                200, state.history.document(session: state.id, version: state.engine.version), headers: noStore)
         }
     }
 

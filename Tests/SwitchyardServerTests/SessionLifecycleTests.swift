@@ -46,7 +46,8 @@ struct SessionLifecycleTests {
     @Test func aStreamThatSubscribesAfterTheSessionEndedIsClosed() throws {
         var configuration = ServerConfiguration(apps: [NavigationApp(name: "hooks", root: { HookedRoot() })])
         configuration.sessionCreationsPerMinute = 0
-        let session = Session(id: "s", engine: try configuration.apps[0].makeEngine(), configuration: configuration)
+        let session = Session(
+            id: "s", app: "hooks", engine: try configuration.apps[0].makeEngine(), configuration: configuration)
         session.closeStreams()  // deleted or expired between the look-up and the stream's start
         let stream = EventStream()
         session.subscribe(stream)

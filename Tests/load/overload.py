@@ -21,8 +21,10 @@ import json
 import os
 import signal
 import socket
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -39,9 +41,10 @@ class Server:
     def __init__(self, binary, log_path):
         self.port = free_port()
         self.log = open(log_path, "wb")
+        self.data = tempfile.mkdtemp(prefix="switchyard-overload-")
         self.process = subprocess.Popen(
             [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", "Public",
-             "--log-level", "warning"],
+             "--log-level", "warning", "--data", self.data],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -244,6 +247,7 @@ def main():
         server.process.kill()
         code = None
     exit_seconds = time.monotonic() - started
+    shutil.rmtree(server.data, ignore_errors=True)
 
     print(f"overload: {args.seconds:.0f} s, state document {document_size} bytes, "
           f"{counts['writes']} transitions ({counts['write_errors']} failed), "

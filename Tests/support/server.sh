@@ -1,6 +1,7 @@
 # Sourced by the browser and schema test scripts: starts the real server for a test run.
 #   start_switchyard LABEL LOG [serve flags…]
-# Unless SWITCHYARD_URL is already set, starts "$BIN serve" on 127.0.0.1 at a free port with the page from Public/,
+# Unless SWITCHYARD_URL is already set, starts "$BIN serve" on 127.0.0.1 at a free port with the page from Public/
+# and a fresh SQLite store in a temporary folder,
 # waits (30 s at most) for GET /healthz to answer 200, exports SWITCHYARD_URL, and stops the server when the calling
 # script exits. Needs PY (a python3) and BIN (the switchyard binary) set by the caller.
 
@@ -14,7 +15,9 @@ start_switchyard() {
   fi
   local port
   port="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-  "$BIN" serve --host 127.0.0.1 --port "$port" --public Public "$@" >"$log" 2>&1 &
+  # A fresh store for each run (sessions must not leak between runs), removed when the script exits.
+  SWITCHYARD_TEST_DATA="$(mktemp -d)"
+  "$BIN" serve --host 127.0.0.1 --port "$port" --public Public --data "$SWITCHYARD_TEST_DATA" "$@" >"$log" 2>&1 &
   SWITCHYARD_PID=$!
   trap stop_switchyard EXIT
   trap 'exit 130' INT TERM
@@ -49,4 +52,5 @@ stop_switchyard() {
     kill "$SWITCHYARD_PID" 2>/dev/null || true
     wait "$SWITCHYARD_PID" 2>/dev/null || true
   fi
+  if [ -n "${SWITCHYARD_TEST_DATA:-}" ]; then rm -rf "$SWITCHYARD_TEST_DATA"; fi
 }

@@ -1,0 +1,105 @@
+import SwitchyardJSON
+import SwitchyardServer
+
+/// The reading side of the archive: its own connection (WAL lets it read while the writer commits), one thread
+/// at a time.
+final class SQLiteReader {
+    private let connection: SQLiteConnection
+    private let session: SQLiteStatement
+    private let history: SQLiteStatement
+    private let replies: SQLiteStatement
+    private let versionState: SQLiteStatement
+    private let creation: SQLiteStatement
+    private let idle: SQLiteStatement
+
+    init(path: String) throws(SQLiteError) {
+        connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1")
+        session = try connection.prepare("SELECT app, version, state, last_access, used FROM sessions WHERE id = ?")
+        history = try connection.prepare(
+            """
+            SELECT version, time, source, request, visible_path FROM history WHERE session = ?
+            ORDER BY version DESC LIMIT ?
+            """)
+        replies = try connection.prepare(
+            "SELECT key, fingerprint, status, headers, body FROM replies WHERE session = ? ORDER BY seq")
+        versionState = try connection.prepare("SELECT state FROM history WHERE session = ? AND version = ?")
+        creation = try connection.prepare(
+            "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
+        idle = try connection.prepare(
+            """
+            SELECT id FROM sessions WHERE (used = 0 AND last_access < ?1) OR (used = 1 AND last_access < ?2)
+            LIMIT 1000
+            """)
+    }
+
+    func session(_ id: String, history limit: Int) throws(SQLiteError) -> StoredSession? {
+        defer { session.reset() }
+        guard try session.bind(.text(id)).step() else { return nil }
+        var stored = StoredSession(
+            id: id, app: session.text(0), version: session.integer(1), state: session.blob(2),
+            lastAccess: session.real(3), used: session.integer(4) != 0)
+        session.reset()
+        // One snapshot for the session and its history and replies: a concurrent commit cannot split them.
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        try history.bind(.text(id), .integer(limit))
+        while try history.step() {
+            stored.history.append(
+                StoredChange(
+                    version: history.integer(0), time: history.real(1), source: history.text(2),
+                    request: history.blob(3), visiblePath: Self.strings(history.text(4)), state: []))
+        }
+        history.reset()
+        stored.history.reverse()
+        try replies.bind(.text(id))
+        while try replies.step() {
+            stored.replies.append(
+                StoredReply(
+                    key: replies.text(0), fingerprint: UInt64(bitPattern: Int64(replies.integer(1))), session: id,
+                    status: replies.integer(2), headers: Self.headers(replies.text(3)), body: replies.blob(4)))
+        }
+        replies.reset()
+        return stored
+    }
+
+    func state(of session: String, at version: Int) throws(SQLiteError) -> [UInt8]? {
+        defer { versionState.reset() }
+        guard try versionState.bind(.text(session), .integer(version)).step() else { return nil }
+        let state = versionState.blob(0)
+        return state.isEmpty ? nil : state
+    }
+
+    func creation(_ key: String) throws(SQLiteError) -> StoredReply? {
+        defer { creation.reset() }
+        guard try creation.bind(.text(key)).step() else { return nil }
+        return StoredReply(
+            key: key, fingerprint: UInt64(bitPattern: Int64(creation.integer(1))), session: creation.text(0),
+            status: creation.integer(2), headers: Self.headers(creation.text(3)), body: creation.blob(4))
+    }
+
+    func idleSessions(usedBefore: Double, unusedBefore: Double) throws(SQLiteError) -> [String] {
+        defer { idle.reset() }
+        try idle.bind(.real(unusedBefore), .real(usedBefore))
+        var ids: [String] = []
+        while try idle.step() { ids.append(idle.text(0)) }
+        return ids
+    }
+
+    /// `["a","b"]` → the strings.
+    static func strings(_ json: String) -> [String] {
+        guard case .array(let items)? = try? JSONValue(parsing: Array(json.utf8)) else { return [] }
+        return items.compactMap(\.stringValue)
+    }
+
+    /// `[["name","value"],…]` → the header pairs.
+    static func headers(_ json: String) -> [(String, String)] {
+        guard case .array(let items)? = try? JSONValue(parsing: Array(json.utf8)) else { return [] }
+        return items.compactMap { item in
+            guard case .array(let pair) = item, pair.count == 2, let name = pair[0].stringValue,
+                let value = pair[1].stringValue
+            else { return nil }
+            return (name, value)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import SwitchyardServer
+
+/// The archive's tables, as forward migrations: a database is at schema `user_version`, and opening it applies
+/// every later migration in one transaction. A database from a newer program (a higher version) is refused.
+enum SQLiteSchema {
+    /// Migration `n` (1-based) brings a database from schema `n - 1` to schema `n`.
+    static let migrations: [String] = [
+        // 1: sessions with their restore document, history, idempotent replies, keyed creations.
+        """
+        CREATE TABLE sessions(
+            id TEXT PRIMARY KEY, app TEXT NOT NULL, version INTEGER NOT NULL, state BLOB NOT NULL,
+            created REAL NOT NULL, last_access REAL NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE INDEX sessions_by_last_access ON sessions(last_access);
+        CREATE TABLE history(
+            session TEXT NOT NULL, version INTEGER NOT NULL, time REAL NOT NULL, source TEXT NOT NULL,
+            request BLOB NOT NULL, visible_path TEXT NOT NULL, PRIMARY KEY(session, version)) WITHOUT ROWID;
+        CREATE TABLE replies(
+            session TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, fingerprint INTEGER NOT NULL,
+            status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL,
+            PRIMARY KEY(session, key)) WITHOUT ROWID;
+        CREATE TABLE creations(
+            key TEXT PRIMARY KEY, session TEXT NOT NULL, fingerprint INTEGER NOT NULL, status INTEGER NOT NULL,
+            headers TEXT NOT NULL, body BLOB NOT NULL) WITHOUT ROWID;
+        CREATE INDEX creations_by_session ON creations(session);
+        """,
+        // 2: each history entry keeps the restore document of its version (reading a session as it was).
+        // Entries written before have none: those versions can be listed but not read back.
+        """
+        ALTER TABLE history ADD COLUMN state BLOB;
+        """,
+    ]
+
+    /// The schema this program writes.
+    static var current: Int { migrations.count }
+
+    /// Brings the database to ``current``; a database of a newer schema is ``ArchiveError/unreadable(_:)``.
+    static func migrate(_ connection: SQLiteConnection) throws(ArchiveError) {
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            let found = try connection.integer("PRAGMA user_version")
+            guard found <= current else {
+                try connection.execute("ROLLBACK")
+                throw ArchiveError.unreadable(
+                    "the data was written by a newer Switchyard (schema \(found); this one reads up to \(current))")
+            }
+            for migration in migrations[found...] {
+                try connection.execute(migration)
+            }
+            try connection.execute("PRAGMA user_version = \(current)")
+            try connection.execute("COMMIT")
+        } catch let error as SQLiteError {
+            if connection.inTransaction { try? connection.execute("ROLLBACK") }
+            throw error.archiveError
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw .unavailable("\(error)")
+        }
+    }
+}

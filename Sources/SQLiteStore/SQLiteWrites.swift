@@ -1,0 +1,112 @@
+import SwitchyardJSON
+import SwitchyardServer
+
+/// The writer's prepared statements and how each ``ArchiveWrite`` becomes rows. Used by the writer thread only.
+final class SQLiteWrites {
+    let connection: SQLiteConnection
+    private let historyRetention: Int?
+    private let replyLimit: Int
+    private let insertSession: SQLiteStatement
+    private let insertCreation: SQLiteStatement
+    private let updateSession: SQLiteStatement
+    private let insertHistory: SQLiteStatement
+    private let pruneHistory: SQLiteStatement
+    private let insertReply: SQLiteStatement
+    private let pruneReplies: SQLiteStatement
+    private let touchSession: SQLiteStatement
+    private let removals: [SQLiteStatement]
+
+    init(_ connection: SQLiteConnection, historyRetention: Int?, replyLimit: Int) throws(SQLiteError) {
+        self.connection = connection
+        self.historyRetention = historyRetention
+        self.replyLimit = replyLimit
+        insertSession = try connection.prepare(
+            "INSERT INTO sessions(id, app, version, state, created, last_access, used) VALUES(?1, ?2, ?3, ?4, ?5, ?5, ?6)"
+        )
+        insertCreation = try connection.prepare(
+            """
+            INSERT OR REPLACE INTO creations(key, session, fingerprint, status, headers, body)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6)
+            """)
+        updateSession = try connection.prepare(
+            "UPDATE sessions SET version = ?2, state = ?3, last_access = max(last_access, ?4), used = 1 WHERE id = ?1")
+        insertHistory = try connection.prepare(
+            """
+            INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
+        pruneHistory = try connection.prepare("DELETE FROM history WHERE session = ?1 AND version <= ?2")
+        insertReply = try connection.prepare(
+            """
+            INSERT OR REPLACE INTO replies(session, key, seq, fingerprint, status, headers, body)
+            VALUES(?1, ?2, (SELECT COALESCE(MAX(seq), 0) + 1 FROM replies WHERE session = ?1), ?3, ?4, ?5, ?6)
+            """)
+        pruneReplies = try connection.prepare(
+            """
+            DELETE FROM replies WHERE session = ?1
+            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2
+            """)
+        touchSession = try connection.prepare(
+            "UPDATE sessions SET last_access = max(last_access, ?2), used = max(used, ?3) WHERE id = ?1")
+        removals = try [
+            "sessions WHERE id", "history WHERE session", "replies WHERE session", "creations WHERE session",
+        ]
+        .map { table throws(SQLiteError) in try connection.prepare("DELETE FROM \(table) = ?1") }
+    }
+
+    func apply(_ writes: [ArchiveWrite]) throws(SQLiteError) {
+        for write in writes {
+            switch write {
+            case .create(let session, let creation):
+                try insertSession.bind(
+                    .text(session.id), .text(session.app), .integer(session.version), .blob(session.state),
+                    .real(session.lastAccess), .integer(session.used ? 1 : 0)
+                ).run()
+                if let creation { try store(creation: creation) }
+            case .change(let id, let version, let state, let history, let reply, let time):
+                try updateSession.bind(.text(id), .integer(version), .blob(state), .real(time)).run()
+                guard connection.changes == 1 else {
+                    throw SQLiteError(code: 0, message: "session \(id) is no longer stored (it expired or was deleted)")
+                }
+                for change in history { try store(change, of: id) }
+                if let retention = historyRetention {
+                    try pruneHistory.bind(.text(id), .integer(version - retention)).run()
+                }
+                if let reply {
+                    try store(reply: reply, of: id)
+                    try pruneReplies.bind(.text(id), .integer(replyLimit)).run()
+                }
+            case .remove(let id):
+                for removal in removals { try removal.bind(.text(id)).run() }
+            case .touch(let id, let lastAccess, let used):
+                try touchSession.bind(.text(id), .real(lastAccess), .integer(used ? 1 : 0)).run()
+            }
+        }
+    }
+
+    private func store(_ change: StoredChange, of session: String) throws(SQLiteError) {
+        let path = JSONValue.array(change.visiblePath.map(JSONValue.string)).jsonString
+        try insertHistory.bind(
+            .text(session), .integer(change.version), .real(change.time), .text(change.source),
+            .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state)
+        ).run()
+    }
+
+    private func store(reply: StoredReply, of session: String) throws(SQLiteError) {
+        try insertReply.bind(
+            .text(session), .text(reply.key), .integer(Int(Int64(bitPattern: reply.fingerprint))),
+            .integer(reply.status), .text(Self.headers(reply.headers)), .blob(reply.body)
+        ).run()
+    }
+
+    private func store(creation: StoredReply) throws(SQLiteError) {
+        try insertCreation.bind(
+            .text(creation.key), .text(creation.session), .integer(Int(Int64(bitPattern: creation.fingerprint))),
+            .integer(creation.status), .text(Self.headers(creation.headers)), .blob(creation.body)
+        ).run()
+    }
+
+    static func headers(_ pairs: [(String, String)]) -> String {
+        JSONValue.array(pairs.map { .array([.string($0.0), .string($0.1)]) }).jsonString
+    }
+}

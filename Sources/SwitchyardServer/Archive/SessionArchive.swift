@@ -1,0 +1,150 @@
+/// Where sessions are kept beyond the process: a durable store the server writes every change to before it
+/// answers, and reads a session back from on its first use after a restart.
+///
+/// An archive must be safe to call from many threads at once. ``apply(_:)`` is the only write: it stores a batch
+/// atomically (all of it or none of it) and returns only once the batch is as durable as the archive promises;
+/// an archive is free to group the batches of concurrent callers into one commit. Every other call reads.
+///
+/// The server keeps a session in memory while it is used and treats the archive as the truth: a session whose
+/// write failed is dropped from memory and read back from the archive when next named.
+public protocol SessionArchive: Sendable {
+    /// Stores `writes` atomically and durably; throws ``ArchiveError`` when they were not stored (none of them is).
+    func apply(_ writes: [ArchiveWrite]) throws(ArchiveError)
+    /// The stored session with this id, with its last `history` history entries; nil when there is none.
+    func session(_ id: String, history: Int) throws(ArchiveError) -> StoredSession?
+    /// The restore document of a session at `version`, while its history keeps that version; nil otherwise.
+    func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]?
+    /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.
+    func creation(_ key: String) throws(ArchiveError) -> StoredReply?
+    /// Deletes every session last used before `usedBefore` (or, for sessions no request named after their
+    /// creation, before `unusedBefore`); returns their ids.
+    func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String]
+    /// Waits for writes in flight and closes the archive; later calls fail.
+    func close()
+}
+
+/// One write of a batch given to ``SessionArchive/apply(_:)``.
+public enum ArchiveWrite: Sendable {
+    /// A new session (and, for a keyed creation, the 201 to replay under its key).
+    case create(StoredSession, creation: StoredReply?)
+    /// A committed change of a session at `time`: its new state, the history entries of the versions it made
+    /// (each with the restore document of its version), and the answer remembered under an idempotency key.
+    case change(
+        session: String, version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?, time: Double)
+    /// A session that ended (deleted or expired): everything stored for it goes.
+    case remove(session: String)
+    /// A session was used (read, followed) without changing: its expiry moves.
+    case touch(session: String, lastAccess: Double, used: Bool)
+}
+
+/// Why an archive could not do what was asked.
+public enum ArchiveError: Error, Sendable, Equatable {
+    /// The store cannot be written or read right now (disk full, I/O error, connection lost); retrying later may
+    /// succeed. Nothing of the failed call was stored.
+    case unavailable(String)
+    /// What is stored cannot be read (corrupt data, a schema newer than this program).
+    case unreadable(String)
+    /// The archive was closed.
+    case closed
+}
+
+extension ArchiveError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unavailable(let reason): "store unavailable: \(reason)"
+        case .unreadable(let reason): "stored data unreadable: \(reason)"
+        case .closed: "the store is closed"
+        }
+    }
+}
+
+/// A session as the archive keeps it.
+public struct StoredSession: Sendable {
+    /// The session id.
+    public var id: String
+    /// The name of its ``Switchyard/NavigationApp``.
+    public var app: String
+    /// Its current version.
+    public var version: Int
+    /// Its restore document (``Switchyard/NavigationEngine/restoreDocument()``).
+    public var state: [UInt8]
+    /// When a request last used it (seconds since 1970).
+    public var lastAccess: Double
+    /// Whether a request named it after the one that created it.
+    public var used: Bool
+    /// Its most recent history entries, oldest first (the archive may keep more than it returns here).
+    public var history: [StoredChange]
+    /// The answers remembered under idempotency keys, oldest first.
+    public var replies: [StoredReply]
+
+    /// A stored session.
+    public init(
+        id: String, app: String, version: Int, state: [UInt8], lastAccess: Double, used: Bool,
+        history: [StoredChange] = [], replies: [StoredReply] = []
+    ) {
+        self.id = id
+        self.app = app
+        self.version = version
+        self.state = state
+        self.lastAccess = lastAccess
+        self.used = used
+        self.history = history
+        self.replies = replies
+    }
+}
+
+/// One entry of a session's history: a committed version.
+public struct StoredChange: Sendable {
+    /// The version the change made.
+    public var version: Int
+    /// When (seconds since 1970).
+    public var time: Double
+    /// Where it came from: `api`, `event`, `deeplink`, `gesture`, `session`.
+    public var source: String
+    /// The request body as received.
+    public var request: [UInt8]
+    /// The visible route path after it.
+    public var visiblePath: [String]
+    /// The restore document of this version.
+    public var state: [UInt8]
+
+    /// A history entry.
+    public init(
+        version: Int, time: Double, source: String, request: [UInt8], visiblePath: [String], state: [UInt8]
+    ) {
+        self.version = version
+        self.time = time
+        self.source = source
+        self.request = request
+        self.visiblePath = visiblePath
+        self.state = state
+    }
+}
+
+/// An answer remembered under an idempotency key, to replay to a retry.
+public struct StoredReply: Sendable {
+    /// The key as the client sent it (scoped to the client for creations).
+    public var key: String
+    /// The fingerprint of the request answered (the same key with another request is refused).
+    public var fingerprint: UInt64
+    /// The session it belongs to (for a creation: the session it created).
+    public var session: String
+    /// The HTTP status.
+    public var status: Int
+    /// The response headers.
+    public var headers: [(String, String)]
+    /// The response body.
+    public var body: [UInt8]
+
+    /// A remembered answer.
+    public init(
+        key: String, fingerprint: UInt64, session: String, status: Int, headers: [(String, String)], body: [UInt8]
+    ) {
+        self.key = key
+        self.fingerprint = fingerprint
+        self.session = session
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import SQLiteStore
+import Switchyard
+import SwitchyardServer
+import Testing
+import TodoDemo
+
+/// Sessions in the SQLite store: what was acknowledged is there after a restart, byte for byte.
+@Suite("Durable store")
+struct DurableStoreTests {
+    @Test func aSessionComesBackAfterARestartByteForByte() throws {
+        let store = try TemporaryStore()
+        let (id, last, history) = try store.withServer { server, _ in
+            let session = try server.createSession()
+            try session.logIn()
+            try session.must(session.transition(#"{"steps":[{"action":"selectTab","route":"todos"}]}"#))
+            try session.must(
+                session.transition(
+                    #"{"coordinator":"TodosCoordinator","steps":[{"action":"route","route":"create"}]}"#))
+            // App data held by a coordinator: a new todo.
+            let created = try session.must(session.event(#"{"name":"create","fields":{"name":"Water the plants"}}"#))
+            #expect(created.text.contains("Water the plants"))
+            let state = try session.state()
+            return (session.id, state, try session.history().json)
+        }
+        try store.withServer { server, _ in
+            #expect(server.api.sessionCount == 0, "restored lazily, not at start")
+            let state = try server.get("/api/sessions/\(id)")
+            #expect(state.status == 200)
+            #expect(state.text == last.text)
+            #expect(state.header("ETag") == last.header("ETag"))
+            #expect(try server.get("/api/sessions/\(id)/history").json == history)
+            #expect(server.api.sessionCount == 1)
+            // It keeps working where it left off.
+            let session = DemoSession(server: server, id: id, created: state)
+            let next = try session.must(session.deepLink("stinsenapp://todo/water-the-plants"))
+            #expect(next.version == last.version! + 1)
+        }
+    }
+
+    @Test func keyedRetriesReplayAfterARestart() throws {
+        let store = try TemporaryStore()
+        let key = [("Idempotency-Key", "walk-1")]
+        let createKey = [("Idempotency-Key", "create-1")]
+        let (created, answered) = try store.withServer { server, _ in
+            let created = try server.post("/api/sessions", nil, headers: createKey)
+            #expect(created.status == 201)
+            let id = try #require(created.json["session"]?.stringValue)
+            let session = DemoSession(server: server, id: id, created: created)
+            let answered = try session.must(session.event(#"{"name":"completeOnboarding"}"#, headers: key))
+            return (created, answered)
+        }
+        try store.withServer { server, _ in
+            let again = try server.post("/api/sessions", nil, headers: createKey)
+            #expect(again.status == 201)
+            #expect(again.header("Idempotent-Replayed") == "true")
+            #expect(again.text == created.text)
+            let id = try #require(created.json["session"]?.stringValue)
+            let session = DemoSession(server: server, id: id, created: again)
+            let replay = try session.event(#"{"name":"completeOnboarding"}"#, headers: key)
+            #expect(replay.status == 200)
+            #expect(replay.header("Idempotent-Replayed") == "true")
+            #expect(replay.text == answered.text)
+            #expect(try session.state().version == answered.version, "applied once")
+        }
+    }
+
+    @Test func deleteAndExpiryRemoveStoredSessions() throws {
+        let store = try TemporaryStore()
+        let clock = TestClock()
+        let (deleted, idle) = try store.withServer({ $0.now = clock.now }) { server, _ in
+            let deleted = try server.createSession()
+            let idle = try server.createSession()
+            try idle.must(idle.event(#"{"name":"completeOnboarding"}"#))
+            #expect(try server.request("DELETE", deleted.base).status == 204)
+            return (deleted, idle)
+        }
+        try store.withServer({ $0.now = clock.now }) { server, archive in
+            #expect(try server.get(deleted.base).status == 404)
+            let stored = try archive.session(idle.id, history: 10)
+            #expect(stored != nil)
+            clock.advance(by: 31 * 60)
+            #expect(server.api.expireIdleSessions() == 1, "a stored session that is not in memory expires too")
+            let gone = try archive.session(idle.id, history: 10)
+            #expect(gone == nil)
+            #expect(try server.get(idle.base).status == 404)
+        }
+    }
+
+    @Test func aSessionInMemoryTellsTheStoreItIsStillUsed() throws {
+        let store = try TemporaryStore()
+        let clock = TestClock()
+        try store.withServer({ $0.now = clock.now }) { server, archive in
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+            for _ in 0..<4 {
+                clock.advance(by: 20 * 60)
+                #expect(try session.state().status == 200)  // read only: no change is stored
+                server.api.expireIdleSessions()
+            }
+            let kept = try archive.session(session.id, history: 1)
+            #expect(kept != nil, "80 minutes of reads kept it")
+        }
+    }
+
+    @Test func aStoredSessionTheAppCannotRestoreIsGoneWithAClearProblem() throws {
+        let store = try TemporaryStore()
+        let (old, other) = try store.withServer { server, _ in
+            let old = try server.createSession()
+            try old.logIn()
+            return (old.id, try server.createSession().id)
+        }
+        // The next release renamed a route: the stored tree no longer fits.
+        let renamed = NavigationApp(name: "todo", root: { RenamedRoot() })
+        try store.withServer({ $0.apps = [renamed, TodoDemo.app] }) { server, _ in
+            let reply = try server.get("/api/sessions/\(old)")
+            #expect(reply.status == 410)
+            #expect(reply.json["code"] == "sessionIncompatible")
+            #expect(try server.post("/api/sessions/\(old)/events", #"{"name":"logout"}"#).status == 410)
+            let metrics = try server.get("/metrics").text
+            #expect(metrics.contains("switchyard_sessions_incompatible_total 2"))
+            // Every session of the old shape is refused the same way; nothing else is affected: new sessions work.
+            #expect(try server.get("/api/sessions/\(other)").status == 410)
+            #expect(try server.post("/api/sessions", #"{"app":"todo"}"#).status == 201)
+            #expect(try server.get("/healthz").status == 200)
+        }
+    }
+
+    @Test func aFailedWriteAnswers503AndAcknowledgesNothing() throws {
+        let store = try TemporaryStore()
+        let faulty = FaultyArchive(try store.open())
+        let server = try TestServer { $0.archive = faulty }
+        defer {
+            server.stop()
+            faulty.close()
+        }
+        let session = try server.createSession()
+        try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+        let stream = try StreamSubscriber(port: server.port, path: session.base + "/stream")
+        #expect(try stream.next()?.id == "1")
+
+        faulty.failing.store(true, ordering: .relaxed)
+        let refused = try session.event(#"{"name":"login","fields":{"username":"ada"}}"#)
+        #expect(refused.status == 503)
+        #expect(refused.json["code"] == "storeUnavailable")
+        #expect(refused.header("Retry-After") == "1")
+        #expect(try session.state().status == 503, "the store cannot be read either")
+        #expect(try server.post("/api/sessions", nil).status == 503)
+        #expect(try server.request("DELETE", session.base).status == 503)
+
+        faulty.failing.store(false, ordering: .relaxed)
+        let state = try session.state()
+        #expect(state.status == 200)
+        #expect(state.version == 1, "the refused change is not there")
+        #expect(state.json["visible"]?["path"] == ["unauthenticated", "login"])
+        // The stream that followed the session was closed without ever showing version 2.
+        while let event = try? stream.next(within: 2) { #expect(event.id != "2") }
+        try session.must(session.event(#"{"name":"login","fields":{"username":"ada"}}"#))
+        #expect(try session.state().version == 2)
+    }
+
+    @Test func aFullStoreAnswers503AndRecoversWhenRoomIsMade() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open(maxBytes: 256 * 1024)
+        try store.withServer(archive: archive) { server, _ in
+            var sessions: [DemoSession] = []
+            var refused: Reply?
+            for _ in 0..<2000 {
+                let reply = try server.post("/api/sessions", nil)
+                if reply.status != 201 {
+                    refused = reply
+                    break
+                }
+                let id = try #require(reply.json["session"]?.stringValue)
+                sessions.append(DemoSession(server: server, id: id, created: reply))
+            }
+            let full = try #require(refused, "the cap was never reached")
+            #expect(full.status == 503)
+            #expect(full.json["code"] == "storeUnavailable")
+            #expect(full.header("Retry-After") != nil)
+            let count = server.api.sessionCount
+            #expect(count == sessions.count, "a refused creation left nothing live")
+            for session in sessions.prefix(sessions.count / 2) {
+                #expect(try server.request("DELETE", session.base).status == 204)
+            }
+            #expect(try server.post("/api/sessions", nil).status == 201, "room again: it recovers by itself")
+        }
+    }
+}
+
+/// A clock the test moves by hand.
+final class TestClock: Sendable {
+    private let seconds = Locked(1_800_000_000.0)
+    var now: @Sendable () -> Double { { [seconds] in seconds.value } }
+    func advance(by delta: Double) { seconds.mutate { $0 += delta } }
+}
+
+/// The demo's root as a later release might ship it: its login route is renamed.
+final class RenamedRoot: RootCoordinatable {
+    let navigation = RootNavigation(initial: \RenamedRoot.onboarding)
+    @Root var onboarding = makeOnboarding
+    @Root var signIn = makeSignIn
+
+    func makeOnboarding() -> ScreenContent { ScreenContent(title: "Welcome", content: []) }
+    func makeSignIn() -> ScreenContent { ScreenContent(title: "Sign in", content: []) }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import SwitchyardServer
+import Testing
+
+@testable import SQLiteStore
+
+/// The SQLite archive on its own: opening faults, migrations, group commit, retention.
+@Suite("SQLite archive")
+struct SQLiteArchiveTests {
+    static func session(_ id: String, version: Int = 0, time: Double = 1000) -> StoredSession {
+        StoredSession(
+            id: id, app: "todo", version: version, state: Array(#"{"v":\#(version)}"#.utf8), lastAccess: time,
+            used: false)
+    }
+
+    static func change(_ id: String, _ version: Int, reply: StoredReply? = nil) -> ArchiveWrite {
+        let state = Array(#"{"v":\#(version)}"#.utf8)
+        return .change(
+            session: id, version: version, state: state,
+            history: [
+                StoredChange(
+                    version: version, time: 1000 + Double(version), source: "api", request: Array("{}".utf8),
+                    visiblePath: ["a", "b"], state: state)
+            ], reply: reply, time: 1000 + Double(version))
+    }
+
+    @Test func aCorruptFileIsRefusedWithAReadableReason() throws {
+        let store = try TemporaryStore()
+        try Data(repeating: 0x42, count: 64 * 1024).write(to: URL(fileURLWithPath: store.path))
+        #expect {
+            _ = try store.open()
+        } throws: { error in
+            guard case .unreadable(let reason) = error as? ArchiveError else { return false }
+            return reason.contains("not a database")
+        }
+    }
+
+    @Test func aFolderThatCannotBeWrittenIsRefused() throws {
+        guard getuid() != 0 else { return }  // root writes anywhere: the CLI test covers this case as root
+        let store = try TemporaryStore()
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: store.folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: store.folder) }
+        #expect(throws: ArchiveError.self) { _ = try store.open() }
+    }
+
+    @Test func aStoreOfANewerSchemaIsRefused() throws {
+        let store = try TemporaryStore()
+        try store.open().close()
+        try SQLiteConnection(path: store.path).execute("PRAGMA user_version = 99")
+        #expect {
+            _ = try store.open()
+        } throws: { error in
+            guard case .unreadable(let reason) = error as? ArchiveError else { return false }
+            return reason.contains("newer Switchyard (schema 99")
+        }
+    }
+
+    @Test func aStoreOfTheFirstSchemaIsMigratedAndKeepsItsSessions() throws {
+        let store = try TemporaryStore()
+        do {
+            let old = try SQLiteConnection(path: store.path)
+            try old.execute(SQLiteSchema.migrations[0])
+            try old.execute("PRAGMA user_version = 1")
+            try old.execute(
+                """
+                INSERT INTO sessions VALUES('s1', 'todo', 3, X'7B7D', 1000, 1000, 1);
+                INSERT INTO history VALUES('s1', 3, 1000, 'api', X'7B7D', '["a"]');
+                """)
+        }
+        let archive = try store.open()
+        defer { archive.close() }
+        let stored = try #require(try archive.session("s1", history: 10))
+        #expect(stored.version == 3)
+        #expect(stored.history.map(\.version) == [3])
+        #expect(try archive.state(of: "s1", at: 3) == nil, "written before versions kept their state")
+        try archive.apply([Self.change("s1", 4)])
+        #expect(try archive.state(of: "s1", at: 4) == Array(#"{"v":4}"#.utf8))
+        #expect(try SQLiteConnection(path: store.path).integer("PRAGMA user_version") == SQLiteSchema.current)
+    }
+
+    @Test func concurrentWritersShareCommitsAndAllLand() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        defer { archive.close() }
+        try archive.apply((0..<16).map { .create(Self.session("s\($0)"), creation: nil) })
+        onThreads(16) { index in
+            for version in 1...50 {
+                try? archive.apply([Self.change("s\(index)", version)])
+            }
+        }
+        for index in 0..<16 {
+            let stored = try #require(try archive.session("s\(index)", history: 1000))
+            #expect(stored.version == 50)
+            #expect(stored.history.map(\.version) == Array(1...50))
+        }
+        let (commits, batches) = archive.commitStatistics
+        #expect(batches == 16 * 50 + 1)
+        #expect(commits <= batches)
+    }
+
+    @Test func oneFailingBatchDoesNotFailTheOthersInItsCommit() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("here"), creation: nil)])
+        // A change of a session that is not stored fails alone.
+        #expect(throws: ArchiveError.self) { try archive.apply([Self.change("missing", 1)]) }
+        try archive.apply([Self.change("here", 1)])
+        #expect(try archive.session("here", history: 5)?.version == 1)
+        #expect(try archive.session("missing", history: 5) == nil)
+    }
+
+    @Test func retentionKeepsTheLastEntriesAndRepliesAreBounded() throws {
+        let store = try TemporaryStore()
+        let archive = try SQLiteSessionArchive(path: store.path, historyRetention: 3, replyLimit: 2)
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        for version in 1...6 {
+            let reply = StoredReply(
+                key: "k\(version)", fingerprint: UInt64.max - UInt64(version), session: "s", status: 200,
+                headers: [("ETag", "\"\(version)\"")], body: Array("ok".utf8))
+            try archive.apply([Self.change("s", version, reply: reply)])
+        }
+        let stored = try #require(try archive.session("s", history: 100))
+        #expect(stored.history.map(\.version) == [4, 5, 6])
+        #expect(stored.replies.map(\.key) == ["k5", "k6"])
+        #expect(stored.replies.last?.fingerprint == UInt64.max - 6)
+        #expect(stored.replies.last?.headers.first?.1 == "\"6\"")
+        #expect(try archive.state(of: "s", at: 3) == nil)
+    }
+
+    @Test func aClosedArchiveRefusesEverything() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        archive.close()
+        archive.close()
+        #expect(throws: ArchiveError.closed) { try archive.apply([.create(Self.session("s"), creation: nil)]) }
+        #expect(throws: ArchiveError.closed) { _ = try archive.session("s", history: 1) }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import SQLiteStore
+import SwitchyardServer
+import Synchronization
+
+/// A SQLite store in a fresh temporary folder, removed when the value is released.
+final class TemporaryStore: Sendable {
+    let folder: String
+    var path: String { folder + "/switchyard.sqlite" }
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "switchyard-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Opens the store's file (a "process start").
+    func open(maxBytes: Int? = nil, historyRetention: Int? = nil) throws -> SQLiteSessionArchive {
+        try SQLiteSessionArchive(path: path, maxBytes: maxBytes, historyRetention: historyRetention)
+    }
+
+    /// Runs `body` with a server on a newly opened archive of this store; stops both afterwards (a restart is two
+    /// calls in a row).
+    func withServer<Result>(
+        _ adjust: (inout ServerConfiguration) -> Void = { _ in }, archive: SQLiteSessionArchive? = nil,
+        _ body: (TestServer, SQLiteSessionArchive) throws -> Result
+    ) throws -> Result {
+        let archive = try archive ?? open()
+        let server = try TestServer { configuration in
+            configuration.archive = archive
+            adjust(&configuration)
+        }
+        defer {
+            server.stop()
+            archive.close()
+        }
+        return try body(server, archive)
+    }
+}
+
+/// An archive that fails on demand around a real one: for the server's handling of store faults.
+final class FaultyArchive: SessionArchive {
+    let inner: any SessionArchive
+    let failing = Atomic<Bool>(false)
+
+    init(_ inner: any SessionArchive) { self.inner = inner }
+
+    private func check() throws(ArchiveError) {
+        if failing.load(ordering: .relaxed) { throw .unavailable("disk full (simulated)") }
+    }
+
+    func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
+        try check()
+        try inner.apply(writes)
+    }
+
+    func session(_ id: String, history: Int) throws(ArchiveError) -> StoredSession? {
+        try check()
+        return try inner.session(id, history: history)
+    }
+
+    func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
+        try check()
+        return try inner.state(of: session, at: version)
+    }
+
+    func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
+        try check()
+        return try inner.creation(key)
+    }
+
+    func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
+        try check()
+        return try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
+    }
+
+    func close() { inner.close() }
+}
