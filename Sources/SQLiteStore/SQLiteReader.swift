@@ -7,6 +7,7 @@ final class SQLiteReader {
     private let connection: SQLiteConnection
     private let session: SQLiteStatement
     private let history: SQLiteStatement
+    private let historyAfter: SQLiteStatement
     private let replies: SQLiteStatement
     private let versionState: SQLiteStatement
     private let creation: SQLiteStatement
@@ -21,9 +22,18 @@ final class SQLiteReader {
             SELECT version, time, source, request, visible_path FROM history WHERE session = ?
             ORDER BY version DESC LIMIT ?
             """)
+        historyAfter = try connection.prepare(
+            """
+            SELECT version, time, source, request, visible_path FROM history WHERE session = ? AND version > ?
+            ORDER BY version LIMIT ?
+            """)
         replies = try connection.prepare(
             "SELECT key, fingerprint, status, headers, body FROM replies WHERE session = ? ORDER BY seq")
-        versionState = try connection.prepare("SELECT state FROM history WHERE session = ? AND version = ?")
+        versionState = try connection.prepare(
+            """
+            SELECT state FROM history WHERE session = ?1 AND version = ?2
+            UNION ALL SELECT initial_state FROM sessions WHERE id = ?1 AND ?2 = 0
+            """)
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         idle = try connection.prepare(
@@ -43,15 +53,7 @@ final class SQLiteReader {
         // One snapshot for the session and its history and replies: a concurrent commit cannot split them.
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
-        try history.bind(.text(id), .integer(limit))
-        while try history.step() {
-            stored.history.append(
-                StoredChange(
-                    version: history.integer(0), time: history.real(1), source: history.text(2),
-                    request: history.blob(3), visiblePath: Self.strings(history.text(4)), state: []))
-        }
-        history.reset()
-        stored.history.reverse()
+        stored.history = try latestHistory(of: id, limit: limit)
         try replies.bind(.text(id))
         while try replies.step() {
             stored.replies.append(
@@ -61,6 +63,30 @@ final class SQLiteReader {
         }
         replies.reset()
         return stored
+    }
+
+    func history(of session: String, after: Int?, limit: Int) throws(SQLiteError) -> [StoredChange] {
+        guard let after else { return try latestHistory(of: session, limit: limit) }
+        try historyAfter.bind(.text(session), .integer(after), .integer(limit))
+        return try changes(historyAfter)
+    }
+
+    private func latestHistory(of session: String, limit: Int) throws(SQLiteError) -> [StoredChange] {
+        try history.bind(.text(session), .integer(limit))
+        return try changes(history).reversed()
+    }
+
+    /// The rows of a history query, then resets it.
+    private func changes(_ statement: SQLiteStatement) throws(SQLiteError) -> [StoredChange] {
+        defer { statement.reset() }
+        var changes: [StoredChange] = []
+        while try statement.step() {
+            changes.append(
+                StoredChange(
+                    version: statement.integer(0), time: statement.real(1), source: statement.text(2),
+                    request: statement.blob(3), visiblePath: Self.strings(statement.text(4)), state: []))
+        }
+        return changes
     }
 
     func state(of session: String, at version: Int) throws(SQLiteError) -> [UInt8]? {

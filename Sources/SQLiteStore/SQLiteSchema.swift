@@ -23,10 +23,11 @@ enum SQLiteSchema {
             headers TEXT NOT NULL, body BLOB NOT NULL) WITHOUT ROWID;
         CREATE INDEX creations_by_session ON creations(session);
         """,
-        // 2: each history entry keeps the restore document of its version (reading a session as it was).
-        // Entries written before have none: those versions can be listed but not read back.
+        // 2: reading a session as it was: each history entry keeps the restore document of its version, and each
+        // session the one of its version 0. Rows written before have none: those versions cannot be read back.
         """
         ALTER TABLE history ADD COLUMN state BLOB;
+        ALTER TABLE sessions ADD COLUMN initial_state BLOB;
         """,
     ]
 

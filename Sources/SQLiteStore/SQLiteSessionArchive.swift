@@ -70,6 +70,10 @@ public final class SQLiteSessionArchive: SessionArchive {
         try reading { reader throws(SQLiteError) in try reader.session(id, history: history) }
     }
 
+    public func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
+        try reading { reader throws(SQLiteError) in try reader.history(of: session, after: after, limit: limit) }
+    }
+
     public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
         try reading { reader throws(SQLiteError) in try reader.state(of: session, at: version) }
     }

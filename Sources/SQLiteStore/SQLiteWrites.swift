@@ -21,7 +21,10 @@ final class SQLiteWrites {
         self.historyRetention = historyRetention
         self.replyLimit = replyLimit
         insertSession = try connection.prepare(
-            "INSERT INTO sessions(id, app, version, state, created, last_access, used) VALUES(?1, ?2, ?3, ?4, ?5, ?5, ?6)"
+            """
+            INSERT INTO sessions(id, app, version, state, initial_state, created, last_access, used)
+            VALUES(?1, ?2, ?3, ?4, ?4, ?5, ?5, ?6)
+            """
         )
         insertCreation = try connection.prepare(
             """

@@ -2,10 +2,16 @@ import MicroHTTP
 
 /// One endpoint of the API: its path template and a handler per method; ``SwitchyardAPI/routes`` lists them all.
 ///
-/// A template's segments are literal names or `{id}` (the session id, handed to the handler). `HEAD` is answered
-/// as `GET`; any other method gets 405 with `Allow`.
+/// A template's segments are literal names, `{id}` (the session id) or `{version}`, handed to the handler as
+/// ``Parameters``. `HEAD` is answered as `GET`; any other method gets 405 with `Allow`.
 struct APIRoute: Sendable {
-    typealias Handler = @Sendable (SwitchyardAPI, HTTPRequest, _ id: String) throws -> HTTPResponse
+    typealias Handler = @Sendable (SwitchyardAPI, HTTPRequest, _ path: Parameters) throws -> HTTPResponse
+
+    /// The values of a matched path's placeholders ("" for those the template does not have).
+    struct Parameters: Sendable {
+        var id = ""
+        var version = ""
+    }
 
     /// The path template, e.g. `/api/sessions/{id}/transitions`; also the `route` label of the metrics.
     let template: String
@@ -18,19 +24,19 @@ struct APIRoute: Sendable {
         self.handlers = handlers.map { (method: $0.0, handler: $0.1) }
     }
 
-    /// The session id when `parts` (the request path's segments) match the template ("" without `{id}`); nil when
-    /// they do not.
-    func match(_ parts: [Substring]) -> String? {
+    /// The placeholders' values when `parts` (the request path's segments) match the template; nil when they do
+    /// not.
+    func match(_ parts: [Substring]) -> Parameters? {
         guard parts.count == segments.count else { return nil }
-        var id = ""
+        var parameters = Parameters()
         for (part, segment) in zip(parts, segments) {
-            if segment == "{id}" {
-                id = String(part)
-            } else if part != segment {
-                return nil
+            switch segment {
+            case "{id}": parameters.id = String(part)
+            case "{version}": parameters.version = String(part)
+            default: if part != segment { return nil }
             }
         }
-        return id
+        return parameters
     }
 
     /// The methods this endpoint answers, as `Allow` lists them.
@@ -40,7 +46,7 @@ struct APIRoute: Sendable {
     }
 
     /// Runs the handler of the request's method, or throws 405.
-    func answer(_ request: HTTPRequest, id: String, api: SwitchyardAPI) throws -> HTTPResponse {
+    func answer(_ request: HTTPRequest, path: Parameters, api: SwitchyardAPI) throws -> HTTPResponse {
         let method = request.method == "HEAD" ? "GET" : request.method
         guard let handler = handlers.first(where: { $0.method == method })?.handler else {
             throw Problem(
@@ -48,7 +54,7 @@ struct APIRoute: Sendable {
                 detail: "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))",
                 choices: allowed, headers: [("Allow", allowed.joined(separator: ", "))])
         }
-        return try handler(api, request, id)
+        return try handler(api, request, path)
     }
 }
 
@@ -63,14 +69,20 @@ extension SwitchyardAPI {
         APIRoute(
             "/api/sessions/{id}",
             [
-                ("GET", { api, request, id in try api.getSession(id, request) }),
-                ("DELETE", { api, _, id in try api.deleteSession(id) }),
+                ("GET", { api, request, path in try api.getSession(path.id, request) }),
+                ("DELETE", { api, _, path in try api.deleteSession(path.id) }),
             ]),
         APIRoute(
-            "/api/sessions/{id}/transitions", [("POST", { api, request, id in try api.transitions(id, request) })]),
-        APIRoute("/api/sessions/{id}/events", [("POST", { api, request, id in try api.events(id, request) })]),
-        APIRoute("/api/sessions/{id}/deeplinks", [("POST", { api, request, id in try api.deepLinks(id, request) })]),
-        APIRoute("/api/sessions/{id}/stream", [("GET", { api, request, id in try api.stream(id, request) })]),
-        APIRoute("/api/sessions/{id}/history", [("GET", { api, _, id in try api.history(id) })]),
+            "/api/sessions/{id}/transitions",
+            [("POST", { api, request, path in try api.transitions(path.id, request) })]),
+        APIRoute("/api/sessions/{id}/events", [("POST", { api, request, path in try api.events(path.id, request) })]),
+        APIRoute(
+            "/api/sessions/{id}/deeplinks", [("POST", { api, request, path in try api.deepLinks(path.id, request) })]),
+        APIRoute("/api/sessions/{id}/stream", [("GET", { api, request, path in try api.stream(path.id, request) })]),
+        APIRoute(
+            "/api/sessions/{id}/history", [("GET", { api, request, path in try api.history(path.id, request) })]),
+        APIRoute(
+            "/api/sessions/{id}/versions/{version}",
+            [("GET", { api, _, path in try api.version(path.version, of: path.id) })]),
     ]
 }

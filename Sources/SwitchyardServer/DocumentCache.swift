@@ -54,6 +54,17 @@ final class DocumentCache {
     /// Forgets the rendering (before app code runs, or when nobody follows the session).
     func forget() {
         bytes = nil
+    }
+
+    /// The restore documents kept since the change began, which are given up (the store has them now).
+    func takeRestoreDocuments() -> [Int: [UInt8]] {
+        defer { restoreDocuments = [:] }
+        return restoreDocuments
+    }
+
+    /// Before a change runs app code: forgets the rendering and the restore documents of earlier changes.
+    func beginChange() {
+        bytes = nil
         restoreDocuments.removeAll(keepingCapacity: true)
     }
 }

@@ -15,6 +15,21 @@ struct HistoryEntry: Sendable {
     var request: [UInt8]
     let visiblePath: [String]
 
+    /// An entry read back from the store.
+    init(_ stored: StoredChange) {
+        self.init(
+            version: stored.version, time: stored.time, source: Source(rawValue: stored.source) ?? .api,
+            request: stored.request, visiblePath: stored.visiblePath)
+    }
+
+    init(version: Int, time: Double, source: Source, request: [UInt8], visiblePath: [String]) {
+        self.version = version
+        self.time = time
+        self.source = source
+        self.request = request
+        self.visiblePath = visiblePath
+    }
+
     /// Bytes it holds, as counted against ``ServerConfiguration/maxHistoryBytes``.
     var cost: Int {
         request.count + visiblePath.reduce(64) { $0 + $1.utf8.count + 16 }

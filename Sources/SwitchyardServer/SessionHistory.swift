@@ -31,8 +31,14 @@ struct SessionHistory {
         return Array(#"{"omitted":"the request body was too large to keep","bytes":\#(request.count)}"#.utf8)
     }
 
+    /// Up to `limit` entries, oldest first: those after version `after`, or (nil) the latest.
+    func entries(after: Int?, limit: Int) -> ArraySlice<HistoryEntry> {
+        guard let after else { return entries.suffix(limit) }
+        return entries.drop { $0.version <= after }.prefix(limit)
+    }
+
     /// `{"session":…,"version":…,"entries":[…]}`
-    func document(session: String, version: Int) -> [UInt8] {
+    static func document(session: String, version: Int, entries: some Sequence<HistoryEntry>) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.member("session", session)

@@ -25,13 +25,7 @@ struct SessionState {
     /// The state of a session read back from the archive.
     init(restoring stored: StoredSession, engine: NavigationEngine, configuration: ServerConfiguration) {
         self.init(id: stored.id, engine: engine, configuration: configuration)
-        for change in stored.history {
-            history.append(
-                HistoryEntry(
-                    version: change.version, time: change.time,
-                    source: HistoryEntry.Source(rawValue: change.source) ?? .api,
-                    request: change.request, visiblePath: change.visiblePath))
-        }
+        for change in stored.history { history.append(HistoryEntry(change)) }
         for reply in stored.replies {
             replies.store(
                 .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
@@ -73,11 +67,12 @@ struct SessionState {
     /// lifecycle hooks that may have changed app data.
     func archiveWrite(_ entries: [HistoryEntry], reply: StoredReply?, time: Double) throws -> ArchiveWrite {
         let state = try engine.restoreDocument()
+        let earlier = documents.takeRestoreDocuments()
         let changes = entries.map { entry in
             StoredChange(
                 version: entry.version, time: entry.time, source: entry.source.rawValue,
                 request: history.storedRequest(entry.request), visiblePath: entry.visiblePath,
-                state: entry.version == engine.version ? state : documents.restoreDocuments[entry.version] ?? [])
+                state: entry.version == engine.version ? state : earlier[entry.version] ?? [])
         }
         return .change(
             session: id, version: engine.version, state: state, history: changes, reply: reply, time: time)

@@ -89,7 +89,7 @@ extension SwitchyardAPI {
                     : Problem.idempotencyKeyReused(key).response
                 return (replay, .unchanged)
             }
-            state.documents.forget()  // app code runs now: screens may show other data
+            state.documents.beginChange()  // app code runs now: screens may show other data
             let engine = state.engine
             let (outcome, commits) = engine.collectingCommits { try body(&state) }
             // Hooks run after a commit's check rendered its document: render again after them.

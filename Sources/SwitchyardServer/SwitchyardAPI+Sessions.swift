@@ -146,15 +146,6 @@ extension SwitchyardAPI {
         return HTTPResponse(status: 204, headers: noStore)
     }
 
-    func history(_ id: String) throws -> HTTPResponse {
-        let session = try requireSession(id)
-        return try session.withState { state in
-            if state.ended { throw Problem.sessionMoved(id) }
-            return .json(
-                200, state.history.document(session: state.id, version: state.engine.version), headers: noStore)
-        }
-    }
-
     func stream(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
         let metrics = self.metrics

@@ -73,12 +73,12 @@ public final class SwitchyardAPI: HTTPHandler {
 
     /// The answer of the matched endpoint, a static file, or the problem; with the metrics' route label.
     private func route(
-        _ request: HTTPRequest, _ parts: [Substring], _ matched: (APIRoute, String)?
+        _ request: HTTPRequest, _ parts: [Substring], _ matched: (APIRoute, APIRoute.Parameters)?
     ) -> (String, HTTPResponse) {
         do {
             if parts.first == "api" { try refuseCrossSite(request) }
-            if let (route, id) = matched {
-                return (route.template, try route.answer(request, id: id, api: self))
+            if let (route, path) = matched {
+                return (route.template, try route.answer(request, path: path, api: self))
             }
             if parts.first == "api" {
                 throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")

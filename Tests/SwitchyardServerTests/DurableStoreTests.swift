@@ -38,6 +38,58 @@ struct DurableStoreTests {
         }
     }
 
+    @Test func everyVersionReadsBackAsItWasAnswered() throws {
+        let store = try TemporaryStore()
+        try store.withServer { server, _ in
+            let session = try server.createSession()
+            var answers = [0: session.created.json]
+            for reply in [
+                try session.event(#"{"name":"completeOnboarding"}"#),
+                try session.deepLink("stinsenapp://todo/buy-milk"),  // pending while logged out
+                try session.event(#"{"name":"login","fields":{"username":"ada"}}"#),  // two versions: login, link
+                try session.event(#"{"name":"toggleFavourite","payload":{"id":"buy-milk"}}"#),
+            ] {
+                var document = try #require(try session.must(reply).json.objectValue)
+                document["result"] = nil
+                answers[reply.version!] = .object(document)
+            }
+            #expect(answers.keys.sorted() == [0, 1, 2, 4, 5])
+            for (version, answer) in answers {
+                let read = try server.get(session.base + "/versions/\(version)")
+                #expect(read.status == 200)
+                #expect(read.json == answer, "version \(version)")
+                #expect(read.header("ETag") == "\"\(version)\"")
+            }
+            // The login's own version, before the pending link it made possible moved on, is there too.
+            let loggedIn = try server.get(session.base + "/versions/3")
+            #expect(
+                loggedIn.json["visible"]?["path"]?.strings == ["authenticated", "home", "favourites"],
+                "\(loggedIn.text)")
+            #expect(try server.get(session.base + "/versions/6").json["code"] == "unknownVersion")
+            #expect(try server.get(session.base + "/versions/x").status == 400)
+
+            // The whole log, page by page.
+            let first = try server.get(session.base + "/history?after=0&limit=2").json["entries"]?.array ?? []
+            #expect(first.compactMap { $0["version"]?.int } == [1, 2])
+            let rest = try server.get(session.base + "/history?after=2&limit=1000").json["entries"]?.array ?? []
+            #expect(rest.compactMap { $0["version"]?.int } == [3, 4, 5])
+            #expect(
+                rest.compactMap { $0["source"]?.stringValue } == ["event", "deeplink", "event"], "the link completed")
+            #expect(try server.get(session.base + "/history?limit=0").status == 400)
+        }
+    }
+
+    @Test func theMemoryStoreKeepsNoEarlierVersions() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+            #expect(try server.get(session.base + "/versions/1").status == 200)
+            let earlier = try server.get(session.base + "/versions/0")
+            #expect(earlier.status == 404)
+            #expect(earlier.json["code"] == "versionNotKept")
+        }
+    }
+
     @Test func keyedRetriesReplayAfterARestart() throws {
         let store = try TemporaryStore()
         let key = [("Idempotency-Key", "walk-1")]

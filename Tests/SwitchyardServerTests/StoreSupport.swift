@@ -62,6 +62,11 @@ final class FaultyArchive: SessionArchive {
         return try inner.session(id, history: history)
     }
 
+    func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
+        try check()
+        return try inner.history(of: session, after: after, limit: limit)
+    }
+
     func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
         try check()
         return try inner.state(of: session, at: version)

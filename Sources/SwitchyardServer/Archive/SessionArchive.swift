@@ -12,6 +12,9 @@ public protocol SessionArchive: Sendable {
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError)
     /// The stored session with this id, with its last `history` history entries; nil when there is none.
     func session(_ id: String, history: Int) throws(ArchiveError) -> StoredSession?
+    /// Up to `limit` history entries of a session, oldest first: those after version `after`, or (nil) the latest.
+    /// Their `state` is left empty (read it with ``state(of:at:)``).
+    func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange]
     /// The restore document of a session at `version`, while its history keeps that version; nil otherwise.
     func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]?
     /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Restart and fault checks of the real server binary and its store flags.
+
+    python3 Tests/durability/restarts.py BIN
+
+Each check starts BIN with its own temporary data folder. Prints PASS/FAIL per check and `N passed, N failed`;
+exits 1 if any failed.
+"""
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from kill_loop import free_port, request  # noqa: E402
+
+BIN = sys.argv[1]
+results = []
+
+
+def check(name):
+    def register(function):
+        folder = tempfile.mkdtemp(prefix="switchyard-restart-")
+        os.chmod(folder, 0o755)
+        try:
+            detail = function(folder)
+            results.append((name, detail is None, detail))
+        except Exception as error:  # a crash of the check is its failure
+            results.append((name, False, f"{type(error).__name__}: {error}"))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return function
+    return register
+
+
+class Run:
+    """One server process; `with Run(...) as server:` stops it (SIGTERM) at the end."""
+
+    def __init__(self, *flags, env=None, user=None):
+        self.port = free_port()
+        command = [BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", "Public",
+                   "--session-create-rate", "0", *flags]
+        if user is not None:
+            command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        env={**os.environ, **(env or {})})
+
+    def ready(self):
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                return False
+            try:
+                if request(self.port, "GET", "/healthz")[0] == 200:
+                    return True
+            except OSError:
+                time.sleep(0.05)
+        return False
+
+    def exit_code(self, timeout=20):
+        """For a server expected to refuse to start: its exit code and output."""
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return None, ""
+        return self.process.returncode, self.process.stdout.read().decode()
+
+    def __enter__(self):
+        if not self.ready():
+            output = self.process.stdout.read().decode() if self.process.poll() is not None else ""
+            raise RuntimeError(f"the server did not start: {output.strip()[-300:]}")
+        return self
+
+    def __exit__(self, *_):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=15)
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def create(self):
+        status, _, body = request(self.port, "POST", "/api/sessions")
+        assert status == 201, status
+        import json
+        return json.loads(body)["session"]
+
+    def event(self, session, body):
+        return request(self.port, "POST", f"/api/sessions/{session}/events", body)[0]
+
+    def state(self, session):
+        import json
+        status, _, body = request(self.port, "GET", f"/api/sessions/{session}")
+        return status, (json.loads(body) if status == 200 else None)
+
+
+def refused_to_start(run, expected):
+    code, output = run.exit_code()
+    lines = [line for line in output.splitlines() if line.strip() and "critical" in line]
+    if code in (None, 0):
+        return f"exit code {code}, wanted a failure"
+    if len(lines) != 1 or expected not in lines[0]:
+        return f"wanted one critical line containing {expected!r}, got: {output.strip()[-400:]!r}"
+    return None
+
+
+@check("the data folder is created on first run and sessions survive a restart")
+def survives_restart(folder):
+    data = os.path.join(folder, "nested", "data")
+    with Run("--data", data) as server:
+        session = server.create()
+        assert server.event(session, {"name": "completeOnboarding"}) == 200
+    if not os.path.exists(os.path.join(data, "switchyard.sqlite")):
+        return "no database file in the data folder"
+    with Run("--data", data) as server:
+        status, state = server.state(session)
+        if status != 200 or state["version"] != 1:
+            return f"after restart: {status} {state and state['version']}"
+
+
+@check("SWITCHYARD_DATA names the folder")
+def data_from_environment(folder):
+    with Run(env={"SWITCHYARD_DATA": folder}) as server:
+        server.create()
+    return None if os.path.exists(os.path.join(folder, "switchyard.sqlite")) else "no database in SWITCHYARD_DATA"
+
+
+@check("--durability machine survives kill -9")
+def machine_durability(folder):
+    server = Run("--data", folder, "--durability", "machine")
+    with server:
+        session = server.create()
+        assert server.event(session, {"name": "completeOnboarding"}) == 200
+        server.kill()
+    with Run("--data", folder, "--durability", "machine") as server:
+        status, state = server.state(session)
+        return None if status == 200 and state["version"] == 1 else f"after kill -9: {status}"
+
+
+@check("--store memory keeps today's behaviour: sessions end with the process, no file is written")
+def memory_store(folder):
+    with Run("--store", "memory", "--data", folder) as server:
+        session = server.create()
+    with Run("--store", "memory", "--data", folder) as server:
+        status, _ = server.state(session)
+    if os.listdir(folder):
+        return f"files written: {os.listdir(folder)}"
+    return None if status == 404 else f"after restart: {status}, wanted 404"
+
+
+@check("a corrupt store: one readable line, non-zero exit")
+def corrupt_file(folder):
+    with open(os.path.join(folder, "switchyard.sqlite"), "wb") as file:
+        file.write(b"not a database " * 4096)
+    return refused_to_start(Run("--data", folder), "cannot be read")
+
+
+@check("a store of a newer schema: one readable line, non-zero exit")
+def newer_schema(folder):
+    with Run("--data", folder) as server:
+        server.create()
+    connection = sqlite3.connect(os.path.join(folder, "switchyard.sqlite"))
+    connection.execute("PRAGMA user_version = 99")
+    connection.close()
+    return refused_to_start(Run("--data", folder), "newer Switchyard")
+
+
+@check("an unwritable data folder: one readable line, non-zero exit")
+def unwritable_folder(folder):
+    data = os.path.join(folder, "data")
+    os.mkdir(data)
+    if os.getuid() == 0:
+        if shutil.which("setpriv") is None:
+            return None  # cannot drop privileges here; the Swift test covers non-root runs
+        os.chmod(data, 0o755)  # owned by root: nobody cannot write it
+        return refused_to_start(Run("--data", data, user=65534), "cannot open the session store")
+    os.chmod(data, 0o500)
+    try:
+        return refused_to_start(Run("--data", data), "cannot open the session store")
+    finally:
+        os.chmod(data, 0o700)
+
+
+@check("bad store flags are refused before anything starts")
+def bad_flags(folder):
+    for flags, expected in [(["--store", "disk"], "sqlite or memory"), (["--durability", "fast"], "process or machine"),
+                            (["--data-max-size", "1K"], "at least 1M"), (["--history-retention", "none"], "or all")]:
+        code, output = Run("--data", folder, *flags).exit_code()
+        if code in (None, 0) or expected not in output:
+            return f"{flags}: exit {code}, output {output.strip()[-200:]!r}"
+
+
+@check("a full store (--data-max-size) answers 503 and recovers once room is made")
+def full_store(folder):
+    with Run("--data", folder, "--data-max-size", "1M") as server:
+        created, refused = [], None
+        for _ in range(20000):
+            status, headers, body = request(server.port, "POST", "/api/sessions")
+            if status != 201:
+                refused = (status, headers, body)
+                break
+            import json
+            created.append(json.loads(body)["session"])
+        if refused is None:
+            return "the cap was never reached"
+        if refused[0] != 503 or b"storeUnavailable" not in refused[2] or "Retry-After" not in refused[1]:
+            return f"when full: {refused[0]} {refused[2][:120]!r}"
+        for session in created[: len(created) // 2]:
+            status = request(server.port, "DELETE", f"/api/sessions/{session}")[0]
+            if status != 204:
+                return f"delete when full: {status}"
+        status = request(server.port, "POST", "/api/sessions")[0]
+        return None if status == 201 else f"after making room: {status}"
+
+
+passed = sum(1 for _, ok, _ in results if ok)
+for name, ok, detail in results:
+    print(f"restarts: {'PASS' if ok else 'FAIL'} {name}" + ("" if ok else f": {detail}"))
+print(f"restarts: {passed} passed, {len(results) - passed} failed")
+sys.exit(0 if passed == len(results) else 1)
