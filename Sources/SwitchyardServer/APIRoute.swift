@@ -78,6 +78,19 @@ extension SwitchyardAPI {
         APIRoute("/api/sessions/{id}/events", [("POST", { api, request, path in try api.events(path.id, request) })]),
         APIRoute(
             "/api/sessions/{id}/deeplinks", [("POST", { api, request, path in try api.deepLinks(path.id, request) })]),
+        APIRoute("/api/sessions/{id}/restore", [("POST", { api, request, path in try api.restore(path.id, request) })]),
+        APIRoute(
+            "/api/sessions/{id}/preview/transitions",
+            [("POST", { api, request, path in try api.transitions(path.id, request, mode: .preview) })]),
+        APIRoute(
+            "/api/sessions/{id}/preview/events",
+            [("POST", { api, request, path in try api.events(path.id, request, mode: .preview) })]),
+        APIRoute(
+            "/api/sessions/{id}/preview/deeplinks",
+            [("POST", { api, request, path in try api.deepLinks(path.id, request, mode: .preview) })]),
+        APIRoute(
+            "/api/sessions/{id}/preview/restore",
+            [("POST", { api, request, path in try api.restore(path.id, request, mode: .preview) })]),
         APIRoute("/api/sessions/{id}/stream", [("GET", { api, request, path in try api.stream(path.id, request) })]),
         APIRoute(
             "/api/sessions/{id}/history", [("GET", { api, request, path in try api.history(path.id, request) })]),

@@ -4,7 +4,7 @@ import SwitchyardJSON
 struct HistoryEntry: Sendable {
     /// Where a change came from.
     enum Source: String, Sendable {
-        case api, deeplink, event, gesture, session
+        case api, deeplink, event, gesture, restore, session
     }
 
     let version: Int

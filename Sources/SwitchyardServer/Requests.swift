@@ -42,6 +42,12 @@ struct DeepLinkRequest: Decodable {
     var expectedVersion: Int?
 }
 
+/// The body of `POST /api/sessions/{id}/restore`: the version to return to.
+struct RestoreRequest: Decodable {
+    var version: Int
+    var expectedVersion: Int?
+}
+
 /// The optional body of `POST /api/sessions`.
 struct CreateSessionRequest: Decodable {
     var app: String?

@@ -11,16 +11,21 @@ extension SwitchyardAPI {
         var source: HistoryEntry.Source
     }
 
-    func transitions(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// Whether a change request is applied or only previewed (``preview(_:_:_:)``).
+    enum ChangeMode {
+        case apply, preview
+    }
+
+    func transitions(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
         let session = try requireSession(id)
         try requireJSON(request)
-        return change(session, request, source: .api) { state in
+        return run(mode, session, request, source: .api) { state in
             let body = try decode(TransitionRequest.self, request.body)
             guard !body.steps.isEmpty else { throw Problem.malformed("'steps' must hold at least one step") }
             try checkVersion(body.expectedVersion, request, state)
             do {
                 let end = try state.engine.perform(body.steps, from: body.coordinator)
-                metrics.countTransition(accepted: true)
+                if mode == .apply { metrics.countTransition(accepted: true) }
                 return ChangeResult(
                     result: [
                         "coordinator": .string(end.description),
@@ -28,16 +33,16 @@ extension SwitchyardAPI {
                     ],
                     source: body.isGesture ? .gesture : .api)
             } catch {
-                metrics.countTransition(accepted: false)
+                if mode == .apply { metrics.countTransition(accepted: false) }
                 throw error
             }
         }
     }
 
-    func events(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func events(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
         let session = try requireSession(id)
         try requireJSON(request)
-        return change(session, request, source: .event) { state in
+        return run(mode, session, request, source: .event) { state in
             let body = try decode(EventRequest.self, request.body)
             try checkVersion(body.expectedVersion, request, state)
             guard let sender = body.from ?? state.engine.visibleItem?.description else {
@@ -54,15 +59,60 @@ extension SwitchyardAPI {
         }
     }
 
-    func deepLinks(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func deepLinks(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
         let session = try requireSession(id)
         try requireJSON(request)
-        return change(session, request, source: .deeplink) { state in
+        return run(mode, session, request, source: .deeplink) { state in
             let body = try decode(DeepLinkRequest.self, request.body)
             try checkVersion(body.expectedVersion, request, state)
             let outcome = try state.engine.open(body.url)
             return ChangeResult(
                 result: ["deepLink": .string(outcome == .opened ? "opened" : "pending")], source: .deeplink)
+        }
+    }
+
+    /// `POST /api/sessions/{id}/restore`: returns the session to an earlier version (from the store's history) as
+    /// a new change: the version grows, the history records it, streams follow.
+    func restore(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
+        let session = try requireSession(id)
+        try requireJSON(request)
+        return run(mode, session, request, source: .restore) { state in
+            let body = try decode(RestoreRequest.self, request.body)
+            try checkVersion(body.expectedVersion, request, state)
+            let current = state.engine.version
+            guard body.version >= 0 else { throw Problem.malformed("'version' must be a version (0 or more)") }
+            guard body.version <= current else {
+                throw Problem.notFound(
+                    "session '\(id)' is at version \(current); version \(body.version) does not exist yet",
+                    code: "unknownVersion")
+            }
+            let saved = try body.version == current ? state.engine.restoreDocument() : stored(session, body.version)
+            do {
+                try state.engine.restore(to: try JSONValue(parsing: saved))
+            } catch let error as NavigationError {
+                metrics.countIncompatible()
+                throw Problem.sessionIncompatible(id, reason: error.message)
+            }
+            return ChangeResult(result: ["restoredFrom": .number(Double(body.version))], source: .restore)
+        }
+    }
+
+    /// The stored restore document of an earlier version; 404 `versionNotKept` when the store has none.
+    private func stored(_ session: Session, _ version: Int) throws -> [UInt8] {
+        guard let saved = try restoreDocument(of: session, at: version) else {
+            throw Problem.notFound(notKept(session, version), code: "versionNotKept")
+        }
+        return saved
+    }
+
+    /// Applies the change, or previews it.
+    private func run(
+        _ mode: ChangeMode, _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
+        _ body: (inout SessionState) throws -> ChangeResult
+    ) -> HTTPResponse {
+        switch mode {
+        case .apply: change(session, request, source: source, body)
+        case .preview: preview(session, request, body)
         }
     }
 

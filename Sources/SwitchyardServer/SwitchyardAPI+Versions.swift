@@ -26,13 +26,16 @@ extension SwitchyardAPI {
     /// The state document of an earlier version, from the store.
     func pastDocument(of session: Session, at version: Int) throws -> [UInt8] {
         guard let state = try restoreDocument(of: session, at: version) else {
-            throw Problem.notFound(
-                configuration.archive == nil
-                    ? "this server keeps sessions in memory, which keeps no earlier versions (run it with a store)"
-                    : "version \(version) of session '\(session.id)' is no longer kept (see --history-retention)",
-                code: "versionNotKept")
+            throw Problem.notFound(notKept(session, version), code: "versionNotKept")
         }
         return try restoredEngine(of: session, from: state).stateDocument(session: session.id)
+    }
+
+    /// Why an earlier version cannot be read.
+    func notKept(_ session: Session, _ version: Int) -> String {
+        configuration.archive == nil
+            ? "this server keeps sessions in memory, which keeps no earlier versions (run it with a store)"
+            : "version \(version) of session '\(session.id)' is no longer kept (see --history-retention)"
     }
 
     /// The restore document of `version` from the store; nil when it is not kept.

@@ -5,7 +5,7 @@ import TodoDemo
 /// forms with typed text), answers alerts, switches tabs, swipes back and down, and opens deep links. Seeded, so
 /// a failing walk can be replayed. Refused moves are part of the walk (they must leave the state as it was).
 struct DemoWalker {
-    private var generator: SplitMix64
+    var generator: SplitMix64
     /// What each move did, for failure messages.
     private(set) var log: [String] = []
     /// The flows the walk reached (e.g. `event create`, `deep link pending`).

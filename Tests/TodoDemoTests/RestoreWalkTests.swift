@@ -45,3 +45,45 @@ struct RestoreWalkTests {
     }
 
 }
+
+/// Restoring to an earlier version, as a new change, in the middle of random walks.
+@Suite("Restore to an earlier version")
+struct RestoreToVersionTests {
+    @Test(arguments: 0..<12)
+    func theTreeComesBackAsItWasWithANewVersion(seed: UInt64) throws {
+        var walker = DemoWalker(seed: seed)
+        let engine = try TodoDemo.app.makeEngine()
+        var saved: [(version: Int, restore: [UInt8], state: JSONValue)] = []
+        for step in 0..<60 {
+            walker.move(engine)
+            saved.append((engine.version, try engine.restoreDocument(), engine.stateValue()))
+            guard step % 10 == 9, let target = saved.randomElement(using: &walker.generator) else { continue }
+            let before = engine.version
+            try engine.restore(to: try JSONValue(parsing: target.restore))
+            #expect(engine.version == before + 1, "a new change, not a step back")
+            var expected = try #require(target.state.objectValue)
+            var now = try #require(engine.stateValue().objectValue)
+            #expect(now["version"] == .number(Double(before + 1)))
+            for key in ["version", "nextId"] {
+                expected[key] = nil
+                now[key] = nil
+            }
+            #expect(
+                JSONValue.object(now) == .object(expected), "seed \(seed), step \(step): back to v\(target.version)")
+            // And it restores from its own restore document like any other state.
+            let copy = try TodoDemo.app.restoreEngine(from: try JSONValue(parsing: engine.restoreDocument()))
+            #expect(copy.stateDocument() == engine.stateDocument())
+        }
+    }
+
+    @Test func aDocumentOfAnotherAppChangesNothing() throws {
+        let engine = try TodoDemo.app.makeEngine()
+        let before = engine.stateDocument()
+        #expect(throws: NavigationError.self) {
+            try engine.restore(to: [
+                "tree": ["id": "n1", "type": "Other", "kind": "root", "root": ["id": "i2", "route": "x"]]
+            ])
+        }
+        #expect(engine.stateDocument() == before)
+    }
+}

@@ -58,6 +58,8 @@ export SWITCHYARD_SESSION
   --phases examples,coverage,fuzzing \
   --include-operation-id postTransitions --include-operation-id postEvent --include-operation-id openDeepLink \
   --include-operation-id getSession --include-operation-id getHistory \
+  --include-operation-id restoreVersion --include-operation-id previewTransitions \
+  --include-operation-id previewEvent --include-operation-id previewDeepLink --include-operation-id previewRestore \
   --report junit --report-junit-path test-artifacts/schemathesis-live-junit.xml \
   "$@" || status=1
 exit $status

@@ -90,3 +90,46 @@ extension NavigationEngine {
         }
     }
 }
+
+extension NavigationEngine {
+    /// Returns the tree to the state a restore document describes (an earlier version, read back from a store),
+    /// as one new change: the version grows by one, it does not go back.
+    ///
+    /// Everything below the root coordinator is replaced (`onFinish` runs for the coordinators that leave,
+    /// `onStart` for those the document brings back), the root coordinator stays and gets its content and data
+    /// from the document, and so does every ``PersistentCoordinator`` the document holds. Ids come back as they
+    /// were in that version; new ids continue after the highest ever handed out, so no id is reused for
+    /// something else. The pending deep link is the document's.
+    ///
+    /// - Throws: ``NavigationError/restoreFailed(_:)`` when the document does not fit the app (nothing changes).
+    public func restore(to document: JSONValue) throws {
+        if let format = document["format"], format != .string(Self.restoreFormat) {
+            throw NavigationError.restoreFailed(
+                "the document's format is \(format.jsonString), not \(Self.restoreFormat)")
+        }
+        let snapshot = try NodeSnapshot(document["tree"] ?? document)
+        try transaction {
+            let rootID = storage.rootNode
+            guard let root = storage.nodes[rootID], snapshot.id == rootID else {
+                throw NavigationError.restoreFailed("the document's root is \(snapshot.id), this engine's \(rootID)")
+            }
+            for entry in root.stack.reversed() { discard(entry) }
+            for entry in root.tabs.reversed() { discard(entry) }
+            if let entry = root.root { discard(entry) }
+            try storage.modify(rootID) { node in
+                node.root = nil
+                node.stack = []
+                node.tabs = []
+                node.selectedTab = 0
+                node.alert = nil
+            }
+            let next = storage.nextID
+            try restoreContent(of: rootID, from: snapshot)
+            try restoreData(from: snapshot)
+            let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
+            storage.nextID = max(next, highest + 1)
+            storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
+            markChanged()
+        }
+    }
+}
