@@ -44,6 +44,7 @@ export const api = {
   createSession: () => request('POST', '/api/sessions', {}),
   getSession: (id) => request('GET', sessionPath(id)),
   history: (id) => request('GET', `${sessionPath(id)}/history`),
+  version: (id, version) => request('GET', `${sessionPath(id)}/versions/${enc(String(version))}`),
   post: (path, body) => request('POST', path, body),
   streamUrl: (id) => `${sessionPath(id)}/stream`,
 };

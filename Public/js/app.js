@@ -9,6 +9,7 @@ import { showProblem } from './toast.js';
 const state = {
   id: null, doc: null, view: null, stream: null, retry: null, historyTimer: null,
   traversing: false, depth: 0,
+  viewing: null, // an earlier version or a preview shown instead of the live state: { doc, onApply }
 };
 
 const phone = new Phone(document.getElementById('phone'), {
@@ -20,9 +21,18 @@ const phone = new Phone(document.getElementById('phone'), {
 });
 const inspector = new Inspector(document.getElementById('inspector'), {
   onDeepLink: (url) => send('deeplinks', { url }),
+  onPreviewDeepLink: previewDeepLink,
+  onViewVersion: viewVersion,
   onNewSession: () => startNewSession(),
 });
 const message = document.getElementById('phone-message');
+const banner = document.getElementById('viewing');
+document.getElementById('viewing-close').addEventListener('click', () => closeViewing());
+document.getElementById('viewing-apply').addEventListener('click', () => {
+  const onApply = state.viewing?.onApply;
+  closeViewing();
+  onApply?.();
+});
 
 // ---- state documents -------------------------------------------------------------------------
 
@@ -35,6 +45,12 @@ function apply(doc) {
   state.doc = doc;
   state.view = buildView(doc);
   message.hidden = true;
+  if (state.viewing) {
+    // An earlier version or a preview is on the phone: keep it there, note what is live now.
+    document.getElementById('version').textContent = String(doc.version);
+    scheduleHistoryRefresh();
+    return;
+  }
   const phoneEl = document.getElementById('phone');
   phoneEl.setAttribute('aria-busy', 'false');
   phoneEl.dataset.session = doc.session;
@@ -84,6 +100,65 @@ function perform(action, pageEl, toggle) {
   return undefined;
 }
 
+// ---- time travel and previews: shown on the phone, read-only, until applied or closed ----------
+
+/** Shows `doc` (not the live state) on the phone with a banner: what it is, and a button that applies it. */
+function showViewing(doc, text, applyText, onApply) {
+  state.viewing = { doc, onApply };
+  const view = buildView(doc);
+  const phoneEl = document.getElementById('phone');
+  phoneEl.inert = true;
+  phoneEl.classList.add('is-viewing');
+  phone.render(view, { animate: true });
+  inspector.renderTree(doc, view);
+  document.getElementById('viewing-text').textContent = text;
+  document.getElementById('viewing-apply').textContent = applyText;
+  banner.hidden = false;
+  document.getElementById('viewing-close').focus();
+}
+
+/** Back to the live state. */
+function closeViewing() {
+  if (!state.viewing) return;
+  state.viewing = null;
+  banner.hidden = true;
+  const phoneEl = document.getElementById('phone');
+  phoneEl.inert = false;
+  phoneEl.classList.remove('is-viewing');
+  if (state.doc) {
+    phone.render(state.view, { animate: true });
+    inspector.showSession(state.doc, state.view);
+  }
+}
+
+async function viewVersion(version) {
+  if (!state.id || !state.doc) return;
+  if (version === state.doc.version) { closeViewing(); return; }
+  try {
+    const doc = await api.version(state.id, version);
+    const path = (doc.visible?.path || []).join(' › ');
+    showViewing(doc, `Version ${version} (live: ${state.doc.version}) — ${path}`, 'Restore to here',
+      () => send('restore', { version }));
+  } catch (err) {
+    report(err);
+  }
+}
+
+async function previewDeepLink(url) {
+  if (!state.id || !state.doc) return;
+  const path = `${sessionPath(state.id)}/preview/deeplinks`;
+  inspector.showRequest(curlFor(path, { url }));
+  try {
+    const preview = await api.post(path, { url });
+    const changes = preview.patch?.length ?? 0;
+    const outcome = preview.result?.deepLink === 'pending' ? 'it would wait (pending)' : 'it would open';
+    showViewing(preview.state, `Preview of ${url}: ${outcome}, ${changes} change${changes === 1 ? '' : 's'}`,
+      'Open it', () => send('deeplinks', { url }));
+  } catch (err) {
+    report(err);
+  }
+}
+
 function respondToAlert(nodeId, choice) {
   return send('transitions', { coordinator: nodeId, steps: [{ action: 'respondToAlert', choice }] });
 }
@@ -91,6 +166,7 @@ function respondToAlert(nodeId, choice) {
 // ---- sessions --------------------------------------------------------------------------------
 
 function adopt(id) {
+  closeViewing();
   disconnect();
   state.id = id;
   state.doc = null;
@@ -239,6 +315,7 @@ addEventListener('popstate', (e) => {
 
 document.addEventListener('keydown', (e) => {
   if (e.key !== 'Escape' || e.defaultPrevented || !state.view) return;
+  if (state.viewing) { e.preventDefault(); closeViewing(); return; }
   if (e.target instanceof Element && e.target.closest('#inspector')) return;
   const alert = state.view.alert;
   if (alert) {

@@ -9,7 +9,7 @@ const EXAMPLE_LINKS = [
 ];
 
 export class Inspector {
-  /** handlers: { onDeepLink(url), onNewSession() } */
+  /** handlers: { onDeepLink(url), onPreviewDeepLink(url), onViewVersion(version), onNewSession() } */
   constructor(root, handlers) {
     this.$ = (id) => root.querySelector(`#${id}`);
     this.choices = new Map();
@@ -21,6 +21,12 @@ export class Inspector {
       const url = input.value.trim();
       if (url) handlers.onDeepLink(url);
     });
+    this.$('deeplink-preview').addEventListener('click', () => {
+      const url = input.value.trim();
+      if (url) handlers.onPreviewDeepLink(url);
+      else input.reportValidity();
+    });
+    this.onViewVersion = handlers.onViewVersion;
     const chips = this.$('deeplink-examples');
     for (const url of EXAMPLE_LINKS) {
       const chip = el('button', { type: 'button', class: 'chip', text: url.replace(/^[a-z]+:\/\/(io\.idevs\/)?/, '…/'), title: `Use ${url}` });
@@ -108,14 +114,17 @@ export class Inspector {
     const recent = entries.slice(-40).reverse();
     list.replaceChildren(...recent.map((h) => {
       const time = h.time ? new Date(h.time) : null;
-      return el('li', { class: 'hentry', 'data-version': String(h.version) },
-        el('div', { class: 'hline' },
+      const view = el('button', { type: 'button', class: 'hview', 'data-testid': 'history-view' },
+        el('span', { class: 'hline' },
           el('code', { class: 'hver', text: `v${h.version}` }),
           el('span', { class: `hsource src-${h.source}`, text: h.source || '' }),
           time && !Number.isNaN(time.valueOf())
             ? el('time', { datetime: time.toISOString(), text: time.toLocaleTimeString() }) : null),
-        el('div', { class: 'hreq', text: summarize(h.request) }),
-        el('div', { class: 'hpath', text: (h.visiblePath || []).join(' › ') }));
+        el('span', { class: 'hreq', text: summarize(h.request) }),
+        el('span', { class: 'hpath', text: (h.visiblePath || []).join(' › ') }));
+      view.setAttribute('aria-label', `See version ${h.version}: ${summarize(h.request)}`);
+      view.addEventListener('click', () => this.onViewVersion(h.version));
+      return el('li', { class: 'hentry', 'data-version': String(h.version) }, view);
     }));
   }
 
@@ -149,6 +158,7 @@ function summarize(request) {
   if (!request) return '';
   if (typeof request === 'string') return request;
   if (request.url) return `deep link ${request.url}`;
+  if (request.version !== undefined) return `restore to v${request.version}`;
   if (request.name) return `event ${request.name}`;
   const steps = request.steps || (request.action ? [request] : []);
   if (steps.length) {
