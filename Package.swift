@@ -61,7 +61,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SwitchyardBench",
-            dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP"]
+            dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP", "SQLiteStore"]
         ),
         // What the test targets share: one raw HTTP client, waiting and recording helpers.
         .target(name: "HTTPTestSupport", dependencies: ["MicroHTTP"], path: "Tests/HTTPTestSupport"),

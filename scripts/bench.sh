@@ -9,7 +9,8 @@
 #   BENCH_MEMORY     sessions created for the memory benchmark (default 100000)
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
-#   BENCH_SKIP       space-separated parts to skip: engine memory http sse
+#   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
+#   BENCH_SKIP       space-separated parts to skip: engine memory store http durable sse
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -21,8 +22,10 @@ HERE=scripts/bench
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
     DURATION=${BENCH_DURATION:-2}; ROUNDS=${BENCH_ROUNDS:-1}; MEMORY=${BENCH_MEMORY:-10000}; ENGINE_FLAGS=--quick
+    STORED=${BENCH_STORED:-10000}
 else
     DURATION=${BENCH_DURATION:-10}; ROUNDS=${BENCH_ROUNDS:-3}; MEMORY=${BENCH_MEMORY:-100000}; ENGINE_FLAGS=
+    STORED=${BENCH_STORED:-100000}
 fi
 SESSIONS=${BENCH_SESSIONS:-1000}
 SSE=${BENCH_SSE:-1000}
@@ -38,8 +41,11 @@ done
 
 OUT=$(mktemp -d)
 SERVER_PID=
+DURABLE_PIDS=()
 cleanup() {
-    if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
+    for pid in $SERVER_PID "${DURABLE_PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+    done
     rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -63,17 +69,45 @@ if [[ $SKIP != *" memory "* ]]; then
     done
 fi
 
+if [[ $SKIP != *" store "* ]]; then
+    echo "bench: store, filling $STORED sessions, then a restart" >&2
+    "$BIN/switchyard-bench" store --data "$OUT/store" --sessions "$STORED" > "$OUT/store.json"
+    sample=$(python3 -c "import json; print(json.load(open('$OUT/store.json'))['sampleSession'])")
+    python3 "$HERE/boot.py" "$BIN/switchyard" "$OUT/store" "$sample" > "$OUT/boot.json"
+    rm -rf "$OUT/store"
+fi
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+wait_port() {
+    for _ in $(seq 100); do
+        python3 -c "import socket; socket.create_connection(('127.0.0.1', $1), 0.2)" 2>/dev/null && return
+        sleep 0.1
+    done
+}
+
 if [[ $SKIP != *" http "* || $SKIP != *" sse "* ]]; then
-    PORT=${BENCH_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
+    PORT=${BENCH_PORT:-$(free_port)}
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
     # Access logging off (warning level): the bench measures the engine and the transport, not stderr.
-    # No per-address creation limit: every bench session comes from 127.0.0.1.
+    # No per-address creation limit: every bench session comes from 127.0.0.1. Sessions in memory: the
+    # durable store has rows of its own below.
     "$BIN/switchyard" serve --host 127.0.0.1 --port "$PORT" --public Public --log-level warning --session-create-rate 0 \
-        > "$OUT/server.log" 2>&1 &
+        --store memory > "$OUT/server.log" 2>&1 &
     SERVER_PID=$!
-    for _ in $(seq 100); do
-        python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT), 0.2)" 2>/dev/null && break
-        sleep 0.1
+    wait_port "$PORT"
+fi
+
+# The same transitions against the SQLite store, each durability on its own server (default threads for a store).
+declare -A DURABLE_PORT
+if [[ $SKIP != *" http "* && $SKIP != *" durable "* ]]; then
+    for durability in process machine; do
+        port=$(free_port)
+        "$BIN/switchyard" serve --host 127.0.0.1 --port "$port" --log-level warning --session-create-rate 0 \
+            --data "$OUT/data-$durability" --durability "$durability" > "$OUT/server-$durability.log" 2>&1 &
+        DURABLE_PIDS+=($!)
+        DURABLE_PORT[$durability]=$port
+        wait_port "$port"
+        python3 "$HERE/sessions.py" 127.0.0.1 "$port" "$SESSIONS" > "$OUT/sessions-$durability.txt"
     done
 fi
 
@@ -86,6 +120,12 @@ if [[ $SKIP != *" http "* ]]; then
             line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:$PORT" \
                 -- "$mode" "$OUT/sessions.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
             echo "{\"round\": $round, \"mode\": \"$mode\", \"result\": $line}" >> "$OUT/http.jsonl"
+        done
+        for durability in "${!DURABLE_PORT[@]}"; do
+            echo "bench: HTTP round $round/$ROUNDS, transition, durable $durability, ${DURATION}s" >&2
+            line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${DURABLE_PORT[$durability]}" \
+                -- transition "$OUT/sessions-$durability.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
+            echo "{\"round\": $round, \"mode\": \"durable-$durability\", \"result\": $line}" >> "$OUT/http.jsonl"
         done
     done
 fi

@@ -15,8 +15,16 @@ final class SQLiteReader {
 
     init(path: String) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1")
-        session = try connection.prepare("SELECT app, version, state, last_access, used FROM sessions WHERE id = ?")
+        try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1; " + SQLiteSessionArchive.tuning)
+        // The current state is the one of the latest history entry (a change writes it once, there); a session
+        // without one (never changed, or stored by schema 1) has it in its own row.
+        session = try connection.prepare(
+            """
+            SELECT app, version, COALESCE(
+                (SELECT state FROM history WHERE history.session = sessions.id AND history.version = sessions.version),
+                state), last_access, used
+            FROM sessions WHERE id = ?
+            """)
         history = try connection.prepare(
             """
             SELECT version, time, source, request, visible_path FROM history WHERE session = ?

@@ -5,22 +5,22 @@ import SwitchyardServer
 enum SQLiteSchema {
     /// Migration `n` (1-based) brings a database from schema `n - 1` to schema `n`.
     static let migrations: [String] = [
-        // 1: sessions with their restore document, history, idempotent replies, keyed creations.
+        // 1: sessions with their restore document, history, idempotent replies, keyed creations. Ordinary rowid
+        // tables: their rows hold kilobytes of JSON, which WITHOUT ROWID tables store several times less densely.
         """
         CREATE TABLE sessions(
             id TEXT PRIMARY KEY, app TEXT NOT NULL, version INTEGER NOT NULL, state BLOB NOT NULL,
-            created REAL NOT NULL, last_access REAL NOT NULL, used INTEGER NOT NULL) WITHOUT ROWID;
+            created REAL NOT NULL, last_access REAL NOT NULL, used INTEGER NOT NULL);
         CREATE INDEX sessions_by_last_access ON sessions(last_access);
         CREATE TABLE history(
             session TEXT NOT NULL, version INTEGER NOT NULL, time REAL NOT NULL, source TEXT NOT NULL,
-            request BLOB NOT NULL, visible_path TEXT NOT NULL, PRIMARY KEY(session, version)) WITHOUT ROWID;
+            request BLOB NOT NULL, visible_path TEXT NOT NULL, PRIMARY KEY(session, version));
         CREATE TABLE replies(
             session TEXT NOT NULL, key TEXT NOT NULL, seq INTEGER NOT NULL, fingerprint INTEGER NOT NULL,
-            status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL,
-            PRIMARY KEY(session, key)) WITHOUT ROWID;
+            status INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY(session, key));
         CREATE TABLE creations(
             key TEXT PRIMARY KEY, session TEXT NOT NULL, fingerprint INTEGER NOT NULL, status INTEGER NOT NULL,
-            headers TEXT NOT NULL, body BLOB NOT NULL) WITHOUT ROWID;
+            headers TEXT NOT NULL, body BLOB NOT NULL);
         CREATE INDEX creations_by_session ON creations(session);
         """,
         // 2: reading a session as it was: each history entry keeps the restore document of its version, and each

@@ -1,29 +1,23 @@
-import Foundation
-import SwitchyardJSON
+import Dispatch
 import SwitchyardServer
 import Synchronization
 
-/// The archive's single writer: a thread that takes every batch waiting and commits them in one transaction
-/// (group commit), each batch inside its own savepoint so that one failing batch does not fail the others.
-/// A caller's `submit` returns once its batch is committed, or throws if it is not.
+/// The archive's writes, committed in groups: callers queue their batches, and the caller at the front of the
+/// queue leads: it commits every batch waiting (up to ``maxBatches``) in one transaction, each inside its own
+/// savepoint so that one failing batch does not fail the others, then hands the lead to the next caller. A caller
+/// returns once its batch is committed, or throws if it is not.
+///
+/// No writer thread: a lone caller commits its own batch at once (no hand-off between threads), and under load the
+/// callers that arrive while a commit runs share the next one.
 final class SQLiteWriter: Sendable {
     /// A batch waiting for its commit.
     private final class Ticket: Sendable {
         let writes: [ArchiveWrite]
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<Void, ArchiveError>>(.failure(.closed))
+        /// Signalled when the batch is committed (or failed), or when this caller is to lead.
+        let wake = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Void, ArchiveError>?>(nil)
 
         init(_ writes: [ArchiveWrite]) { self.writes = writes }
-
-        func finish(_ outcome: Result<Void, ArchiveError>) {
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-    }
-
-    /// What `submit` hands over.
-    enum Job {
-        case apply([ArchiveWrite])
     }
 
     private struct Queue {
@@ -37,39 +31,48 @@ final class SQLiteWriter: Sendable {
     private static let maxBatches = 256
 
     private let queue = Mutex(Queue())
-    private let wake = DispatchSemaphore(value: 0)
-    private let stopped = DispatchSemaphore(value: 0)
+    /// The connection and its statements: used only by the caller that leads, one at a time.
+    private let statements: LeaderState
 
     init(connection: SQLiteConnection, historyRetention: Int?, replyLimit: Int) throws(ArchiveError) {
-        let statements: SQLiteWrites
         do {
-            statements = try SQLiteWrites(connection, historyRetention: historyRetention, replyLimit: replyLimit)
+            statements = LeaderState(
+                try SQLiteWrites(connection, historyRetention: historyRetention, replyLimit: replyLimit))
         } catch {
             throw error.archiveError
         }
-        let owned = WriterThreadState(statements)
-        // The thread holds the writer until `close()` ends it.
-        let thread = Thread { [self] in
-            run(owned.statements)
-            stopped.signal()
-        }
-        thread.name = "switchyard.sqlite-writer"
-        thread.start()
     }
 
-    /// Commits `job`'s writes; returns once they are durable.
-    func submit(_ job: Job) throws(ArchiveError) {
-        guard case .apply(let writes) = job else { return }
+    /// Commits `writes`; returns once they are durable.
+    func submit(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         let ticket = Ticket(writes)
-        let accepted = queue.withLock { queue in
-            guard !queue.closed else { return false }
+        let leads = try queue.withLock { queue throws(ArchiveError) in
+            guard !queue.closed else { throw .closed }
             queue.waiting.append(ticket)
-            return true
+            return queue.waiting.count == 1
         }
-        guard accepted else { throw .closed }
-        wake.signal()
-        ticket.done.wait()
-        try ticket.result.withLock { $0 }.get()
+        if !leads { ticket.wake.wait() }
+        if let outcome = ticket.outcome.withLock({ $0 }) { return try outcome.get() }
+        lead(from: ticket)
+        try (ticket.outcome.withLock { $0 } ?? .failure(.closed)).get()
+    }
+
+    /// Commits the batches at the front of the queue (the leader's first), wakes their callers, and hands the lead
+    /// to the next caller waiting.
+    private func lead(from leader: Ticket) {
+        let group = queue.withLock { Array($0.waiting.prefix(Self.maxBatches)) }
+        let outcomes = Self.commit(group.map(\.writes), statements.writes)
+        let next = queue.withLock { queue in
+            queue.waiting.removeFirst(group.count)
+            queue.commits += 1
+            queue.batches += group.count
+            return queue.waiting.first
+        }
+        for (ticket, outcome) in zip(group, outcomes) {
+            ticket.outcome.withLock { $0 = outcome }
+            if ticket !== leader { ticket.wake.signal() }
+        }
+        next?.wake.signal()
     }
 
     var isClosed: Bool { queue.withLock { $0.closed } }
@@ -78,78 +81,61 @@ final class SQLiteWriter: Sendable {
         queue.withLock { ($0.commits, $0.batches) }
     }
 
-    /// Commits what is waiting, then stops the thread; later submits fail with ``ArchiveError/closed``.
+    /// Refuses later submits (``ArchiveError/closed``); batches already queued are still committed by their callers.
     func close() {
-        let first = queue.withLock { queue in
-            defer { queue.closed = true }
-            return !queue.closed
-        }
-        guard first else { return }
-        wake.signal()
-        stopped.wait()
+        queue.withLock { $0.closed = true }
     }
 
-    private func run(_ statements: SQLiteWrites) {
-        while true {
-            wake.wait()
-            let (tickets, closed) = queue.withLock { queue in
-                let taken = Array(queue.waiting.prefix(Self.maxBatches))
-                queue.waiting.removeFirst(taken.count)
-                return (taken, queue.closed)
-            }
-            if !tickets.isEmpty {
-                Self.commit(tickets, statements)
-                queue.withLock {
-                    $0.commits += 1
-                    $0.batches += tickets.count
-                }
-                // More may be waiting than one commit takes: go round again without waiting.
-                if queue.withLock({ !$0.waiting.isEmpty }) { wake.signal() }
-            } else if closed {
-                return
-            }
-        }
-    }
-
-    /// One transaction for every ticket; a ticket is acknowledged only if the commit succeeded.
-    private static func commit(_ tickets: [Ticket], _ statements: SQLiteWrites) {
+    /// One transaction for every batch; a batch is acknowledged only if the commit succeeded.
+    private static func commit(_ batches: [[ArchiveWrite]], _ statements: SQLiteWrites) -> [Result<Void, ArchiveError>]
+    {
         let connection = statements.connection
+        func failAll(_ error: SQLiteError) -> [Result<Void, ArchiveError>] {
+            if connection.inTransaction { try? statements.rollback.run() }
+            return batches.map { _ in .failure(error.archiveError) }
+        }
         do {
-            try connection.execute("BEGIN IMMEDIATE")
+            try statements.begin.run()
         } catch {
-            for ticket in tickets { ticket.finish(.failure(error.archiveError)) }
-            return
+            return failAll(error)
         }
         var outcomes: [Result<Void, ArchiveError>] = []
-        for ticket in tickets {
+        if batches.count == 1 {
+            // Alone in its commit: no savepoint needed, its failure is the transaction's.
             do {
-                try connection.execute("SAVEPOINT batch")
-                try statements.apply(ticket.writes)
-                try connection.execute("RELEASE batch")
+                try statements.apply(batches[0])
                 outcomes.append(.success(()))
             } catch {
-                guard connection.inTransaction else {
-                    // SQLite rolled the whole transaction back (e.g. on a full disk): nothing of it is stored.
-                    for ticket in tickets { ticket.finish(.failure(error.archiveError)) }
-                    return
+                return failAll(error)
+            }
+        } else {
+            for writes in batches {
+                do {
+                    try statements.savepoint.run()
+                    try statements.apply(writes)
+                    try statements.release.run()
+                    outcomes.append(.success(()))
+                } catch {
+                    // SQLite may have rolled the whole transaction back (e.g. on a full disk): then nothing is stored.
+                    guard connection.inTransaction else { return failAll(error) }
+                    try? statements.rollbackToSavepoint.run()
+                    try? statements.release.run()
+                    outcomes.append(.failure(error.archiveError))
                 }
-                try? connection.execute("ROLLBACK TO batch; RELEASE batch")
-                outcomes.append(.failure(error.archiveError))
             }
         }
         do {
-            try connection.execute("COMMIT")
+            try statements.commit.run()
         } catch {
-            if connection.inTransaction { try? connection.execute("ROLLBACK") }
-            for ticket in tickets { ticket.finish(.failure(error.archiveError)) }
-            return
+            return failAll(error)
         }
-        for (ticket, outcome) in zip(tickets, outcomes) { ticket.finish(outcome) }
+        return outcomes
     }
 }
 
-/// The writer's connection and statements, handed to its thread once and used only there.
-private final class WriterThreadState: @unchecked Sendable {
-    let statements: SQLiteWrites
-    init(_ statements: SQLiteWrites) { self.statements = statements }
+/// The writer's connection and statements, used only by the caller that leads (leadership passes from one caller
+/// to the next through the queue, so two never use them at once).
+private final class LeaderState: @unchecked Sendable {
+    let writes: SQLiteWrites
+    init(_ writes: SQLiteWrites) { self.writes = writes }
 }

@@ -9,6 +9,7 @@ final class SQLiteWrites {
     private let insertSession: SQLiteStatement
     private let insertCreation: SQLiteStatement
     private let updateSession: SQLiteStatement
+    private let updateState: SQLiteStatement
     private let insertHistory: SQLiteStatement
     private let pruneHistory: SQLiteStatement
     private let insertReply: SQLiteStatement
@@ -16,8 +17,21 @@ final class SQLiteWrites {
     private let touchSession: SQLiteStatement
     private let removals: [SQLiteStatement]
 
+    let begin: SQLiteStatement
+    let commit: SQLiteStatement
+    let rollback: SQLiteStatement
+    let savepoint: SQLiteStatement
+    let release: SQLiteStatement
+    let rollbackToSavepoint: SQLiteStatement
+
     init(_ connection: SQLiteConnection, historyRetention: Int?, replyLimit: Int) throws(SQLiteError) {
         self.connection = connection
+        begin = try connection.prepare("BEGIN IMMEDIATE")
+        commit = try connection.prepare("COMMIT")
+        rollback = try connection.prepare("ROLLBACK")
+        savepoint = try connection.prepare("SAVEPOINT batch")
+        release = try connection.prepare("RELEASE batch")
+        rollbackToSavepoint = try connection.prepare("ROLLBACK TO batch")
         self.historyRetention = historyRetention
         self.replyLimit = replyLimit
         insertSession = try connection.prepare(
@@ -31,8 +45,12 @@ final class SQLiteWrites {
             INSERT OR REPLACE INTO creations(key, session, fingerprint, status, headers, body)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             """)
-        updateSession = try connection.prepare(
-            "UPDATE sessions SET version = ?2, state = ?3, last_access = max(last_access, ?4), used = 1 WHERE id = ?1")
+        // The new state is written once, with the history entry of its version; the session's row keeps its
+        // initial state (read when the latest entry has none).
+        // Nor is its last access: the server records use in batches when it sweeps (`.touch`), so a change
+        // rewrites no index.
+        updateSession = try connection.prepare("UPDATE sessions SET version = ?2, used = 1 WHERE id = ?1")
+        updateState = try connection.prepare("UPDATE sessions SET state = ?2 WHERE id = ?1")
         insertHistory = try connection.prepare(
             """
             INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state)
@@ -66,12 +84,16 @@ final class SQLiteWrites {
                     .real(session.lastAccess), .integer(session.used ? 1 : 0)
                 ).run()
                 if let creation { try store(creation: creation) }
-            case .change(let id, let version, let state, let history, let reply, let time):
-                try updateSession.bind(.text(id), .integer(version), .blob(state), .real(time)).run()
+            case .change(let id, let version, let state, let history, let reply, _):
+                try updateSession.bind(.text(id), .integer(version)).run()
                 guard connection.changes == 1 else {
                     throw SQLiteError(code: 0, message: "session \(id) is no longer stored (it expired or was deleted)")
                 }
                 for change in history { try store(change, of: id) }
+                if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
+                    // No entry holds the new state (a change without a new version has none): keep it in the row.
+                    try updateState.bind(.text(id), .blob(state)).run()
+                }
                 if let retention = historyRetention {
                     try pruneHistory.bind(.text(id), .integer(version - retention)).run()
                 }

@@ -13,7 +13,8 @@ struct EngineSuite {
             ("engine.deepLink", deepLink), ("engine.state.loggedIn", stateLoggedIn),
             ("engine.state.deep", stateDeep), ("engine.writer.raw", writerRaw), ("engine.writer.safe", writerSafe),
             ("engine.restore.parsed", restoreParsed),
-            ("engine.restore.bytes", restoreFromBytes),
+            ("engine.restore.bytes", restoreFromBytes), ("engine.restoreDocument.deep", restoreDocumentDeep),
+            ("engine.restore.stored", restoreStored),
         ]
         return try all.filter { filter == nil || $0.0.contains(filter!) }.map { try $0.1() }
     }
@@ -142,6 +143,27 @@ struct EngineSuite {
             throw BenchError("the restored deep state encodes differently from the original")
         }
         return try harness.measure("engine.restore.bytes", "restore deep state from JSON bytes (parse + restore)") {
+            try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).version
+        }
+    }
+
+    /// The restore document of the deep state (what the store writes per change).
+    func restoreDocumentDeep() throws -> Measurement {
+        let engine = try DemoStates.deep()
+        return try harness.measure("engine.restoreDocument.deep", "restore document, deep state (stored per change)") {
+            try engine.restoreDocument().count
+        }
+    }
+
+    /// Restoring the deep state from its restore document bytes (what a restart pays per session).
+    func restoreStored() throws -> Measurement {
+        let engine = try DemoStates.deep()
+        let bytes = try engine.restoreDocument()
+        guard try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).stateDocument() == engine.stateDocument()
+        else {
+            throw BenchError("the deep state restored from its restore document encodes differently")
+        }
+        return try harness.measure("engine.restore.stored", "restore deep state from its restore document bytes") {
             try TodoDemo.app.restoreEngine(from: JSONValue(parsing: bytes)).version
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 
 // switchyard-bench engine [--quick] [--only ID] [--iterations N]  in-process engine timings, JSON on stdout
 // switchyard-bench memory [--mode api|engine] [--sessions N]          resident memory per session, JSON on stdout
+// switchyard-bench store --data FOLDER [--sessions N]                 fill a SQLite store, time opening and restoring
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -15,6 +16,11 @@ func printJSON(_ value: some Encodable) throws {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     FileHandle.standardOutput.write(try encoder.encode(value))
     print()
+}
+
+/// A required option was not given.
+enum BenchUsage: Error {
+    case missing(String)
 }
 
 do {
@@ -32,11 +38,15 @@ do {
         let mode = MemorySuite.Mode(rawValue: option("--mode") ?? "api") ?? .api
         let count = Int(option("--sessions") ?? "") ?? 100_000
         try printJSON(try MemorySuite(mode: mode, count: count).run())
+    case "store":
+        guard let folder = option("--data") else { throw BenchUsage.missing("--data FOLDER") }
+        let count = Int(option("--sessions") ?? "") ?? 100_000
+        try printJSON(try StoreSuite(folder: folder, count: count).run())
     default:
-        FileHandle.standardError.write(
-            Data(
-                "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] [--sessions N]\n"
-                    .utf8))
+        let usage =
+            "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] "
+            + "[--sessions N] | store --data FOLDER [--sessions N]\n"
+        FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
     }
 } catch {

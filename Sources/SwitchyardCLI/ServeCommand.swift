@@ -20,7 +20,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Folder with the web page (env SWITCHYARD_PUBLIC; default Public).")
     var `public`: String?
 
-    @Option(help: "Worker threads (env SWITCHYARD_THREADS; default: the number of cores).")
+    @Option(
+        help:
+            "Worker threads (env SWITCHYARD_THREADS; default: the number of cores, 4 per core and at least 8 with the sqlite store)."
+    )
     var threads: String?
 
     @Option(help: "Live sessions at most (env SWITCHYARD_MAX_SESSIONS; default 100000).")

@@ -8,7 +8,8 @@ struct Settings {
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var publicFolder = "Public"
-    var threads = HTTPServerConfiguration.coreCount
+    /// nil: the default for the store (``defaultThreads``).
+    var chosenThreads: Int?
     var maxSessions = 100_000
     var sessionTTL: Duration = .seconds(30 * 60)
     var maxBody = 1 << 20
@@ -39,7 +40,7 @@ struct Settings {
         }
         if let (text, _) = value(command.public, "public") { publicFolder = text }
         if let (text, source) = value(command.threads, "threads") {
-            threads = try Self.number(text, source, in: 1...256) ?? threads
+            chosenThreads = try Self.number(text, source, in: 1...256)
         }
         if let (text, source) = value(command.maxSessions, "max-sessions") {
             maxSessions = try Self.number(text, source, in: 1...10_000_000) ?? maxSessions
@@ -161,6 +162,16 @@ struct Settings {
             throw ValidationError("\(source) must be a duration such as 90s, 30m or 2h (at most a week)")
         }
         return .seconds(value * scale)
+    }
+
+    /// Worker threads: as chosen, else one per core in memory, and 4 per core (at least 8) with the SQLite store. A
+    /// change waits for its commit while holding its thread; more threads let more changes share a commit (with
+    /// `--durability machine`, 2 threads reached 2.7k changes/s and 8 threads 4.5–5.1k on 2 cores).
+    var threads: Int {
+        if let chosenThreads { return chosenThreads }
+        let cores = HTTPServerConfiguration.coreCount
+        if case .memory = store { return cores }
+        return max(8, 4 * cores)
     }
 
     var httpConfiguration: HTTPServerConfiguration {

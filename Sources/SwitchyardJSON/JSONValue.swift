@@ -76,7 +76,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 }
 
 extension JSONValue {
-    /// Encodes a Swift value as JSON (fast paths for strings, numbers and booleans).
+    /// Encodes a Swift value as JSON, as `JSONEncoder` would (in one pass: ``JSONValueEncoder``).
     public init(encoding value: some Encodable) throws {
         switch value {
         case let string as String: self = .string(string)
@@ -85,7 +85,11 @@ extension JSONValue {
         case let bool as Bool: self = .bool(bool)
         case let json as JSONValue: self = json
         default:
-            self = try JSONValue(parsing: JSONEncoder().encode(value))
+            do {
+                self = try JSONValueEncoder().encode(value)
+            } catch is JSONValueEncoder.NeedsFoundation {
+                self = try JSONValue(parsing: JSONEncoder().encode(value))
+            }
         }
     }
 

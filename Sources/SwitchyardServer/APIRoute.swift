@@ -62,7 +62,10 @@ extension SwitchyardAPI {
     /// Every endpoint of the API. Paths under `/api/` that match none are 404; any other path is a static file.
     static let routes: [APIRoute] = [
         APIRoute("/healthz", [("GET", { api, _, _ in api.health() })]),
-        APIRoute("/metrics", [("GET", { api, _, _ in .text(200, api.metrics.exposition()) })]),
+        APIRoute(
+            "/metrics",
+            [("GET", { api, _, _ in .text(200, api.metrics.exposition(store: api.configuration.archive?.statistics)) })]
+        ),
         APIRoute("/api/openapi.json", [("GET", { api, _, _ in .json(200, api.openAPIDocument) })]),
         APIRoute("/api/catalog", [("GET", { api, request, _ in try api.catalog(request) })]),
         APIRoute("/api/sessions", [("POST", { api, request, _ in try api.createSession(request) })]),

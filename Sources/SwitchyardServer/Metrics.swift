@@ -83,8 +83,8 @@ final class Metrics: Sendable {
             .replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    /// The Prometheus text exposition.
-    func exposition() -> String {
+    /// The Prometheus text exposition (with the store's commit counts when it reports them).
+    func exposition(store: ArchiveStatistics? = nil) -> String {
         let counts = self.counts.withLock { $0 }
         var text = "# HELP switchyard_http_requests_total HTTP requests by route template, method and status.\n"
         text += "# TYPE switchyard_http_requests_total counter\n"
@@ -125,6 +125,12 @@ final class Metrics: Sendable {
         text += "# HELP switchyard_store_failures_total Failed writes and reads of the durable store.\n"
         text +=
             "# TYPE switchyard_store_failures_total counter\nswitchyard_store_failures_total \(counts.storeFailures)\n"
+        if let store {
+            text += "# HELP switchyard_store_commits_total Transactions the session store committed.\n"
+            text += "# TYPE switchyard_store_commits_total counter\nswitchyard_store_commits_total \(store.commits)\n"
+            text += "# HELP switchyard_store_batches_total Writes those commits held (group commit).\n"
+            text += "# TYPE switchyard_store_batches_total counter\nswitchyard_store_batches_total \(store.batches)\n"
+        }
         return text
     }
 }

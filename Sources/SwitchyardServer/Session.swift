@@ -60,14 +60,6 @@ final class Session: Sendable {
         }
     }
 
-    /// A change was stored at `time`: the archive knows the session was used then.
-    func recordedChange(at time: Double) {
-        activity.withLock { activity in
-            activity.recordedAccess = max(activity.recordedAccess, time)
-            activity.recordedUsed = true
-        }
-    }
-
     /// Runs `body` with exclusive access to the session's state; counts as activity. The count of streams that
     /// expiry reads is updated under the same lock, so concurrent subscribes and closes cannot leave it stale.
     func withState<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {

@@ -63,11 +63,15 @@ struct SessionState {
     }
 
     /// The archive write for committed changes (and the reply remembered under their key): the new state and each
-    /// version's history entry with its restore document. The current version's document is made now, after the
-    /// lifecycle hooks that may have changed app data.
-    func archiveWrite(_ entries: [HistoryEntry], reply: StoredReply?, time: Double) throws -> ArchiveWrite {
-        let state = try engine.restoreDocument()
+    /// version's history entry with its restore document. The current version's document is the one its commit
+    /// check made, unless lifecycle hooks ran after that commit (they may have changed app data): then it is made
+    /// again now.
+    func archiveWrite(
+        _ entries: [HistoryEntry], reply: StoredReply?, time: Double, hooksRanAfterLastCommit: Bool
+    ) throws -> ArchiveWrite {
         let earlier = documents.takeRestoreDocuments()
+        let captured = hooksRanAfterLastCommit ? nil : earlier[engine.version]
+        let state = try captured ?? engine.restoreDocument()
         let changes = entries.map { entry in
             StoredChange(
                 version: entry.version, time: entry.time, source: entry.source.rawValue,

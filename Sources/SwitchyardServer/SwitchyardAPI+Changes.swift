@@ -129,7 +129,7 @@ extension SwitchyardAPI {
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
         let time = session.time
         let (response, outcome) = session.withState { state -> (HTTPResponse, ChangeOutcome) in
-            if state.ended { return (Problem.sessionMoved(session.id).response, .unchanged) }
+            if state.ended { return (Problem.sessionMoved(session.id).response, .answered) }
             if let key, let stored = state.replies[key] {
                 let replay =
                     stored.fingerprint == fingerprint
@@ -137,7 +137,7 @@ extension SwitchyardAPI {
                         status: stored.status, headers: stored.headers + [("Idempotent-Replayed", "true")],
                         body: stored.body)
                     : Problem.idempotencyKeyReused(key).response
-                return (replay, .unchanged)
+                return (replay, .answered)
             }
             state.documents.beginChange()  // app code runs now: screens may show other data
             let engine = state.engine
@@ -160,7 +160,10 @@ extension SwitchyardAPI {
                                 headers: reply.headers, body: reply.body)
                         }
                     }
-                    try archive.apply([try state.archiveWrite(entries, reply: stored, time: time)])
+                    let write = try state.archiveWrite(
+                        entries, reply: stored, time: time,
+                        hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
+                    try archive.apply([write])
                 } catch {
                     // Not stored, so not acknowledged: the session leaves memory and is read back from the store
                     // (as it was before this change) by the next request.
@@ -172,24 +175,21 @@ extension SwitchyardAPI {
             let broadcast = state.record(entries)
             if let key, let reply { state.replies.store(reply, for: key) }
             if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
-            return (response, broadcast ? .broadcast : entries.isEmpty ? .unchanged : .stored)
+            return (response, broadcast ? .broadcast : .answered)
         }
         switch outcome {
-        case .broadcast:
-            metrics.countBroadcast()
-            session.recordedChange(at: time)
-        case .stored: session.recordedChange(at: time)
+        case .broadcast: metrics.countBroadcast()
         case .notStored:
             metrics.countStoreFailure()
             sessions.evict(session)
-        case .unchanged: break
+        case .answered: break
         }
         return response
     }
 
     /// What a change did to the session, for the work done after its lock is released.
     private enum ChangeOutcome {
-        case unchanged, stored, broadcast, notStored
+        case answered, broadcast, notStored
     }
 
     /// The answer to a change: the new state document with `result` (or the summary for `Prefer: return=minimal`),

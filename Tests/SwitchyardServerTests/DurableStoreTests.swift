@@ -31,6 +31,9 @@ struct DurableStoreTests {
             #expect(state.header("ETag") == last.header("ETag"))
             #expect(try server.get("/api/sessions/\(id)/history").json == history)
             #expect(server.api.sessionCount == 1)
+            let metrics = try server.get("/metrics").text
+            #expect(metrics.contains("switchyard_sessions_restored_total 1"))
+            #expect(metrics.contains("switchyard_store_commits_total"))
             // It keeps working where it left off.
             let session = DemoSession(server: server, id: id, created: state)
             let next = try session.must(session.deepLink("stinsenapp://todo/water-the-plants"))

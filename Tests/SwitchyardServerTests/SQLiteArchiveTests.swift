@@ -93,9 +93,9 @@ struct SQLiteArchiveTests {
             #expect(stored.version == 50)
             #expect(stored.history.map(\.version) == Array(1...50))
         }
-        let (commits, batches) = archive.commitStatistics
-        #expect(batches == 16 * 50 + 1)
-        #expect(commits <= batches)
+        let statistics = try #require(archive.statistics)
+        #expect(statistics.batches == 16 * 50 + 1)
+        #expect(statistics.commits <= statistics.batches)
     }
 
     @Test func oneFailingBatchDoesNotFailTheOthersInItsCommit() throws {

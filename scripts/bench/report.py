@@ -75,6 +75,8 @@ def http_rows(parts):
         "transition": "POST transitions (push/pop, 1,000 sessions)",
         "transitionMinimal": "POST transitions, Prefer: return=minimal",
         "deeplink": "POST deeplinks (stinsenapp://)",
+        "durable-process": "POST transitions, SQLite store, durability process",
+        "durable-machine": "POST transitions, SQLite store, durability machine",
     }
     ratio_targets = {"state": 0.60, "transition": 0.50}
     rows = []
@@ -92,7 +94,17 @@ def http_rows(parts):
                   f"{failures} errors/non-2xx of {requests:,}")
         rows.append({"section": "http", "id": f"http.{mode}.rps", "label": f"{label} req/s", "value": rps,
                      "unit": "req/s", "detail": detail, "target": None, "pass": None})
-        if mode != "healthz":
+        if mode.startswith("durable-"):
+            ratios = [r[mode]["rps"] / r["transition"]["rps"] for r in rounds.values()
+                      if mode in r and "transition" in r]
+            ratio = statistics.median(ratios)
+            rows.append({
+                "section": "http", "id": f"http.{mode}.vsMemory", "label": f"{label} vs in memory",
+                "value": ratio * 100, "unit": "%",
+                "detail": "per round: " + ", ".join(f"{x * 100:.0f} %" for x in ratios),
+                "target": "≥ 80 %", "pass": ratio >= 0.80,
+            })
+        elif mode != "healthz":
             ratios = [r[mode]["rps"] / r["healthz"]["rps"] for r in rounds.values() if mode in r and "healthz" in r]
             ratio = statistics.median(ratios)
             target = ratio_targets.get(mode)
@@ -105,6 +117,34 @@ def http_rows(parts):
         if mode == "transition":
             rows.append({"section": "http", "id": "http.transition.p99", "label": f"{label} p99", "value": p99,
                          "unit": "ms", "detail": f"p50 {p50:.2f} ms", "target": "≤ 10 ms", "pass": p99 <= 10})
+    return rows
+
+
+def store_rows(parts):
+    store = load(os.path.join(parts, "store.json"))
+    boot = load(os.path.join(parts, "boot.json"))
+    if not store:
+        return []
+    n = store["sessions"]
+    rows = [
+        {"section": "store", "id": "store.restore", "label": "read a stored session back and restore it, p50",
+         "value": store["restoreMicroseconds"]["p50"], "unit": "µs",
+         "detail": f"p99 {store['restoreMicroseconds']['p99']:.0f} µs, logged-in demo state, {n:,} stored",
+         "target": "≤ 100 µs", "pass": store["restoreMicroseconds"]["p50"] <= 100},
+        {"section": "store", "id": "store.commit", "label": "one change committed alone (process), p50",
+         "value": store["commitMicroseconds"]["p50"], "unit": "µs",
+         "detail": f"p99 {store['commitMicroseconds']['p99']:.0f} µs: new state, history entry with its document",
+         "target": None, "pass": None},
+        {"section": "store", "id": "store.size", "label": "store size per session (3 versions kept)",
+         "value": store["bytes"] / n / 1024, "unit": "KiB",
+         "detail": f"{store['bytes'] / 1e6:,.0f} MB for {n:,} sessions, filled in {store['fillSeconds']:.1f} s",
+         "target": None, "pass": None},
+    ]
+    if boot:
+        rows.append({"section": "store", "id": "store.boot", "label": f"restart with {n:,} stored sessions: first answer",
+                     "value": boot["firstAnswerMs"], "unit": "ms",
+                     "detail": f"/healthz after {boot['readyMs']:.0f} ms; then GET of a stored session (lazy restore)",
+                     "target": "≤ 1000 ms", "pass": boot["firstAnswerMs"] <= 1000})
     return rows
 
 
@@ -151,7 +191,7 @@ def table(rows, header):
 
 def main():
     parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
-    rows = engine_rows(parts) + memory_rows(parts) + http_rows(parts) + sse_rows(parts)
+    rows = engine_rows(parts) + memory_rows(parts) + store_rows(parts) + http_rows(parts) + sse_rows(parts)
     load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
     load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -167,7 +207,7 @@ def main():
         "time": now.isoformat(timespec="seconds"), "commit": commit, "cores": os.cpu_count(), "note": note,
         "loadBefore": load_before, "loadAfter": load_after, "rows": rows,
         "raw": {name: load(os.path.join(parts, name)) for name in
-                ("engine.json", "memory-api.json", "memory-engine.json", "sse.json")},
+                ("engine.json", "memory-api.json", "memory-engine.json", "store.json", "boot.json", "sse.json")},
     }
     http = os.path.join(parts, "http.jsonl")
     if os.path.exists(http):

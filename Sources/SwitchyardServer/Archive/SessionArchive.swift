@@ -22,8 +22,29 @@ public protocol SessionArchive: Sendable {
     /// Deletes every session last used before `usedBefore` (or, for sessions no request named after their
     /// creation, before `unusedBefore`); returns their ids.
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String]
-    /// Waits for writes in flight and closes the archive; later calls fail.
+    /// Closes the archive: later calls fail with ``ArchiveError/closed``; calls already running finish.
     func close()
+    /// How many commits the archive made and how many ``apply(_:)`` batches they held; nil if it does not count.
+    var statistics: ArchiveStatistics? { get }
+}
+
+extension SessionArchive {
+    public var statistics: ArchiveStatistics? { nil }
+}
+
+/// What an archive reports for `/metrics`: commits, and the batches they held (more batches than commits is group
+/// commit at work).
+public struct ArchiveStatistics: Sendable, Equatable {
+    /// Transactions committed (or attempted).
+    public var commits: Int
+    /// Batches given to ``SessionArchive/apply(_:)`` that those transactions held.
+    public var batches: Int
+
+    /// Statistics.
+    public init(commits: Int, batches: Int) {
+        self.commits = commits
+        self.batches = batches
+    }
 }
 
 /// One write of a batch given to ``SessionArchive/apply(_:)``.

@@ -1,0 +1,112 @@
+import Foundation
+import SQLiteStore
+import Switchyard
+import SwitchyardServer
+import TodoDemo
+
+/// The SQLite store: fills it with many stored sessions (as a server would have written them), then measures what
+/// a restart costs: opening the store, and reading one session back and restoring its engine.
+struct StoreSuite {
+    /// Where the store goes (a folder; `switchyard.sqlite` inside, as the server names it).
+    let folder: String
+    let count: Int
+
+    struct Result: Encodable {
+        let sessions: Int
+        let bytes: Int
+        let fillSeconds: Double
+        let openMilliseconds: Double
+        let restoreMicroseconds: Percentiles
+        /// One change (a session's new state, a history entry with its restore document) committed alone.
+        let commitMicroseconds: Percentiles
+        /// One stored session id, for the server's boot measurement.
+        let sampleSession: String
+    }
+
+    struct Percentiles: Encodable {
+        let p50: Double
+        let p99: Double
+    }
+
+    func run() throws -> Result {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/switchyard.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        // A logged-in session on its todos tab with a todo pushed: three versions, each in the history.
+        let engine = try DemoStates.loggedIn().engine
+        let state = try engine.restoreDocument()
+        let created = try TodoDemo.app.makeEngine().restoreDocument()
+        let request = Array(#"{"action":"push","route":"todo","input":"hello-world"}"#.utf8)
+        var ids: [String] = []
+        let started = Harness.now()
+        let archive = try SQLiteSessionArchive(path: path)
+        let now = Date().timeIntervalSince1970
+        for batch in stride(from: 0, to: count, by: 1000) {
+            var writes: [ArchiveWrite] = []
+            for _ in batch..<min(count, batch + 1000) {
+                let id = Self.newID()
+                ids.append(id)
+                writes.append(
+                    .create(
+                        StoredSession(
+                            id: id, app: "todo", version: 0, state: created, lastAccess: now, used: false),
+                        creation: nil))
+                let history = (1...engine.version).map { version in
+                    StoredChange(
+                        version: version, time: now, source: "api", request: request,
+                        visiblePath: engine.visiblePath, state: state)
+                }
+                writes.append(
+                    .change(
+                        session: id, version: engine.version, state: state, history: history, reply: nil, time: now))
+            }
+            try archive.apply(writes)
+        }
+        archive.close()
+        let fillSeconds = Double(Harness.now() - started) / 1e9
+
+        let opening = Harness.now()
+        let reopened = try SQLiteSessionArchive(path: path)
+        let openMilliseconds = Double(Harness.now() - opening) / 1e6
+        var samples: [Double] = []
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let id = ids.randomElement(using: &generator) ?? ""
+            let start = Harness.now()
+            guard let stored = try reopened.session(id, history: 200) else { throw StoreSuiteError.missing(id) }
+            let restored = try TodoDemo.app.restoreEngine(from: try JSONValue(parsing: stored.state))
+            samples.append(Double(Harness.now() - start) / 1e3 + Double(restored.version & 0))
+        }
+        var commits: [Double] = []
+        for version in 3..<2003 {
+            let id = ids.randomElement(using: &generator) ?? ""
+            let change = StoredChange(
+                version: version, time: now, source: "api", request: request, visiblePath: engine.visiblePath,
+                state: state)
+            let start = Harness.now()
+            try reopened.apply([
+                .change(session: id, version: version, state: state, history: [change], reply: nil, time: now)
+            ])
+            commits.append(Double(Harness.now() - start) / 1e3)
+        }
+        commits.sort()
+        reopened.close()
+        samples.sort()
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Result(
+            sessions: count, bytes: bytes, fillSeconds: fillSeconds, openMilliseconds: openMilliseconds,
+            restoreMicroseconds: Percentiles(
+                p50: samples[samples.count / 2], p99: samples[samples.count * 99 / 100]),
+            commitMicroseconds: Percentiles(p50: commits[commits.count / 2], p99: commits[commits.count * 99 / 100]),
+            sampleSession: ids.randomElement(using: &generator) ?? "")
+    }
+
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String(format: "%016llx%016llx", generator.next() as UInt64, generator.next() as UInt64)
+    }
+}
+
+enum StoreSuiteError: Error {
+    case missing(String)
+}
