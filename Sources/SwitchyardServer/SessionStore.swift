@@ -106,6 +106,14 @@ final class SessionStore: Sendable {
             throw .store(error)
         }
         guard let stored else { throw .unknown }
+        if let expires = expiry(
+            of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
+            expires <= configuration.now()
+        {
+            // Stored, but idle past its TTL (the server was down when it would have expired): it is gone.
+            try? archive.apply([.remove(session: id)])
+            throw .unknown
+        }
         let restored = try restore(stored)
         restored.markUsed()
         let (live, count) = sessions.withLock { sessions in

@@ -142,6 +142,23 @@ struct DurableStoreTests {
         }
     }
 
+    @Test func aStoredSessionThatIdledPastItsTTLWhileTheServerWasDownIsGone() throws {
+        let store = try TemporaryStore()
+        let clock = TestClock()
+        let session = try store.withServer({ $0.now = clock.now }) { server, _ in
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+            server.api.expireIdleSessions()  // the sweep records the use
+            return session
+        }
+        clock.advance(by: 31 * 60)
+        try store.withServer({ $0.now = clock.now }) { server, archive in
+            #expect(try server.get(session.base).status == 404)
+            let gone = try archive.session(session.id, history: 1)
+            #expect(gone == nil, "removed when found expired")
+        }
+    }
+
     @Test func aSessionInMemoryTellsTheStoreItIsStillUsed() throws {
         let store = try TemporaryStore()
         let clock = TestClock()

@@ -144,6 +144,20 @@ def machine_durability(folder):
         return None if status == 200 and state["version"] == 1 else f"after kill -9: {status}"
 
 
+@check("--history-retention keeps the last N versions per session, across a restart")
+def history_retention(folder):
+    with Run("--data", folder, "--history-retention", "2") as server:
+        session = server.create()
+        assert server.event(session, {"name": "completeOnboarding"}) == 200
+        for name in ["ada", "grace"]:
+            assert server.event(session, {"name": "login", "fields": {"username": name}}) == 200
+            assert server.event(session, {"name": "logout"}) == 200
+    with Run("--data", folder, "--history-retention", "2") as server:
+        kept = {v: request(server.port, "GET", f"/api/sessions/{session}/versions/{v}")[0] for v in range(0, 6)}
+    if kept != {0: 200, 1: 404, 2: 404, 3: 404, 4: 200, 5: 200}:
+        return f"versions read back: {kept}"
+
+
 @check("--store memory keeps today's behaviour: sessions end with the process, no file is written")
 def memory_store(folder):
     with Run("--store", "memory", "--data", folder) as server:

@@ -32,9 +32,7 @@ extension NavigationEngine {
             return
         }
         writer.beginObject()
-        writer.member("id", node.id.description)
-        writer.member("type", node.typeName)
-        writer.member("kind", node.kind.rawValue)
+        node.writeIdentity(into: &writer)
         if let root = node.root {
             writer.key("root")
             try writeRestorableEntry(root, into: &writer)

@@ -83,9 +83,7 @@ extension NavigationEngine {
             return
         }
         writer.beginObject()
-        writer.member("id", node.id.description)
-        writer.member("type", node.typeName)
-        writer.member("kind", node.kind.rawValue)
+        node.writeIdentity(into: &writer)
         if let root = node.root {
             writer.key("root")
             writeEntry(root, owner: nodeID, tabItem: nil, reusing: rendered, into: &writer)
@@ -191,6 +189,15 @@ extension NavigationEngine {
             writer.member("badges", .object(decoration.badges.mapValues { .string($0) }))
         }
         writer.endObject()
+    }
+}
+
+extension NodeState {
+    /// Writes `id`, `type` and `kind` into an open object.
+    func writeIdentity(into writer: inout JSONWriter) {
+        writer.member("id", id.description)
+        writer.member("type", typeName)
+        writer.member("kind", kind.rawValue)
     }
 }
 
