@@ -47,7 +47,9 @@ class Run:
                    "--session-create-rate", "0", *flags]
         if user is not None:
             command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        # The log goes to a file: a pipe nobody reads would fill up and stop the server mid-request.
+        self.log = tempfile.TemporaryFile()
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
                                         env={**os.environ, **(env or {})})
 
     def ready(self):
@@ -69,11 +71,15 @@ class Run:
         except subprocess.TimeoutExpired:
             self.process.kill()
             return None, ""
-        return self.process.returncode, self.process.stdout.read().decode()
+        return self.process.returncode, self.output()
+
+    def output(self):
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
     def __enter__(self):
         if not self.ready():
-            output = self.process.stdout.read().decode() if self.process.poll() is not None else ""
+            output = self.output() if self.process.poll() is not None else ""
             raise RuntimeError(f"the server did not start: {output.strip()[-300:]}")
         return self
 
