@@ -52,15 +52,15 @@ final class SQLiteReader {
     }
 
     func session(_ id: String, history limit: Int) throws(SQLiteError) -> StoredSession? {
+        // One snapshot for the session, its history and its replies: a concurrent commit cannot split them.
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
         defer { session.reset() }
         guard try session.bind(.text(id)).step() else { return nil }
         var stored = StoredSession(
             id: id, app: session.text(0), version: session.integer(1), state: session.blob(2),
             lastAccess: session.real(3), used: session.integer(4) != 0)
         session.reset()
-        // One snapshot for the session and its history and replies: a concurrent commit cannot split them.
-        try connection.execute("BEGIN")
-        defer { try? connection.execute("COMMIT") }
         stored.history = try latestHistory(of: id, limit: limit)
         try replies.bind(.text(id))
         while try replies.step() {

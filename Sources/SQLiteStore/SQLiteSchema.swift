@@ -39,7 +39,7 @@ enum SQLiteSchema {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             let found = try connection.integer("PRAGMA user_version")
-            guard found <= current else {
+            guard found >= 0, found <= current else {
                 try connection.execute("ROLLBACK")
                 throw ArchiveError.unreadable(
                     "the data was written by a newer Switchyard (schema \(found); this one reads up to \(current))")

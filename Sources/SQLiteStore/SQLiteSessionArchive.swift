@@ -52,8 +52,10 @@ public final class SQLiteSessionArchive: SessionArchive {
             throw error.archiveError
         }
         try SQLiteSchema.migrate(connection)
+        // At least the current version is kept: it is where a session's state is read from.
         writer = try SQLiteWriter(
-            connection: connection, historyRetention: historyRetention, replyLimit: replyLimit)
+            connection: connection, historyRetention: historyRetention.map { max(1, $0) },
+            replyLimit: max(1, replyLimit))
         do {
             reader = Mutex(try SQLiteReader(path: path))
         } catch {

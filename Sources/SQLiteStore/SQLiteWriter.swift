@@ -118,8 +118,13 @@ final class SQLiteWriter: Sendable {
                 } catch {
                     // SQLite may have rolled the whole transaction back (e.g. on a full disk): then nothing is stored.
                     guard connection.inTransaction else { return failAll(error) }
-                    try? statements.rollbackToSavepoint.run()
-                    try? statements.release.run()
+                    do {
+                        try statements.rollbackToSavepoint.run()
+                        try statements.release.run()
+                    } catch {
+                        // The failed batch could not be taken out alone: commit none of the group.
+                        return failAll(error)
+                    }
                     outcomes.append(.failure(error.archiveError))
                 }
             }

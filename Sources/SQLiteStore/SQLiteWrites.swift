@@ -10,6 +10,7 @@ final class SQLiteWrites {
     private let insertCreation: SQLiteStatement
     private let updateSession: SQLiteStatement
     private let updateState: SQLiteStatement
+    private let updateHistoryState: SQLiteStatement
     private let insertHistory: SQLiteStatement
     private let pruneHistory: SQLiteStatement
     private let insertReply: SQLiteStatement
@@ -50,7 +51,11 @@ final class SQLiteWrites {
         // Nor is its last access: the server records use in batches when it sweeps (`.touch`), so a change
         // rewrites no index.
         updateSession = try connection.prepare("UPDATE sessions SET version = ?2, used = 1 WHERE id = ?1")
-        updateState = try connection.prepare("UPDATE sessions SET state = ?2 WHERE id = ?1")
+        updateHistoryState = try connection.prepare(
+            "UPDATE history SET state = ?3 WHERE session = ?1 AND version = ?2")
+        updateState = try connection.prepare(
+            "UPDATE sessions SET state = ?3, initial_state = CASE WHEN ?2 = 0 THEN ?3 ELSE initial_state END WHERE id = ?1"
+        )
         insertHistory = try connection.prepare(
             """
             INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state)
@@ -91,8 +96,12 @@ final class SQLiteWrites {
                 }
                 for change in history { try store(change, of: id) }
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
-                    // No entry holds the new state (a change without a new version has none): keep it in the row.
-                    try updateState.bind(.text(id), .blob(state)).run()
+                    // A change without a new version (app data changed, or a keyed answer): the state of the
+                    // current version is this one now, in its history entry or, without one, in the row.
+                    try updateHistoryState.bind(.text(id), .integer(version), .blob(state)).run()
+                    if connection.changes == 0 {
+                        try updateState.bind(.text(id), .integer(version), .blob(state)).run()
+                    }
                 }
                 if let retention = historyRetention {
                     try pruneHistory.bind(.text(id), .integer(version - retention)).run()

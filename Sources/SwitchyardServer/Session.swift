@@ -48,15 +48,24 @@ final class Session: Sendable {
         now = configuration.now
     }
 
-    /// The archive write that tells it about use it does not know of (reads, open streams), if any; counted as
-    /// recorded from now on.
-    func unrecordedActivity(now: Double) -> ArchiveWrite? {
+    /// Use the archive does not know of (reads, open streams): the touch to write, if any. Call
+    /// ``recorded(_:)`` once the archive has it.
+    func unrecordedActivity(now: Double) -> Activity? {
         activity.withLock { activity in
-            let access = activity.subscribers > 0 ? now : activity.lastAccess
-            guard access > activity.recordedAccess || activity.used != activity.recordedUsed else { return nil }
-            activity.recordedAccess = access
-            activity.recordedUsed = activity.used
-            return .touch(session: id, lastAccess: access, used: activity.used)
+            var touch = activity
+            touch.lastAccess = activity.subscribers > 0 ? now : activity.lastAccess
+            guard touch.lastAccess > activity.recordedAccess || activity.used != activity.recordedUsed else {
+                return nil
+            }
+            return touch
+        }
+    }
+
+    /// The archive stored this use (from ``unrecordedActivity(now:)``).
+    func recorded(_ touch: Activity) {
+        activity.withLock { activity in
+            activity.recordedAccess = max(activity.recordedAccess, touch.lastAccess)
+            activity.recordedUsed = activity.recordedUsed || touch.used
         }
     }
 

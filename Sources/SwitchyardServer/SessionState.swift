@@ -82,6 +82,14 @@ struct SessionState {
             session: id, version: engine.version, state: state, history: changes, reply: reply, time: time)
     }
 
+    /// Whether the engine (its tree and its coordinators' data) is what the archive holds for its version; false
+    /// when app code changed data without a commit, or when the archive cannot say.
+    func matchesStore(_ archive: any SessionArchive) -> Bool {
+        guard let stored = try? archive.state(of: id, at: engine.version), let now = try? engine.restoreDocument()
+        else { return false }
+        return stored == now
+    }
+
     /// Records committed changes in the history and sends the new state to every subscriber, once, as a snapshot
     /// (a subscriber still behind on an older state gets this one instead). Returns whether anything was sent.
     ///

@@ -7,6 +7,10 @@ import Synchronization
 /// also where sessions are stored before anyone learns of them and read back from after a restart.
 final class SessionStore: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
+    /// Held while a session is read back from the archive, and while one is removed from it or expired there: a
+    /// load cannot bring back a session that a remove or an expiry is taking away. (Loads are rare: once per
+    /// session after a restart.)
+    private let storeTransitions = Mutex(())
     private let configuration: ServerConfiguration
     private let metrics: Metrics
     private let logger: Logger
@@ -29,6 +33,8 @@ final class SessionStore: Sendable {
 
     /// Why a session could not be found.
     enum LookupFailure: Error {
+        /// Stored, but the server holds its maximum of live sessions.
+        case full
         /// No such session (never created, deleted, or expired).
         case unknown
         /// Stored, but the app as it runs now cannot restore it.
@@ -98,6 +104,17 @@ final class SessionStore: Sendable {
             return session
         }
         guard let archive, Self.isWellFormed(id) else { throw .unknown }
+        return try storeTransitions.withLock { _ throws(LookupFailure) in try load(id, from: archive) }
+    }
+
+    /// Reads a session back from the archive and makes it live (under ``storeTransitions``).
+    private func load(_ id: String, from archive: any SessionArchive) throws(LookupFailure) -> Session {
+        if let session = sessions.withLock({ $0[id] }) {
+            session.markUsed()
+            return session
+        }
+        if count >= configuration.maxSessions { expireIdleInMemory() }
+        guard count < configuration.maxSessions else { throw .full }
         let stored: StoredSession?
         do {
             stored = try archive.session(id, history: configuration.historyLimit)
@@ -116,14 +133,12 @@ final class SessionStore: Sendable {
         }
         let restored = try restore(stored)
         restored.markUsed()
-        let (live, count) = sessions.withLock { sessions in
-            // Another request may have read it back meanwhile: the first one in memory wins.
-            if let existing = sessions[id] { return (existing, sessions.count) }
+        let count = sessions.withLock { sessions in
             sessions[id] = restored
-            return (restored, sessions.count)
+            return sessions.count
         }
         metrics.setSessions(count)
-        return live
+        return restored
     }
 
     private func restore(_ stored: StoredSession) throws(LookupFailure) -> Session {
@@ -146,6 +161,10 @@ final class SessionStore: Sendable {
     /// Ends a session: removed from the archive first (a failure leaves it as it was), then from memory. False if
     /// there was none.
     func remove(_ id: String) throws(ArchiveError) -> Bool {
+        try storeTransitions.withLock { _ throws(ArchiveError) in try removeNow(id) }
+    }
+
+    private func removeNow(_ id: String) throws(ArchiveError) -> Bool {
         var existed = sessions.withLock { $0[id] != nil }
         if let archive {
             if !existed, Self.isWellFormed(id) {
@@ -183,6 +202,17 @@ final class SessionStore: Sendable {
     @discardableResult
     func expireIdle() -> Int {
         let now = configuration.now()
+        let (expired, live) = expireIdleInMemory(now: now)
+        guard let archive else { return expired.count }
+        return storeTransitions.withLock { _ in
+            expired.count + expireStored(archive, expired: expired, live: live, now: now)
+        }
+    }
+
+    /// Ends the sessions in memory idle past their TTL; returns them and the sessions still live.
+    @discardableResult
+    private func expireIdleInMemory(now: Double? = nil) -> (expired: [Session], live: [Session]) {
+        let now = now ?? configuration.now()
         let (expired, live, count) = sessions.withLock { sessions in
             let expired = sessions.values.filter { expiry(of: $0.currentActivity).map { $0 <= now } ?? false }
             for session in expired { sessions[session.id] = nil }
@@ -190,22 +220,30 @@ final class SessionStore: Sendable {
         }
         metrics.setSessions(count)
         for session in expired { session.closeStreams() }
-        guard let archive else { return expired.count }
-        var writes = expired.map { ArchiveWrite.remove(session: $0.id) }
-        for session in live {
-            if let touch = session.unrecordedActivity(now: now) { writes.append(touch) }
-        }
+        return (expired, live)
+    }
+
+    /// Removes the expired sessions from the archive, tells it the use of the live ones, then lets it end the
+    /// stored sessions idle as long; returns how many of those ended. Under ``storeTransitions``.
+    private func expireStored(
+        _ archive: any SessionArchive, expired: [Session], live: [Session], now: Double
+    ) -> Int {
+        let touches = live.compactMap { session in session.unrecordedActivity(now: now).map { (session, $0) } }
+        let writes =
+            expired.map { ArchiveWrite.remove(session: $0.id) }
+            + touches.map { ArchiveWrite.touch(session: $0.0.id, lastAccess: $0.1.lastAccess, used: $0.1.used) }
         do {
             try archive.apply(writes)
+            for (session, touch) in touches { session.recorded(touch) }
             let stored = try archive.expire(
                 usedBefore: now - Self.seconds(configuration.sessionTTL),
                 unusedBefore: now - Self.seconds(min(configuration.unusedSessionTTL, configuration.sessionTTL)))
-            return expired.count + stored.count
+            return stored.count
         } catch {
             // The next sweep tries again: a stored session only ends later than it should.
             metrics.countStoreFailure()
             logger.warning("expiry could not update the store", metadata: ["error": "\(error)"])
-            return expired.count
+            return 0
         }
     }
 

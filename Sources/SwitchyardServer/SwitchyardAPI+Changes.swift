@@ -172,6 +172,12 @@ extension SwitchyardAPI {
                     return (problem.response, .notStored)
                 }
             }
+            if let archive = configuration.archive, entries.isEmpty, !state.matchesStore(archive) {
+                // App code changed data without committing (a handler that failed after changing it): the
+                // session leaves memory and comes back from the store, which has it as it was acknowledged.
+                state.ended = true
+                return (response, .diverged)
+            }
             let broadcast = state.record(entries)
             if let key, let reply { state.replies.store(reply, for: key) }
             if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
@@ -182,6 +188,7 @@ extension SwitchyardAPI {
         case .notStored:
             metrics.countStoreFailure()
             sessions.evict(session)
+        case .diverged: sessions.evict(session)
         case .answered: break
         }
         return response
@@ -189,7 +196,7 @@ extension SwitchyardAPI {
 
     /// What a change did to the session, for the work done after its lock is released.
     private enum ChangeOutcome {
-        case answered, broadcast, notStored
+        case answered, broadcast, notStored, diverged
     }
 
     /// The answer to a change: the new state document with `result` (or the summary for `Prefer: return=minimal`),

@@ -13,6 +13,14 @@ extension SwitchyardAPI {
             throw Problem.sessionIncompatible(id, reason: reason)
         } catch .store(let error) {
             throw Problem.storeUnavailable(error)
+        } catch .full {
+            let wait = sessions.secondsUntilRoom()
+            throw Problem(
+                status: 503, code: "tooManySessions", title: "Too many sessions",
+                detail:
+                    "the server holds its maximum of \(configuration.maxSessions) live sessions, so session '\(id)' "
+                    + "cannot be read back from the store now; the next one expires in about \(wait) s",
+                headers: [("Retry-After", String(wait))])
         }
     }
 

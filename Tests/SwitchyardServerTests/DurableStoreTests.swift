@@ -276,3 +276,53 @@ final class RenamedRoot: RootCoordinatable {
     func makeOnboarding() -> ScreenContent { ScreenContent(title: "Welcome", content: []) }
     func makeSignIn() -> ScreenContent { ScreenContent(title: "Sign in", content: []) }
 }
+
+/// A root whose handler changes its data and then fails: the data must not outlive the refusal.
+final class CountingRoot: RootCoordinatable, PersistentCoordinator {
+    let navigation = RootNavigation(initial: \CountingRoot.main)
+    var persistentState = 0
+    @Root var main = makeMain
+
+    func makeMain() -> ScreenContent { ScreenContent(title: "Count", content: []) }
+
+    func handle(_ event: FlowEvent) throws -> Bool {
+        persistentState += 1
+        if event.name == "failAfterCounting" {
+            throw NavigationError(code: "refused", category: .conflict, message: "refused after counting")
+        }
+        return true
+    }
+}
+
+@Suite("Durable store: what failed changes leave")
+struct DurableFailureTests {
+    @Test func dataAFailedHandlerChangedIsNotKept() throws {
+        let store = try TemporaryStore()
+        let app = NavigationApp(name: "counting", root: { CountingRoot() })
+        try store.withServer({ $0.apps = [app] }) { server, _ in
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"count","from":"n1"}"#))
+            let refused = try session.event(#"{"name":"failAfterCounting","from":"n1"}"#)
+            #expect(refused.status == 409)
+            // Version 1 with count 1, as stored: not the 2 the failed handler left in memory.
+            let state = try session.state()
+            #expect(state.version == 1)
+            let stored = try server.get(session.base + "/versions/1").json
+            #expect(state.json == stored)
+            try session.must(session.event(#"{"name":"count","from":"n1"}"#))
+            #expect(try server.get("/metrics").text.contains("switchyard_sessions_restored_total 1"))
+        }
+    }
+
+    @Test func aStoredSessionIsNotReadBackPastTheSessionCap() throws {
+        let store = try TemporaryStore()
+        let first = try store.withServer { server, _ in try server.createSession() }
+        try store.withServer({ $0.maxSessions = 1 }) { server, _ in
+            _ = try server.createSession()
+            let refused = try server.get(first.base)
+            #expect(refused.status == 503)
+            #expect(refused.json["code"] == "tooManySessions")
+            #expect(refused.header("Retry-After") != nil)
+        }
+    }
+}

@@ -100,3 +100,26 @@ struct PersistentCoordinatorTests {
         }
     }
 }
+
+@Suite("Restoring data is all or nothing")
+struct RestoreDataAtomicityTests {
+    @Test func dataThatDoesNotFitChangesNoCoordinator() throws {
+        let root = CounterRoot()
+        let engine = try NavigationEngine(root: root)
+        let child = try root.root(\.child)
+        child.persistentState = "kept"
+        root.data.taps = 9
+        var document = try #require(try JSONValue(parsing: engine.restoreDocument()).objectValue)
+        var tree = try #require(document["tree"]?.objectValue)
+        tree["data"] = ["taps": 1, "notes": []]  // fits
+        var entry = try #require(tree["root"]?.objectValue)
+        var node = try #require(entry["coordinator"]?.objectValue)
+        node["data"] = 42  // the child keeps a string: does not fit
+        entry["coordinator"] = .object(node)
+        tree["root"] = .object(entry)
+        document["tree"] = .object(tree)
+        #expect(throws: NavigationError.self) { try engine.restore(to: .object(document)) }
+        #expect(root.data.taps == 9, "the root's data was not replaced before the child's failed")
+        #expect(child.persistentState == "kept")
+    }
+}

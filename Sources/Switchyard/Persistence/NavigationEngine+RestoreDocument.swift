@@ -68,9 +68,16 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    /// Gives every persistent coordinator of the restored tree its data from the snapshot. Inside the restoring
+    /// Gives every persistent coordinator of the restored tree its data from the snapshot: all of it is decoded
+    /// first, so data that does not fit leaves every coordinator's data as it was. Inside the restoring
     /// transaction, before hooks run.
     func restoreData(from snapshot: NodeSnapshot) throws {
+        var assignments: [() -> Void] = []
+        try collectData(from: snapshot, into: &assignments)
+        for assign in assignments { assign() }
+    }
+
+    private func collectData(from snapshot: NodeSnapshot, into assignments: inout [() -> Void]) throws {
         let coordinator = try storage.coordinator(snapshot.id)
         if let data = snapshot.data {
             guard let persistent = coordinator as? any PersistentCoordinator else {
@@ -78,13 +85,13 @@ extension NavigationEngine {
                     "node \(snapshot.id) holds data, but \(snapshot.type) does not keep any (PersistentCoordinator)")
             }
             do {
-                try persistent.restoreState(data)
+                assignments.append(try persistent.decodedState(data))
             } catch {
                 throw NavigationError.restoreFailed("node \(snapshot.id) (\(snapshot.type)) has data it cannot read")
             }
         }
         for entry in [snapshot.root].compactMap(\.self) + snapshot.stack + snapshot.tabs {
-            if let child = entry.coordinator { try restoreData(from: child) }
+            if let child = entry.coordinator { try collectData(from: child, into: &assignments) }
         }
     }
 }

@@ -32,8 +32,10 @@ extension PersistentCoordinator {
         try JSONValue(encoding: persistentState)
     }
 
-    /// Puts back data read from a restore document.
-    func restoreState(_ value: JSONValue) throws {
-        persistentState = try value.decode(PersistentState.self)
+    /// Reads data from a restore document and returns what puts it back: decoding can fail, putting back cannot,
+    /// so a restore decodes every coordinator's data before it changes any.
+    func decodedState(_ value: JSONValue) throws -> () -> Void {
+        let state = try value.decode(PersistentState.self)
+        return { self.persistentState = state }
     }
 }

@@ -26,12 +26,21 @@ extension NavigationEngine {
         let snapshot = try NodeSnapshot(tree)
         try self.init(erasedRoot: root, deepLinks: deepLinks, restoring: snapshot)
         if case .number(let version)? = document["version"] {
-            storage.version = Int(version)
+            guard let exact = Int(exactly: version), exact >= 0 else {
+                throw NavigationError.restoreFailed("the document's version \(version) is not a version")
+            }
+            storage.version = exact
         }
         storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
         let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
         var next = highest + 1
-        if case .number(let saved)? = document["nextId"] { next = max(next, Int(saved)) }
+        if case .number(let saved)? = document["nextId"] {
+            // Ids are written with at most 18 digits.
+            guard let exact = Int(exactly: saved), exact < 1_000_000_000_000_000_000 else {
+                throw NavigationError.restoreFailed("the document's nextId \(saved) is not an id")
+            }
+            next = max(next, exact)
+        }
         storage.nextID = next
     }
 
