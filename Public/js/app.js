@@ -117,8 +117,8 @@ function showViewing(doc, text, applyText, onApply) {
   document.getElementById('viewing-close').focus();
 }
 
-/** Back to the live state. */
-function closeViewing() {
+/** Back to the live state (with whatever changed meanwhile); `sync` lines the browser history up with it. */
+function closeViewing({ sync = true } = {}) {
   if (!state.viewing) return;
   state.viewing = null;
   banner.hidden = true;
@@ -126,36 +126,46 @@ function closeViewing() {
   phoneEl.inert = false;
   phoneEl.classList.remove('is-viewing');
   if (state.doc) {
+    phoneEl.dataset.version = String(state.doc.version);
+    phoneEl.dataset.path = (state.doc.visible?.path || []).join('/');
     phone.render(state.view, { animate: true });
     inspector.showSession(state.doc, state.view);
+    if (sync) syncHistory();
   }
 }
 
 async function viewVersion(version) {
   if (!state.id || !state.doc) return;
   if (version === state.doc.version) { closeViewing(); return; }
+  const id = state.id;
   try {
-    const doc = await api.version(state.id, version);
+    const doc = await api.version(id, version);
+    if (state.id !== id) return; // another session was opened meanwhile
+    const live = state.doc.version;
     const path = (doc.visible?.path || []).join(' › ');
-    showViewing(doc, `Version ${version} (live: ${state.doc.version}) — ${path}`, 'Restore to here',
-      () => send('restore', { version }));
+    // Restores only if the session is still at the version seen here (else 412 and the page catches up).
+    showViewing(doc, `Version ${version} (live: ${live}) — ${path}`, 'Restore to here',
+      () => send('restore', { version, expectedVersion: live }));
   } catch (err) {
-    report(err);
+    if (state.id === id) report(err);
   }
 }
 
 async function previewDeepLink(url) {
   if (!state.id || !state.doc) return;
-  const path = `${sessionPath(state.id)}/preview/deeplinks`;
+  const id = state.id;
+  const path = `${sessionPath(id)}/preview/deeplinks`;
   inspector.showRequest(curlFor(path, { url }));
   try {
     const preview = await api.post(path, { url });
+    if (state.id !== id) return; // another session was opened meanwhile
     const changes = preview.patch?.length ?? 0;
     const outcome = preview.result?.deepLink === 'pending' ? 'it would wait (pending)' : 'it would open';
+    // Opens it only if the session is still where the preview started from (else 412 and the page catches up).
     showViewing(preview.state, `Preview of ${url}: ${outcome}, ${changes} change${changes === 1 ? '' : 's'}`,
-      'Open it', () => send('deeplinks', { url }));
+      'Open it', () => send('deeplinks', { url, expectedVersion: preview.version }));
   } catch (err) {
-    report(err);
+    if (state.id === id) report(err);
   }
 }
 
@@ -294,6 +304,17 @@ addEventListener('popstate', (e) => {
   const entry = e.state;
   if (entry?.sy && entry.sy !== state.id) { location.reload(); return; }
   const depth = entry?.depth || 0;
+  if (state.viewing) {
+    // Back (or forward) while an earlier version or a preview is shown leaves it; the live session is untouched.
+    closeViewing({ sync: false });
+    if (depth !== state.depth) {
+      state.traversing = true; // back to the entry we were on; that popstate lines the history up
+      history.go(state.depth - depth);
+    } else {
+      syncHistory();
+    }
+    return;
+  }
   if (state.traversing) {
     state.traversing = false;
     state.depth = depth;

@@ -4,7 +4,10 @@ from selenium.webdriver.common.keys import Keys
 
 
 def view_version(page, version):
-    """Clicks a history entry; the list is redrawn after each change, so a stale entry is looked up again."""
+    """Clicks a history entry once the list shows the live version (the list is redrawn, newest first, after each
+    change: clicking while it is redrawn could land on the entry that moved into the place)."""
+    live = page.version()
+    page.find(f"[data-testid=history] li:first-child[data-version='{live}']")
     css = f"[data-testid=history] [data-version='{version}'] [data-testid=history-view]"
     page.wait(lambda d: page.find(css).click() is None, message=f"no history entry for version {version}")
 
