@@ -1,7 +1,8 @@
 import SwitchyardJSON
 import SwitchyardServer
 
-/// The writer's prepared statements and how each ``ArchiveWrite`` becomes rows. Used by the writer thread only.
+/// The writer's prepared statements and how each ``ArchiveWrite`` becomes rows. Used only by the caller leading a
+/// commit (``SQLiteWriter``).
 final class SQLiteWrites {
     let connection: SQLiteConnection
     private let historyRetention: Int?
