@@ -16,14 +16,16 @@ final class SQLiteReader {
     init(path: String) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1; " + SQLiteSessionArchive.tuning)
-        // The current state is the one of the latest history entry (a change writes it once, there); a session
-        // without one (never changed, or stored by schema 1) has it in its own row.
+        // A session is at the version of its latest history entry, with that entry's state; one never changed
+        // (or stored by schema 1, whose entries have no state) has them in its own row. Changes do not rewrite
+        // the row, so a session with history entries was used whatever its `used` column says.
         session = try connection.prepare(
             """
-            SELECT app, version, COALESCE(
-                (SELECT state FROM history WHERE history.session = sessions.id AND history.version = sessions.version),
-                state), last_access, used
-            FROM sessions WHERE id = ?
+            SELECT s.app, COALESCE(h.version, s.version), COALESCE(h.state, s.state), s.last_access,
+                   s.used OR h.version IS NOT NULL
+            FROM sessions s LEFT JOIN history h
+                ON h.session = s.id AND h.version = (SELECT MAX(version) FROM history WHERE session = s.id)
+            WHERE s.id = ?
             """)
         history = try connection.prepare(
             """
@@ -46,7 +48,8 @@ final class SQLiteReader {
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         idle = try connection.prepare(
             """
-            SELECT id FROM sessions WHERE (used = 0 AND last_access < ?1) OR (used = 1 AND last_access < ?2)
+            SELECT id FROM sessions WHERE last_access < ?1 AND (last_access < ?2
+                OR (used = 0 AND NOT EXISTS (SELECT 1 FROM history WHERE history.session = sessions.id)))
             LIMIT 1000
             """)
     }
@@ -114,7 +117,7 @@ final class SQLiteReader {
 
     func idleSessions(usedBefore: Double, unusedBefore: Double) throws(SQLiteError) -> [String] {
         defer { idle.reset() }
-        try idle.bind(.real(unusedBefore), .real(usedBefore))
+        try idle.bind(.real(max(unusedBefore, usedBefore)), .real(usedBefore))
         var ids: [String] = []
         while try idle.step() { ids.append(idle.text(0)) }
         return ids

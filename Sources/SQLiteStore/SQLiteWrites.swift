@@ -9,7 +9,7 @@ final class SQLiteWrites {
     private let replyLimit: Int
     private let insertSession: SQLiteStatement
     private let insertCreation: SQLiteStatement
-    private let updateSession: SQLiteStatement
+    private let sessionExists: SQLiteStatement
     private let updateState: SQLiteStatement
     private let updateHistoryState: SQLiteStatement
     private let insertHistory: SQLiteStatement
@@ -47,11 +47,11 @@ final class SQLiteWrites {
             INSERT OR REPLACE INTO creations(key, session, fingerprint, status, headers, body)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             """)
-        // The new state is written once, with the history entry of its version; the session's row keeps its
-        // initial state (read when the latest entry has none).
-        // Nor is its last access: the server records use in batches when it sweeps (`.touch`), so a change
-        // rewrites no index.
-        updateSession = try connection.prepare("UPDATE sessions SET version = ?2, used = 1 WHERE id = ?1")
+        // A change writes only its history entries (one append, one index entry each): its new version and state
+        // are those of its latest entry, so the session's row is not rewritten (its version and state stay those
+        // of its creation, its last access is recorded by the sweeps' `.touch`). The row is only read, to refuse a
+        // change of a session that is no longer stored.
+        sessionExists = try connection.prepare("SELECT 1 FROM sessions WHERE id = ?1")
         updateHistoryState = try connection.prepare(
             "UPDATE history SET state = ?3 WHERE session = ?1 AND version = ?2")
         updateState = try connection.prepare(
@@ -91,8 +91,9 @@ final class SQLiteWrites {
                 ).run()
                 if let creation { try store(creation: creation) }
             case .change(let id, let version, let state, let history, let reply, _):
-                try updateSession.bind(.text(id), .integer(version)).run()
-                guard connection.changes == 1 else {
+                let exists = try sessionExists.bind(.text(id)).step()
+                sessionExists.reset()
+                guard exists else {
                     throw SQLiteError(code: 0, message: "session \(id) is no longer stored (it expired or was deleted)")
                 }
                 for change in history { try store(change, of: id) }

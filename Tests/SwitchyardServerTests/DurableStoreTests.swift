@@ -159,6 +159,23 @@ struct DurableStoreTests {
         }
     }
 
+    @Test func aChangedSessionIsUsedForExpiryEvenBeforeASweepRecordedIt() throws {
+        let store = try TemporaryStore()
+        let clock = TestClock()
+        let session = try store.withServer({ $0.now = clock.now }) { server, _ in
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+            return session  // the server stops (or dies) before any sweep
+        }
+        clock.advance(by: 3 * 60)  // past the 2 minutes of an unused session, well within the 30 of a used one
+        try store.withServer({ $0.now = clock.now }) { server, archive in
+            server.api.expireIdleSessions()
+            let kept = try archive.session(session.id, history: 1)
+            #expect(kept?.version == 1)
+            #expect(kept?.used == true)
+        }
+    }
+
     @Test func aSessionInMemoryTellsTheStoreItIsStillUsed() throws {
         let store = try TemporaryStore()
         let clock = TestClock()
