@@ -54,8 +54,8 @@ final class SQLiteReader {
             """)
     }
 
-    func session(_ id: String, history limit: Int) throws(SQLiteError) -> StoredSession? {
-        // One snapshot for the session, its history and its replies: a concurrent commit cannot split them.
+    func session(_ id: String) throws(SQLiteError) -> StoredSession? {
+        // One snapshot for the session and its replies: a concurrent commit cannot split them.
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
         defer { session.reset() }
@@ -64,7 +64,6 @@ final class SQLiteReader {
             id: id, app: session.text(0), version: session.integer(1), state: session.blob(2),
             lastAccess: session.real(3), used: session.integer(4) != 0)
         session.reset()
-        stored.history = try latestHistory(of: id, limit: limit)
         try replies.bind(.text(id))
         while try replies.step() {
             stored.replies.append(

@@ -72,8 +72,8 @@ public final class SQLiteSessionArchive: SessionArchive {
         try writer.submit(writes)
     }
 
-    public func session(_ id: String, history: Int) throws(ArchiveError) -> StoredSession? {
-        try reading { reader throws(SQLiteError) in try reader.session(id, history: history) }
+    public func session(_ id: String) throws(ArchiveError) -> StoredSession? {
+        try reading { reader throws(SQLiteError) in try reader.session(id) }
     }
 
     public func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {

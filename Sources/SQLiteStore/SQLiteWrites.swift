@@ -90,7 +90,7 @@ final class SQLiteWrites {
                     .real(session.lastAccess), .integer(session.used ? 1 : 0)
                 ).run()
                 if let creation { try store(creation: creation) }
-            case .change(let id, let version, let state, let history, let reply, _):
+            case .change(let id, let version, let state, let history, let reply):
                 let exists = try sessionExists.bind(.text(id)).step()
                 sessionExists.reset()
                 guard exists else {

@@ -58,7 +58,7 @@ struct StoreSuite {
                 }
                 writes.append(
                     .change(
-                        session: id, version: engine.version, state: state, history: history, reply: nil, time: now))
+                        session: id, version: engine.version, state: state, history: history, reply: nil))
             }
             try archive.apply(writes)
         }
@@ -73,7 +73,7 @@ struct StoreSuite {
         for _ in 0..<2000 {
             let id = ids.randomElement(using: &generator) ?? ""
             let start = Harness.now()
-            guard let stored = try reopened.session(id, history: 200) else { throw StoreSuiteError.missing(id) }
+            guard let stored = try reopened.session(id) else { throw StoreSuiteError.missing(id) }
             let restored = try TodoDemo.app.restoreEngine(from: try JSONValue(parsing: stored.state))
             samples.append(Double(Harness.now() - start) / 1e3 + Double(restored.version & 0))
         }
@@ -85,7 +85,7 @@ struct StoreSuite {
                 state: state)
             let start = Harness.now()
             try reopened.apply([
-                .change(session: id, version: version, state: state, history: [change], reply: nil, time: now)
+                .change(session: id, version: version, state: state, history: [change], reply: nil)
             ])
             commits.append(Double(Harness.now() - start) / 1e3)
         }

@@ -30,6 +30,12 @@ struct HistoryEntry: Sendable {
         self.visiblePath = visiblePath
     }
 
+    /// A request body as the history keeps it: as received, or `{"omitted":…,"bytes":n}` when over `limit` bytes.
+    static func keptRequest(_ body: [UInt8], limit: Int) -> [UInt8] {
+        guard body.count > limit else { return body }
+        return Array(#"{"omitted":"the request body was too large to keep","bytes":\#(body.count)}"#.utf8)
+    }
+
     /// Bytes it holds, as counted against ``ServerConfiguration/maxHistoryBytes``.
     var cost: Int {
         request.count + visiblePath.reduce(64) { $0 + $1.utf8.count + 16 }

@@ -6,29 +6,19 @@ struct SessionHistory {
     private var bytes = 0
     private let maxEntries: Int
     private let maxBytes: Int
-    private let maxRequestBytes: Int
 
     init(configuration: ServerConfiguration) {
         maxEntries = configuration.historyLimit
         maxBytes = configuration.maxHistoryBytes
-        maxRequestBytes = configuration.maxHistoryRequestBytes
     }
 
-    /// Adds an entry; a request body over the limit is kept as `{"omitted":…,"bytes":n}`.
+    /// Adds an entry (its request already cut to ``HistoryEntry/keptRequest(_:limit:)``).
     mutating func append(_ entry: HistoryEntry) {
-        var entry = entry
-        entry.request = storedRequest(entry.request)
         entries.append(entry)
         bytes += entry.cost
         while entries.count > 1, entries.count > maxEntries || bytes > maxBytes {
             bytes -= entries.removeFirst().cost
         }
-    }
-
-    /// The request body as the history keeps it: as received, or `{"omitted":…,"bytes":n}` when over the limit.
-    func storedRequest(_ request: [UInt8]) -> [UInt8] {
-        guard request.count > maxRequestBytes else { return request }
-        return Array(#"{"omitted":"the request body was too large to keep","bytes":\#(request.count)}"#.utf8)
     }
 
     /// Up to `limit` entries, oldest first: those after version `after`, or (nil) the latest.

@@ -5,7 +5,8 @@ import Switchyard
 struct SessionState {
     let id: String
     let engine: NavigationEngine
-    var history: SessionHistory
+    /// The recent history, in memory; nil with a store, which keeps the whole history and answers for it.
+    var history: SessionHistory?
     var replies: ReplyCache
     var subscribers: [ObjectIdentifier: EventStream] = [:]
     /// Set once the session ended (deleted or expired): no stream may subscribe any more.
@@ -15,17 +16,16 @@ struct SessionState {
     init(id: String, engine: NavigationEngine, configuration: ServerConfiguration) {
         self.id = id
         self.engine = engine
-        history = SessionHistory(configuration: configuration)
+        history = configuration.archive == nil ? SessionHistory(configuration: configuration) : nil
         replies = ReplyCache(configuration: configuration)
         documents = DocumentCache(
             session: id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: configuration.archive != nil)
         documents.check(engine)
     }
 
-    /// The state of a session read back from the archive.
+    /// The state of a session read back from the archive (its history stays there).
     init(restoring stored: StoredSession, engine: NavigationEngine, configuration: ServerConfiguration) {
         self.init(id: stored.id, engine: engine, configuration: configuration)
-        for change in stored.history { history.append(HistoryEntry(change)) }
         for reply in stored.replies {
             replies.store(
                 .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
@@ -67,7 +67,7 @@ struct SessionState {
     /// check made, unless lifecycle hooks ran after that commit (they may have changed app data): then it is made
     /// again now.
     func archiveWrite(
-        _ entries: [HistoryEntry], reply: StoredReply?, time: Double, hooksRanAfterLastCommit: Bool
+        _ entries: [HistoryEntry], reply: StoredReply?, hooksRanAfterLastCommit: Bool
     ) throws -> ArchiveWrite {
         let earlier = documents.takeRestoreDocuments()
         let captured = hooksRanAfterLastCommit ? nil : earlier[engine.version]
@@ -75,11 +75,10 @@ struct SessionState {
         let changes = entries.map { entry in
             StoredChange(
                 version: entry.version, time: entry.time, source: entry.source.rawValue,
-                request: history.storedRequest(entry.request), visiblePath: entry.visiblePath,
+                request: entry.request, visiblePath: entry.visiblePath,
                 state: entry.version == engine.version ? state : earlier[entry.version] ?? [])
         }
-        return .change(
-            session: id, version: engine.version, state: state, history: changes, reply: reply, time: time)
+        return .change(session: id, version: engine.version, state: state, history: changes, reply: reply)
     }
 
     /// Whether the engine (its tree and its coordinators' data) is what the archive holds for its version; false
@@ -90,14 +89,14 @@ struct SessionState {
         return stored == now
     }
 
-    /// Records committed changes in the history and sends the new state to every subscriber, once, as a snapshot
+    /// Records committed changes in the history (in memory; with a store, it has them already) and sends the new state to every subscriber, once, as a snapshot
     /// (a subscriber still behind on an older state gets this one instead). Returns whether anything was sent.
     ///
     /// Sending under the lock keeps every subscriber's events in version order, and cannot block or call back:
     /// an `EventStream` runs its close callbacks only after its connection ended, on a server thread.
     mutating func record(_ entries: [HistoryEntry]) -> Bool {
         guard let last = entries.last else { return false }
-        for entry in entries { history.append(entry) }
+        for entry in entries { history?.append(entry) }
         guard !subscribers.isEmpty else { return false }
         let frame = EventFrame(
             id: String(last.version), event: "state", data: String(decoding: document(keep: true), as: UTF8.self),

@@ -117,7 +117,7 @@ final class SessionStore: Sendable {
         guard count < configuration.maxSessions else { throw .full }
         let stored: StoredSession?
         do {
-            stored = try archive.session(id, history: configuration.historyLimit)
+            stored = try archive.session(id)
         } catch {
             metrics.countStoreFailure()
             throw .store(error)
@@ -168,7 +168,7 @@ final class SessionStore: Sendable {
         var existed = sessions.withLock { $0[id] != nil }
         if let archive {
             if !existed, Self.isWellFormed(id) {
-                existed = try archive.session(id, history: 0) != nil
+                existed = try archive.session(id) != nil
             }
             guard existed else { return false }
             do {

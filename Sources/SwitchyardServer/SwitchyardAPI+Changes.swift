@@ -144,7 +144,9 @@ extension SwitchyardAPI {
             let (outcome, commits) = engine.collectingCommits { try body(&state) }
             // Hooks run after a commit's check rendered its document: render again after them.
             if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
-            let cause = SessionCause(source: (try? outcome.get())?.source ?? source, request: request.body)
+            let cause = SessionCause(
+                source: (try? outcome.get())?.source ?? source,
+                request: HistoryEntry.keptRequest(request.body, limit: configuration.maxHistoryRequestBytes))
             let entries = state.historyEntries(commits, cause: cause, time: time)
             let response = respond(to: request, with: outcome, state)
             var reply: ReplyCache.Reply?
@@ -161,8 +163,7 @@ extension SwitchyardAPI {
                         }
                     }
                     let write = try state.archiveWrite(
-                        entries, reply: stored, time: time,
-                        hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
+                        entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
                     try archive.apply([write])
                 } catch {
                     // Not stored, so not acknowledged: the session leaves memory and is read back from the store

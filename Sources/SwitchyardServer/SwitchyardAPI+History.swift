@@ -18,11 +18,11 @@ extension SwitchyardAPI {
         let session = try requireSession(id)
         let (version, inMemory) = try session.withState { state in
             if state.ended { throw Problem.sessionMoved(id) }
-            return (state.engine.version, Array(state.history.entries(after: after, limit: limit)))
+            return (state.engine.version, state.history.map { Array($0.entries(after: after, limit: limit)) })
         }
         guard let archive = configuration.archive else {
             return .json(
-                200, SessionHistory.document(session: id, version: version, entries: inMemory), headers: noStore)
+                200, SessionHistory.document(session: id, version: version, entries: inMemory ?? []), headers: noStore)
         }
         let stored: [StoredChange]
         do {

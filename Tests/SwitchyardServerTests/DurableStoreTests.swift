@@ -132,11 +132,11 @@ struct DurableStoreTests {
         }
         try store.withServer({ $0.now = clock.now }) { server, archive in
             #expect(try server.get(deleted.base).status == 404)
-            let stored = try archive.session(idle.id, history: 10)
+            let stored = try archive.session(idle.id)
             #expect(stored != nil)
             clock.advance(by: 31 * 60)
             #expect(server.api.expireIdleSessions() == 1, "a stored session that is not in memory expires too")
-            let gone = try archive.session(idle.id, history: 10)
+            let gone = try archive.session(idle.id)
             #expect(gone == nil)
             #expect(try server.get(idle.base).status == 404)
         }
@@ -154,7 +154,7 @@ struct DurableStoreTests {
         clock.advance(by: 31 * 60)
         try store.withServer({ $0.now = clock.now }) { server, archive in
             #expect(try server.get(session.base).status == 404)
-            let gone = try archive.session(session.id, history: 1)
+            let gone = try archive.session(session.id)
             #expect(gone == nil, "removed when found expired")
         }
     }
@@ -170,7 +170,7 @@ struct DurableStoreTests {
         clock.advance(by: 3 * 60)  // past the 2 minutes of an unused session, well within the 30 of a used one
         try store.withServer({ $0.now = clock.now }) { server, archive in
             server.api.expireIdleSessions()
-            let kept = try archive.session(session.id, history: 1)
+            let kept = try archive.session(session.id)
             #expect(kept?.version == 1)
             #expect(kept?.used == true)
         }
@@ -187,7 +187,7 @@ struct DurableStoreTests {
                 #expect(try session.state().status == 200)  // read only: no change is stored
                 server.api.expireIdleSessions()
             }
-            let kept = try archive.session(session.id, history: 1)
+            let kept = try archive.session(session.id)
             #expect(kept != nil, "80 minutes of reads kept it")
         }
     }

@@ -21,7 +21,7 @@ struct SQLiteArchiveTests {
                 StoredChange(
                     version: version, time: 1000 + Double(version), source: "api", request: Array("{}".utf8),
                     visiblePath: ["a", "b"], state: state)
-            ], reply: reply, time: 1000 + Double(version))
+            ], reply: reply)
     }
 
     @Test func aCorruptFileIsRefusedWithAReadableReason() throws {
@@ -69,9 +69,9 @@ struct SQLiteArchiveTests {
         }
         let archive = try store.open()
         defer { archive.close() }
-        let stored = try #require(try archive.session("s1", history: 10))
+        let stored = try #require(try archive.session("s1"))
         #expect(stored.version == 3)
-        #expect(stored.history.map(\.version) == [3])
+        #expect(try archive.history(of: "s1", after: nil, limit: 10).map(\.version) == [3])
         #expect(try archive.state(of: "s1", at: 3) == nil, "written before versions kept their state")
         try archive.apply([Self.change("s1", 4)])
         #expect(try archive.state(of: "s1", at: 4) == Array(#"{"v":4}"#.utf8))
@@ -89,9 +89,9 @@ struct SQLiteArchiveTests {
             }
         }
         for index in 0..<16 {
-            let stored = try #require(try archive.session("s\(index)", history: 1000))
+            let stored = try #require(try archive.session("s\(index)"))
             #expect(stored.version == 50)
-            #expect(stored.history.map(\.version) == Array(1...50))
+            #expect(try archive.history(of: "s\(index)", after: nil, limit: 1000).map(\.version) == Array(1...50))
         }
         let statistics = try #require(archive.statistics)
         #expect(statistics.batches == 16 * 50 + 1)
@@ -106,8 +106,8 @@ struct SQLiteArchiveTests {
         // A change of a session that is not stored fails alone.
         #expect(throws: ArchiveError.self) { try archive.apply([Self.change("missing", 1)]) }
         try archive.apply([Self.change("here", 1)])
-        #expect(try archive.session("here", history: 5)?.version == 1)
-        #expect(try archive.session("missing", history: 5) == nil)
+        #expect(try archive.session("here")?.version == 1)
+        #expect(try archive.session("missing") == nil)
     }
 
     @Test func retentionKeepsTheLastEntriesAndRepliesAreBounded() throws {
@@ -121,8 +121,8 @@ struct SQLiteArchiveTests {
                 headers: [("ETag", "\"\(version)\"")], body: Array("ok".utf8))
             try archive.apply([Self.change("s", version, reply: reply)])
         }
-        let stored = try #require(try archive.session("s", history: 100))
-        #expect(stored.history.map(\.version) == [4, 5, 6])
+        let stored = try #require(try archive.session("s"))
+        #expect(try archive.history(of: "s", after: nil, limit: 100).map(\.version) == [4, 5, 6])
         #expect(stored.replies.map(\.key) == ["k5", "k6"])
         #expect(stored.replies.last?.fingerprint == UInt64.max - 6)
         #expect(stored.replies.last?.headers.first?.1 == "\"6\"")
@@ -135,6 +135,6 @@ struct SQLiteArchiveTests {
         archive.close()
         archive.close()
         #expect(throws: ArchiveError.closed) { try archive.apply([.create(Self.session("s"), creation: nil)]) }
-        #expect(throws: ArchiveError.closed) { _ = try archive.session("s", history: 1) }
+        #expect(throws: ArchiveError.closed) { _ = try archive.session("s") }
     }
 }

@@ -57,9 +57,9 @@ final class FaultyArchive: SessionArchive {
         try inner.apply(writes)
     }
 
-    func session(_ id: String, history: Int) throws(ArchiveError) -> StoredSession? {
+    func session(_ id: String) throws(ArchiveError) -> StoredSession? {
         try check()
-        return try inner.session(id, history: history)
+        return try inner.session(id)
     }
 
     func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {

@@ -10,8 +10,9 @@
 public protocol SessionArchive: Sendable {
     /// Stores `writes` atomically and durably; throws ``ArchiveError`` when they were not stored (none of them is).
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError)
-    /// The stored session with this id, with its last `history` history entries; nil when there is none.
-    func session(_ id: String, history: Int) throws(ArchiveError) -> StoredSession?
+    /// The stored session with this id (its history is read with ``history(of:after:limit:)``); nil when there
+    /// is none.
+    func session(_ id: String) throws(ArchiveError) -> StoredSession?
     /// Up to `limit` history entries of a session, oldest first: those after version `after`, or (nil) the latest.
     /// Their `state` is left empty (read it with ``state(of:at:)``).
     func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange]
@@ -51,10 +52,9 @@ public struct ArchiveStatistics: Sendable, Equatable {
 public enum ArchiveWrite: Sendable {
     /// A new session (and, for a keyed creation, the 201 to replay under its key).
     case create(StoredSession, creation: StoredReply?)
-    /// A committed change of a session at `time`: its new state, the history entries of the versions it made
-    /// (each with the restore document of its version), and the answer remembered under an idempotency key.
-    case change(
-        session: String, version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?, time: Double)
+    /// A committed change of a session: its new state, the history entries of the versions it made (each with
+    /// its time and the restore document of its version), and the answer remembered under an idempotency key.
+    case change(session: String, version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?)
     /// A session that ended (deleted or expired): everything stored for it goes.
     case remove(session: String)
     /// A session was used (read, followed) without changing: its expiry moves.
@@ -96,15 +96,13 @@ public struct StoredSession: Sendable {
     public var lastAccess: Double
     /// Whether a request named it after the one that created it.
     public var used: Bool
-    /// Its most recent history entries, oldest first (the archive may keep more than it returns here).
-    public var history: [StoredChange]
     /// The answers remembered under idempotency keys, oldest first.
     public var replies: [StoredReply]
 
     /// A stored session.
     public init(
         id: String, app: String, version: Int, state: [UInt8], lastAccess: Double, used: Bool,
-        history: [StoredChange] = [], replies: [StoredReply] = []
+        replies: [StoredReply] = []
     ) {
         self.id = id
         self.app = app
@@ -112,7 +110,6 @@ public struct StoredSession: Sendable {
         self.state = state
         self.lastAccess = lastAccess
         self.used = used
-        self.history = history
         self.replies = replies
     }
 }
