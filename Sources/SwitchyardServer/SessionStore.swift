@@ -142,18 +142,23 @@ final class SessionStore: Sendable {
     }
 
     private func restore(_ stored: StoredSession) throws(LookupFailure) -> Session {
+        let engine = try engine(of: stored.id, app: stored.app, from: stored.state)
+        metrics.countRestored()
+        return Session(restoring: stored, engine: engine, configuration: configuration)
+    }
+
+    /// An engine of session `id`'s app rebuilt from a restore document; one the app as it runs now cannot
+    /// restore is ``LookupFailure/incompatible(_:)``, logged and counted.
+    func engine(of id: String, app name: String, from state: [UInt8]) throws(LookupFailure) -> NavigationEngine {
         do {
-            guard let app = configuration.apps.first(where: { $0.name == stored.app }) else {
-                throw NavigationError.restoreFailed("the app '\(stored.app)' is not served any more")
+            guard let app = configuration.apps.first(where: { $0.name == name }) else {
+                throw NavigationError.restoreFailed("the app '\(name)' is not served any more")
             }
-            let engine = try app.restoreEngine(from: try JSONValue(parsing: stored.state))
-            metrics.countRestored()
-            return Session(restoring: stored, engine: engine, configuration: configuration)
+            return try app.restoreEngine(from: try JSONValue(parsing: state))
         } catch {
             let reason = (error as? NavigationError)?.message ?? "\(error)"
             metrics.countIncompatible()
-            logger.warning(
-                "stored session cannot be restored", metadata: ["session": "\(stored.id)", "reason": "\(reason)"])
+            logger.warning("stored session cannot be restored", metadata: ["session": "\(id)", "reason": "\(reason)"])
             throw .incompatible(reason)
         }
     }

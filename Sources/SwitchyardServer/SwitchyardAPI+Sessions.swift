@@ -14,14 +14,19 @@ extension SwitchyardAPI {
         } catch .store(let error) {
             throw Problem.storeUnavailable(error)
         } catch .full {
-            let wait = sessions.secondsUntilRoom()
-            throw Problem(
-                status: 503, code: "tooManySessions", title: "Too many sessions",
-                detail:
-                    "the server holds its maximum of \(configuration.maxSessions) live sessions, so session '\(id)' "
-                    + "cannot be read back from the store now; the next one expires in about \(wait) s",
-                headers: [("Retry-After", String(wait))])
+            throw tooManySessions(", so session '\(id)' cannot be read back from the store now")
         }
+    }
+
+    /// 503 `tooManySessions`: the server holds its maximum of live sessions (`why` says what that refused), with
+    /// `Retry-After` the time until the first one expires.
+    private func tooManySessions(_ why: String = "") -> Problem {
+        let wait = sessions.secondsUntilRoom()
+        return Problem(
+            status: 503, code: "tooManySessions", title: "Too many sessions",
+            detail: "the server holds its maximum of \(configuration.maxSessions) live sessions\(why); the next one "
+                + "expires in about \(wait) s",
+            headers: [("Retry-After", String(wait))])
     }
 
     func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -75,12 +80,7 @@ extension SwitchyardAPI {
             }
             try sessions.publish(session, creation: creation)
         } catch .full {
-            let wait = sessions.secondsUntilRoom()
-            throw Problem(
-                status: 503, code: "tooManySessions", title: "Too many sessions",
-                detail: "the server holds its maximum of \(configuration.maxSessions) live sessions; the next one "
-                    + "expires in about \(wait) s",
-                headers: [("Retry-After", String(wait))])
+            throw tooManySessions()
         } catch .unknownApp(let name, let choices) {
             throw Problem(
                 status: 400, code: "unknownApp", title: "Invalid request", detail: "no app named '\(name)'",

@@ -52,13 +52,11 @@ extension SwitchyardAPI {
     /// An engine of the session's app built from a restore document (a stored one no longer fitting is 410).
     func restoredEngine(of session: Session, from state: [UInt8]) throws -> NavigationEngine {
         do {
-            guard let app = configuration.apps.first(where: { $0.name == session.app }) else {
-                throw NavigationError.restoreFailed("the app '\(session.app)' is not served any more")
-            }
-            return try app.restoreEngine(from: try JSONValue(parsing: state))
+            return try sessions.engine(of: session.id, app: session.app, from: state)
+        } catch .incompatible(let reason) {
+            throw Problem.sessionIncompatible(session.id, reason: reason)
         } catch {
-            metrics.countIncompatible()
-            throw Problem.sessionIncompatible(session.id, reason: (error as? NavigationError)?.message ?? "\(error)")
+            throw Problem.sessionIncompatible(session.id, reason: "\(error)")
         }
     }
 
