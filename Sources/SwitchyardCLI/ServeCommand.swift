@@ -77,7 +77,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Longest string in a request body, in bytes (env SWITCHYARD_MAX_FIELD; default 4096).")
     var maxField: String?
 
-    @Option(help: "History kept per session, in bytes (env SWITCHYARD_MAX_HISTORY; default 65536).")
+    @Option(help: "History kept per session with --store memory, in bytes (env SWITCHYARD_MAX_HISTORY; default 65536).")
     var maxHistory: String?
 
     @Option(help: "sqlite (sessions survive restarts) or memory (env SWITCHYARD_STORE; default sqlite).")

@@ -8,14 +8,16 @@ public struct ServerConfiguration: Sendable {
     public var maxSessions: Int = 100_000
     /// Idle time after which a session expires.
     public var sessionTTL: Duration = .seconds(30 * 60)
-    /// History entries kept per session (oldest dropped first).
+    /// History entries kept per session in memory (oldest dropped first); also how many `GET …/history` lists by
+    /// default.
     public var historyLimit: Int = 200
     /// Idempotency keys remembered per session.
     public var idempotencyLimit: Int = 256
     /// Bytes of responses remembered for idempotency replay per session; past this the oldest keys are forgotten
     /// (a retry of a forgotten key applies again, as after any key's lifetime).
     public var maxIdempotencyBytes: Int = 512 * 1024
-    /// Bytes the history keeps per session (request bodies and visible paths); past this the oldest entries go.
+    /// Bytes the history keeps per session in memory (request bodies and visible paths); past this the oldest
+    /// entries go. Without an ``archive`` only: with one, the archive keeps the history.
     public var maxHistoryBytes: Int = 64 * 1024
     /// A request body larger than this is kept in the history as `{"omitted":…,"bytes":n}`.
     public var maxHistoryRequestBytes: Int = 4096
