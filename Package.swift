@@ -44,12 +44,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The embedded durable store: the only module that touches SQLite's pointers.
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "SwitchyardServer", "SwitchyardJSON"]),
+        // libpq, PostgreSQL's C client, as a SwiftPM system library (Debian: libpq-dev).
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The store several nodes share: the only module that touches libpq's pointers.
+        .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SwitchyardServer", "SwitchyardJSON"]),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
-                "SwitchyardServer", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "SQLiteStore",
+                "SwitchyardServer", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "SQLiteStore", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -74,7 +78,7 @@ let package = Package(
             name: "SwitchyardServerTests",
             dependencies: [
                 "SwitchyardServer", "Switchyard", "TodoDemo", "MicroHTTP", "HTTPTestSupport", "SQLiteStore",
-                .product(name: "Logging", package: "swift-log"),
+                "PostgresStore", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),

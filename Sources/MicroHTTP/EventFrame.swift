@@ -13,9 +13,10 @@ public struct EventFrame: Sendable, Hashable {
     /// dispatches it).
     public let bytes: [UInt8]
 
-    /// Whether the event is a whole state that makes earlier ones obsolete: sent to a stream, it replaces
-    /// every snapshot still queued there that the client has not begun to receive, so a client that reads
-    /// slower than states change gets the latest one instead of a growing backlog of old ones.
+    /// Whether the event is a whole state that makes earlier ones obsolete: sent to a stream whose client has
+    /// fallen behind (a quarter of its backlog limit queued, at most 256 KiB), it replaces every snapshot still queued there that the client
+    /// has not begun to receive, so a client that reads slower than states change gets the latest one instead of
+    /// a growing backlog of old ones. A client that keeps up gets every one.
     public let isSnapshot: Bool
 
     /// Encodes one event: an `id:` and an `event:` line when given (CR and LF removed from them),

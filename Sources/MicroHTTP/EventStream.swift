@@ -60,8 +60,15 @@ public final class EventStream: Sendable {
     /// Tells the server when the stream's connection is parked, so that a hang-up is noticed while it is idle.
     let parking: (any ConnectionParking)?
 
-    init(backlogLimit: Int = 4 << 20, parking: (any ConnectionParking)? = nil) {
+    /// Bytes queued from which a new snapshot replaces the queued ones: a client that keeps up gets every state,
+    /// one that falls behind gets the latest instead of a growing backlog.
+    let coalescingThreshold: Int
+
+    /// A stream closed past `backlogLimit` queued bytes, whose snapshots replace each other from
+    /// `coalescingThreshold` queued bytes (default: a quarter of the limit, at most 256 KiB).
+    init(backlogLimit: Int = 4 << 20, coalescingThreshold: Int? = nil, parking: (any ConnectionParking)? = nil) {
         self.backlogLimit = backlogLimit
+        self.coalescingThreshold = coalescingThreshold ?? min(256 << 10, backlogLimit / 4)
         self.parking = parking
     }
 
@@ -184,7 +191,7 @@ public final class EventStream: Sendable {
         state.withLock { state -> Bool in
             guard !state.closed else { return false }
             guard !bytes.isEmpty else { return true }
-            if snapshot { Self.dropUnstartedSnapshots(&state) }
+            if snapshot, state.queuedBytes >= coalescingThreshold { Self.dropUnstartedSnapshots(&state) }
             let frames = state.queue.count - state.head + 1
             if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
                 abort(&state)

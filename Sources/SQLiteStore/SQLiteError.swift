@@ -27,8 +27,15 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     var description: String { "\(message) (SQLite error \(code))" }
 
-    /// What the server makes of it: unreadable data, or a store that is unavailable for now (full disk, I/O).
+    /// Not SQLite's: a write found the session stored otherwise than it expected (``ArchiveError/conflict(_:)``).
+    static func conflict(_ message: String) -> SQLiteError { SQLiteError(code: conflictCode, message: message) }
+
+    private static let conflictCode: Int32 = -1
+
+    /// What the server makes of it: unreadable data, a write conflict, or a store that is unavailable for now
+    /// (full disk, I/O).
     var archiveError: ArchiveError {
-        isUnreadable ? .unreadable(description) : .unavailable(description)
+        if code == Self.conflictCode { return .conflict(message) }
+        return isUnreadable ? .unreadable(description) : .unavailable(description)
     }
 }

@@ -10,6 +10,7 @@ final class SQLiteReader {
     private let historyAfter: SQLiteStatement
     private let replies: SQLiteStatement
     private let versionState: SQLiteStatement
+    private let version: SQLiteStatement
     private let creation: SQLiteStatement
     private let idle: SQLiteStatement
 
@@ -18,11 +19,12 @@ final class SQLiteReader {
         try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA query_only = 1; " + SQLiteSessionArchive.tuning)
         // A session is at the version of its latest history entry, with that entry's state; one never changed
         // (or stored by schema 1, whose entries have no state) has them in its own row. Changes do not rewrite
-        // the row, so a session with history entries was used whatever its `used` column says.
+        // the row, so a session with history entries was used whatever its `used` column says, and last used
+        // when its latest entry was made if that is later than its row says.
         session = try connection.prepare(
             """
-            SELECT s.app, COALESCE(h.version, s.version), COALESCE(h.state, s.state), s.last_access,
-                   s.used OR h.version IS NOT NULL
+            SELECT s.app, COALESCE(h.version, s.version), COALESCE(h.state, s.state),
+                   max(s.last_access, COALESCE(h.time, 0)), s.used OR h.version IS NOT NULL
             FROM sessions s LEFT JOIN history h
                 ON h.session = s.id AND h.version = (SELECT MAX(version) FROM history WHERE session = s.id)
             WHERE s.id = ?
@@ -44,12 +46,18 @@ final class SQLiteReader {
             SELECT state FROM history WHERE session = ?1 AND version = ?2
             UNION ALL SELECT initial_state FROM sessions WHERE id = ?1 AND ?2 = 0
             """)
+        version = try connection.prepare(SQLiteSchema.versionQuery)
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         idle = try connection.prepare(
             """
-            SELECT id FROM sessions WHERE last_access < ?1 AND (last_access < ?2
-                OR (used = 0 AND NOT EXISTS (SELECT 1 FROM history WHERE history.session = sessions.id)))
+            SELECT id FROM (
+                SELECT id, used, max(last_access, COALESCE(
+                    (SELECT time FROM history WHERE history.session = sessions.id ORDER BY version DESC LIMIT 1), 0)
+                ) AS used_at,
+                EXISTS (SELECT 1 FROM history WHERE history.session = sessions.id) AS changed
+                FROM sessions WHERE last_access < ?1)
+            WHERE used_at < ?1 AND (used_at < ?2 OR (used = 0 AND NOT changed))
             LIMIT 1000
             """)
     }
@@ -104,6 +112,11 @@ final class SQLiteReader {
         guard try versionState.bind(.text(session), .integer(version)).step() else { return nil }
         let state = versionState.blob(0)
         return state.isEmpty ? nil : state
+    }
+
+    func version(of session: String) throws(SQLiteError) -> Int? {
+        defer { version.reset() }
+        return try version.bind(.text(session)).step() ? version.integer(0) : nil
     }
 
     func creation(_ key: String) throws(SQLiteError) -> StoredReply? {

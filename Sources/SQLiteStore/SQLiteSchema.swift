@@ -31,6 +31,10 @@ enum SQLiteSchema {
         """,
     ]
 
+    /// A session's version (`?1` its id): that of its latest history entry, or its row's when it has none.
+    static let versionQuery =
+        "SELECT COALESCE((SELECT MAX(version) FROM history WHERE session = ?1), version) FROM sessions WHERE id = ?1"
+
     /// The schema this program writes.
     static var current: Int { migrations.count }
 

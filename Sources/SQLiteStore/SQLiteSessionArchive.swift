@@ -84,6 +84,10 @@ public final class SQLiteSessionArchive: SessionArchive {
         try reading { reader throws(SQLiteError) in try reader.state(of: session, at: version) }
     }
 
+    public func version(of session: String) throws(ArchiveError) -> Int? {
+        try reading { reader throws(SQLiteError) in try reader.version(of: session) }
+    }
+
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
         try reading { reader throws(SQLiteError) in try reader.creation(key) }
     }

@@ -1,3 +1,4 @@
+internal import CSQLite
 import SwitchyardJSON
 import SwitchyardServer
 
@@ -9,7 +10,7 @@ final class SQLiteWrites {
     private let replyLimit: Int
     private let insertSession: SQLiteStatement
     private let insertCreation: SQLiteStatement
-    private let sessionExists: SQLiteStatement
+    private let storedVersion: SQLiteStatement
     private let updateState: SQLiteStatement
     private let updateHistoryState: SQLiteStatement
     private let insertHistory: SQLiteStatement
@@ -44,14 +45,14 @@ final class SQLiteWrites {
         )
         insertCreation = try connection.prepare(
             """
-            INSERT OR REPLACE INTO creations(key, session, fingerprint, status, headers, body)
+            INSERT INTO creations(key, session, fingerprint, status, headers, body)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             """)
         // A change writes only its history entries (one append, one index entry each): its new version and state
         // are those of its latest entry, so the session's row is not rewritten (its version and state stay those
-        // of its creation, its last access is recorded by the sweeps' `.touch`). The row is only read, to refuse a
-        // change of a session that is no longer stored.
-        sessionExists = try connection.prepare("SELECT 1 FROM sessions WHERE id = ?1")
+        // of its creation, its last access is recorded by the sweeps' `.touch`). The version is only read, to
+        // refuse a change of a session that is no longer stored, or no longer at the change's base version.
+        storedVersion = try connection.prepare(SQLiteSchema.versionQuery)
         updateHistoryState = try connection.prepare(
             "UPDATE history SET state = ?3 WHERE session = ?1 AND version = ?2")
         updateState = try connection.prepare(
@@ -89,13 +90,21 @@ final class SQLiteWrites {
                     .text(session.id), .text(session.app), .integer(session.version), .blob(session.state),
                     .real(session.lastAccess), .integer(session.used ? 1 : 0)
                 ).run()
-                if let creation { try store(creation: creation) }
-            case .change(let id, let version, let state, let history, let reply):
-                let exists = try sessionExists.bind(.text(id)).step()
-                sessionExists.reset()
-                guard exists else {
-                    throw SQLiteError(code: 0, message: "session \(id) is no longer stored (it expired or was deleted)")
+                if let creation {
+                    do {
+                        try store(creation: creation)
+                    } catch  where error.primary == SQLITE_CONSTRAINT {
+                        throw .conflict("a session was created under this key already")
+                    }
                 }
+            case .change(let id, let base, let version, let state, let history, let reply):
+                let exists = try storedVersion.bind(.text(id)).step()
+                let stored = exists ? storedVersion.integer(0) : nil
+                storedVersion.reset()
+                guard let stored else {
+                    throw .conflict("session \(id) is no longer stored (it expired or was deleted)")
+                }
+                guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
                 for change in history { try store(change, of: id) }
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                     // A change without a new version (app data changed, or a keyed answer): the state of the

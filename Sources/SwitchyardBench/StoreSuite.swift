@@ -58,7 +58,7 @@ struct StoreSuite {
                 }
                 writes.append(
                     .change(
-                        session: id, version: engine.version, state: state, history: history, reply: nil))
+                        session: id, base: 0, version: engine.version, state: state, history: history, reply: nil))
             }
             try archive.apply(writes)
         }
@@ -78,14 +78,18 @@ struct StoreSuite {
             samples.append(Double(Harness.now() - start) / 1e3 + Double(restored.version & 0))
         }
         var commits: [Double] = []
-        for version in 3..<2003 {
+        var versions: [String: Int] = [:]
+        for _ in 0..<2000 {
             let id = ids.randomElement(using: &generator) ?? ""
+            let base = versions[id] ?? engine.version
+            let version = base + 1
+            versions[id] = version
             let change = StoredChange(
                 version: version, time: now, source: "api", request: request, visiblePath: engine.visiblePath,
                 state: state)
             let start = Harness.now()
             try reopened.apply([
-                .change(session: id, version: version, state: state, history: [change], reply: nil)
+                .change(session: id, base: base, version: version, state: state, history: [change], reply: nil)
             ])
             commits.append(Double(Harness.now() - start) / 1e3)
         }

@@ -80,7 +80,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "History kept per session with --store memory, in bytes (env SWITCHYARD_MAX_HISTORY; default 65536).")
     var maxHistory: String?
 
-    @Option(help: "sqlite (sessions survive restarts) or memory (env SWITCHYARD_STORE; default sqlite).")
+    @Option(
+        help:
+            "sqlite (sessions survive restarts), postgres (several nodes share them; needs --database-url) or memory (env SWITCHYARD_STORE; default sqlite, postgres with a database URL)."
+    )
     var store: String?
 
     @Option(help: "Folder of the SQLite store, created if missing (env SWITCHYARD_DATA; default data).")
@@ -99,6 +102,21 @@ struct ServeCommand: ParsableCommand {
         help: "History entries the store keeps per session, or all (env SWITCHYARD_HISTORY_RETENTION; default all).")
     var historyRetention: String?
 
+    @Option(
+        help:
+            "PostgreSQL shared by several nodes, e.g. postgresql://switchyard@db:5432/switchyard (env SWITCHYARD_DATABASE_URL; implies --store postgres)."
+    )
+    var databaseUrl: String?
+
+    @Option(help: "Connections to PostgreSQL at most (env SWITCHYARD_DATABASE_CONNECTIONS; default: the thread count).")
+    var databaseConnections: String?
+
+    @Option(
+        help:
+            "With PostgreSQL: how often streamed sessions are compared with the store, e.g. 1s (env SWITCHYARD_RECONCILE_INTERVAL; default 1s)."
+    )
+    var reconcileInterval: String?
+
     mutating func run() throws {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
@@ -111,7 +129,8 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxFieldBytes = settings.maxField
         apiConfiguration.maxHistoryBytes = settings.maxHistory
-        let archive: SQLiteSessionArchive?
+        apiConfiguration.reconcileInterval = settings.reconcileInterval
+        let archive: (any SessionArchive)?
         do {
             archive = try settings.openStore()
         } catch {

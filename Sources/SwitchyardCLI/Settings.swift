@@ -27,6 +27,7 @@ struct Settings {
     var maxField = 4096
     var maxHistory = 64 * 1024
     var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, historyRetention: nil)
+    var reconcileInterval: Duration = .seconds(1)
 
     init(command: ServeCommand, environment: [String: String]) throws {
         func value(_ flag: String?, _ name: String) -> (String, String)? {
@@ -117,13 +118,30 @@ struct Settings {
         if let (text, source) = value(command.historyRetention, "history-retention"), text != "all" {
             retention = try Self.number(text, source + " (or all)", in: 1...10_000_000)
         }
-        switch value(command.store, "store") {
-        case nil, ("sqlite", _)?:
+        let url = value(command.databaseUrl, "database-url")
+        var connections: Int?
+        if let (text, source) = value(command.databaseConnections, "database-connections") {
+            connections = try Self.number(text, source, in: 1...1000)
+        }
+        if let (text, source) = value(command.reconcileInterval, "reconcile-interval") {
+            reconcileInterval = try Self.duration(text, source)
+        }
+        switch (value(command.store, "store"), url) {
+        case (nil, let (url, source)?), (("postgres", _)?, let (url, source)?):
+            guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") || url.contains("=") else {
+                throw ValidationError("\(source) must be a postgresql:// URL (or a libpq key=value string)")
+            }
+            store = .postgres(url: url, connections: connections, historyRetention: retention)
+        case (("postgres", let source)?, nil):
+            throw ValidationError("\(source) postgres needs --database-url (or SWITCHYARD_DATABASE_URL)")
+        case ((let choice, let source)?, (_, let urlSource)?):
+            throw ValidationError("\(source) \(choice) cannot be used with \(urlSource): choose one store")
+        case (nil, nil), (("sqlite", _)?, nil):
             store = .sqlite(folder: folder, durability: durability, maxBytes: maxBytes, historyRetention: retention)
-        case ("memory", _)?:
+        case (("memory", _)?, nil):
             store = .memory
-        case (_, let source)?:
-            throw ValidationError("\(source) must be sqlite or memory")
+        case ((_, let source)?, nil):
+            throw ValidationError("\(source) must be sqlite, postgres or memory")
         }
     }
 
@@ -164,7 +182,7 @@ struct Settings {
         return .seconds(value * scale)
     }
 
-    /// Worker threads: as chosen, else one per core in memory, and 4 per core (at least 8) with the SQLite store. A
+    /// Worker threads: as chosen, else one per core in memory, and 4 per core (at least 8) with a durable store. A
     /// change waits for its commit while holding its thread; more threads let more changes share a commit (with
     /// `--durability machine`, 2 threads reached 2.7k changes/s and 8 threads 4.5–5.1k on 2 cores).
     var threads: Int {

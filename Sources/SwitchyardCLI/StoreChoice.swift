@@ -1,11 +1,15 @@
 import ArgumentParser
 import Foundation
+import PostgresStore
 import SQLiteStore
 import SwitchyardServer
 
-/// Where sessions live: in a SQLite file (they survive restarts and crashes) or in memory only.
+/// Where sessions live: in a SQLite file (they survive restarts and crashes), in a PostgreSQL database several
+/// nodes share, or in memory only.
 enum StoreChoice {
     case sqlite(folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, historyRetention: Int?)
+    /// `connections`: nil for the thread count.
+    case postgres(url: String, connections: Int?, historyRetention: Int?)
     case memory
 }
 
@@ -15,7 +19,17 @@ extension Settings {
 
     /// Opens the configured store: creates the data folder on first run, then opens (or creates) the database.
     /// - Throws: a message naming the folder or file and what is wrong with it.
-    func openStore() throws -> SQLiteSessionArchive? {
+    func openStore() throws -> (any SessionArchive)? {
+        if case .postgres(let url, let connections, let retention) = store {
+            do {
+                return try PostgresSessionArchive(
+                    url: url, connections: connections ?? threads, historyRetention: retention)
+            } catch .unreadable(let reason) {
+                throw StoreOpenError(message: "the database \(Self.redacted(url)) cannot be used: \(reason)")
+            } catch {
+                throw StoreOpenError(message: "cannot open the database \(Self.redacted(url)): \(error)")
+            }
+        }
         guard case .sqlite(let folder, let durability, let maxBytes, let retention) = store else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -39,8 +53,17 @@ extension Settings {
         switch store {
         case .sqlite(let folder, let durability, _, _):
             "sqlite \((folder as NSString).appendingPathComponent(Self.databaseName)) (durability \(durability.rawValue))"
+        case .postgres(let url, _, _): "postgres \(Self.redacted(url))"
         case .memory: "memory"
         }
+    }
+
+    /// A database URL without its password, for logs: `postgresql://user:secret@host/db` → `postgresql://user:***@host/db`.
+    static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].lastIndex(of: "@"),
+            let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
+        else { return url }
+        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }
 
     private static func reason(_ error: any Error) -> String {

@@ -21,6 +21,8 @@ final class Metrics: Sendable {
         var broadcasts = 0
         var restored = 0
         var incompatible = 0
+        var caughtUp = 0
+        var conflicts = 0
         var storeFailures = 0
     }
 
@@ -69,6 +71,16 @@ final class Metrics: Sendable {
     /// A stored session no longer fits the app (410).
     func countIncompatible() {
         counts.withLock { $0.incompatible += 1 }
+    }
+
+    /// A copy in memory took a version another node stored.
+    func countCaughtUp() {
+        counts.withLock { $0.caughtUp += 1 }
+    }
+
+    /// A change found the session changed elsewhere and ran again.
+    func countConflict() {
+        counts.withLock { $0.conflicts += 1 }
     }
 
     /// A write or read of the durable store failed (503).
@@ -122,6 +134,14 @@ final class Metrics: Sendable {
         text += "# HELP switchyard_sessions_incompatible_total Stored sessions the running app cannot restore.\n"
         text += "# TYPE switchyard_sessions_incompatible_total counter\n"
         text += "switchyard_sessions_incompatible_total \(counts.incompatible)\n"
+        text +=
+            "# HELP switchyard_sessions_caught_up_total Sessions in memory brought to a version another node stored.\n"
+        text += "# TYPE switchyard_sessions_caught_up_total counter\n"
+        text += "switchyard_sessions_caught_up_total \(counts.caughtUp)\n"
+        text +=
+            "# HELP switchyard_change_conflicts_total Changes run again because another node changed the session first.\n"
+        text += "# TYPE switchyard_change_conflicts_total counter\n"
+        text += "switchyard_change_conflicts_total \(counts.conflicts)\n"
         text += "# HELP switchyard_store_failures_total Failed writes and reads of the durable store.\n"
         text +=
             "# TYPE switchyard_store_failures_total counter\nswitchyard_store_failures_total \(counts.storeFailures)\n"

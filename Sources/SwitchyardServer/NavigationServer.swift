@@ -23,8 +23,9 @@ public final class NavigationServer: Sendable {
     /// The REST API (also usable in process: ``SwitchyardAPI/handle(_:)``).
     public let api: SwitchyardAPI
     private let http: HTTPServer
-    private let sweeper = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let timers = Mutex<[any DispatchSourceTimer]>([])
     private let sweepInterval: Duration
+    private let reconcileInterval: Duration?
 
     /// A server for `configuration`'s apps on the transport settings `transport`, serving the web page from the
     /// folder `page` (nil: the API only).
@@ -37,6 +38,9 @@ public final class NavigationServer: Sendable {
         http = HTTPServer(configuration: transport, handler: api, logger: logger)
         let shortest = min(configuration.sessionTTL, configuration.unusedSessionTTL)
         sweepInterval = max(.seconds(1), min(.seconds(30), shortest / 4))
+        reconcileInterval =
+            configuration.archive is any SharedSessionArchive
+            ? max(.milliseconds(50), configuration.reconcileInterval) : nil
     }
 
     /// A server for `apps` (the first is the default) on `host`:`port` with every other setting at its default.
@@ -49,17 +53,37 @@ public final class NavigationServer: Sendable {
         try self.init(configuration: ServerConfiguration(apps: apps), transport: transport, page: page)
     }
 
-    /// Binds the address and starts serving and expiring sessions, on background threads.
+    /// Binds the address and starts serving and expiring sessions (and, with a shared archive, reconciling the
+    /// streamed ones), on background threads.
     public func start() throws {
         try http.start()
-        let nanoseconds = Int(sweepInterval.components.seconds) * 1_000_000_000
         let api = self.api
-        sweeper.withLock { sweeper in
-            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "switchyard.expiry"))
-            timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-            timer.setEventHandler { api.expireIdleSessions() }
-            timer.resume()
-            sweeper = timer
+        let (sweepInterval, reconcileInterval) = (self.sweepInterval, self.reconcileInterval)
+        timers.withLock { timers in
+            timers = [Self.timer("switchyard.expiry", every: sweepInterval) { api.expireIdleSessions() }]
+            if let reconcileInterval {
+                timers.append(
+                    Self.timer("switchyard.reconcile", every: reconcileInterval) { api.reconcileFollowedSessions() })
+            }
+        }
+    }
+
+    private static func timer(
+        _ label: String, every interval: Duration, _ work: @escaping @Sendable () -> Void
+    ) -> any DispatchSourceTimer {
+        let nanoseconds =
+            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
+        timer.setEventHandler(handler: work)
+        timer.resume()
+        return timer
+    }
+
+    private func stopTimers() {
+        timers.withLock { timers in
+            for timer in timers { timer.cancel() }
+            timers = []
         }
     }
 
@@ -69,10 +93,7 @@ public final class NavigationServer: Sendable {
     /// Stops gracefully (see `HTTPServer.stop()`); returns whether it stopped cleanly.
     @discardableResult
     public func stop() -> Bool {
-        sweeper.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
+        stopTimers()
         return http.stop()
     }
 
@@ -80,10 +101,7 @@ public final class NavigationServer: Sendable {
     @discardableResult
     public func waitForTermination() -> Bool {
         let clean = http.waitForTermination()
-        sweeper.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
+        stopTimers()
         return clean
     }
 }

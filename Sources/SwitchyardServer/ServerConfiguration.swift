@@ -39,6 +39,9 @@ public struct ServerConfiguration: Sendable {
     /// archive, every change is stored before it is answered or streamed, and a session not in memory (after a
     /// restart) is read back from it on first use.
     public var archive: (any SessionArchive)?
+    /// With an archive shared by several nodes (``SharedSessionArchive``): how often the sessions this node streams
+    /// are compared with the store, so that a change notice lost in a disconnection leaves no stream behind.
+    public var reconcileInterval: Duration = .seconds(1)
     /// The clock, in seconds; injected by tests to expire sessions without waiting.
     public var now: @Sendable () -> Double = ServerConfiguration.systemNow
 

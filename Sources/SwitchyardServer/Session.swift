@@ -92,14 +92,28 @@ final class Session: Sendable {
     /// The current time on the configured clock.
     var time: Double { now() }
 
-    /// Adds a stream subscriber and sends it the current state at once; a session that has ended closes it.
-    func subscribe(_ stream: EventStream) {
+    /// Adds a stream subscriber and sends it the current state at once, after the documents `missed` gives for
+    /// the versions it missed since version `seen` (none by default; a subscriber that saw the current version is
+    /// sent nothing until the next); a session that has ended closes it.
+    func subscribe(
+        _ stream: EventStream, after seen: Int? = nil,
+        missed: (SessionState) -> [(version: Int, document: [UInt8])] = { _ in [] }
+    ) {
         let ended = withState { state in
             guard !state.ended else { return true }
-            state.subscribe(stream)
+            state.subscribe(stream, earlier: missed(state), current: seen != state.engine.version)
             return false
         }
         if ended { stream.close() }
+    }
+
+    /// Runs `body` with exclusive access to the session's state without counting as activity (this node catching
+    /// up with a change another one made).
+    func catchingUp<Result: Sendable>(_ body: (inout SessionState) -> Result) -> Result {
+        state.withLock { state in
+            defer { recordSubscribers(state.subscribers.count) }
+            return body(&state)
+        }
     }
 
     /// Removes a stream subscriber (from its close callback); the session's idle time starts again now.

@@ -4,7 +4,11 @@ import Switchyard
 /// Everything of a session that requests read and change; only ever touched under the session's lock.
 struct SessionState {
     let id: String
-    let engine: NavigationEngine
+    /// The engine; replaced only when the session catches up with a version another node stored.
+    private(set) var engine: NavigationEngine
+    /// The latest version stored and made public (answered, streamed): a change that fails to store goes back to
+    /// it, and a catch-up streams the versions after it.
+    private(set) var announced: Int
     /// The recent history, in memory; nil with a store, which keeps the whole history and answers for it.
     var history: SessionHistory?
     var replies: ReplyCache
@@ -16,6 +20,7 @@ struct SessionState {
     init(id: String, engine: NavigationEngine, configuration: ServerConfiguration) {
         self.id = id
         self.engine = engine
+        announced = engine.version
         history = configuration.archive == nil ? SessionHistory(configuration: configuration) : nil
         replies = ReplyCache(configuration: configuration)
         documents = DocumentCache(
@@ -26,11 +31,7 @@ struct SessionState {
     /// The state of a session read back from the archive (its history stays there).
     init(restoring stored: StoredSession, engine: NavigationEngine, configuration: ServerConfiguration) {
         self.init(id: stored.id, engine: engine, configuration: configuration)
-        for reply in stored.replies {
-            replies.store(
-                .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
-                for: reply.key)
-        }
+        adopt(engine, replies: stored.replies, configuration: configuration)
     }
 
     /// The session as the archive stores it when it is created.
@@ -69,6 +70,7 @@ struct SessionState {
     func archiveWrite(
         _ entries: [HistoryEntry], reply: StoredReply?, hooksRanAfterLastCommit: Bool
     ) throws -> ArchiveWrite {
+        let base = announced
         let earlier = documents.takeRestoreDocuments()
         let captured = hooksRanAfterLastCommit ? nil : earlier[engine.version]
         let state = try captured ?? engine.restoreDocument()
@@ -78,7 +80,8 @@ struct SessionState {
                 request: entry.request, visiblePath: entry.visiblePath,
                 state: entry.version == engine.version ? state : earlier[entry.version] ?? [])
         }
-        return .change(session: id, version: engine.version, state: state, history: changes, reply: reply)
+        return .change(
+            session: id, base: base, version: engine.version, state: state, history: changes, reply: reply)
     }
 
     /// Whether the engine (its tree and its coordinators' data) is what the archive holds for its version; false
@@ -97,23 +100,47 @@ struct SessionState {
     mutating func record(_ entries: [HistoryEntry]) -> Bool {
         guard let last = entries.last else { return false }
         for entry in entries { history?.append(entry) }
+        announced = last.version
         guard !subscribers.isEmpty else { return false }
-        let frame = EventFrame(
-            id: String(last.version), event: "state", data: String(decoding: document(keep: true), as: UTF8.self),
-            snapshot: true)
-        for (key, stream) in subscribers where !stream.send(frame) {
-            subscribers[key] = nil
-        }
+        send(version: last.version, document(keep: true))
         return true
     }
 
-    /// Adds a subscriber and sends it the current state at once.
-    mutating func subscribe(_ stream: EventStream) {
+    /// Adds a subscriber and sends it `earlier` (the documents of versions it missed: it reconnected with
+    /// `Last-Event-ID`), then the current state unless `current` is false (it has that one).
+    mutating func subscribe(
+        _ stream: EventStream, earlier: [(version: Int, document: [UInt8])] = [], current: Bool = true
+    ) {
         subscribers[ObjectIdentifier(stream)] = stream
-        _ = stream.send(
-            EventFrame(
-                id: String(engine.version), event: "state",
-                data: String(decoding: document(keep: true), as: UTF8.self), snapshot: true))
+        for (version, document) in earlier { _ = stream.send(Self.frame(version, document)) }
+        if current { _ = stream.send(Self.frame(engine.version, document(keep: true))) }
+    }
+
+    /// Sends a version's state document to every subscriber; drops those whose stream has ended.
+    mutating func send(version: Int, _ document: [UInt8]) {
+        let frame = Self.frame(version, document)
+        for (key, stream) in subscribers where !stream.send(frame) {
+            subscribers[key] = nil
+        }
+    }
+
+    private static func frame(_ version: Int, _ document: [UInt8]) -> EventFrame {
+        EventFrame(id: String(version), event: "state", data: String(decoding: document, as: UTF8.self), snapshot: true)
+    }
+
+    /// Takes the state another node stored (a newer version, or the stored one after a change here could not be
+    /// stored): its engine and remembered replies. The caller streams it.
+    mutating func adopt(_ engine: NavigationEngine, replies stored: [StoredReply], configuration: ServerConfiguration) {
+        self.engine = engine
+        announced = engine.version
+        documents.beginChange()
+        documents.check(engine)
+        replies = ReplyCache(configuration: configuration)
+        for reply in stored {
+            replies.store(
+                .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
+                for: reply.key)
+        }
     }
 }
 

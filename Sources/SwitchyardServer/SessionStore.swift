@@ -11,8 +11,8 @@ final class SessionStore: Sendable {
     /// load cannot bring back a session that a remove or an expiry is taking away. (Loads are rare: once per
     /// session after a restart.)
     private let storeTransitions = Mutex(())
-    private let configuration: ServerConfiguration
-    private let metrics: Metrics
+    let configuration: ServerConfiguration
+    let metrics: Metrics
     private let logger: Logger
 
     init(configuration: ServerConfiguration, metrics: Metrics, logger: Logger = Logger(label: "switchyard.sessions")) {
@@ -99,12 +99,23 @@ final class SessionStore: Sendable {
     /// The session with that id: live in memory, or read back from the archive (then it is live again). A request
     /// naming it counts as using it.
     func session(_ id: String) throws(LookupFailure) -> Session {
-        if let session = sessions.withLock({ $0[id] }) {
+        if let session = live(id) {
+            try checkCurrent(session)
             session.markUsed()
             return session
         }
         guard let archive, Self.isWellFormed(id) else { throw .unknown }
         return try storeTransitions.withLock { _ throws(LookupFailure) in try load(id, from: archive) }
+    }
+
+    /// The session with that id if it is in memory.
+    func live(_ id: String) -> Session? {
+        sessions.withLock { $0[id] }
+    }
+
+    /// The sessions in memory that an event stream follows.
+    func followedSessions() -> [Session] {
+        sessions.withLock { $0.values.filter { $0.currentActivity.subscribers > 0 } }
     }
 
     /// Reads a session back from the archive and makes it live (under ``storeTransitions``).
@@ -202,19 +213,18 @@ final class SessionStore: Sendable {
 
     /// Ends every session idle for longer than its TTL: ``ServerConfiguration/sessionTTL``, or the shorter
     /// ``ServerConfiguration/unusedSessionTTL`` for a session no request named after its creation. A session with
-    /// an open stream does not expire. With an archive, the sessions in memory first tell it they were used, then
-    /// it ends the stored ones idle for as long. Returns how many ended.
+    /// an open stream does not expire. With an archive, the sessions idle in memory leave it, every session in
+    /// memory tells the archive when it was used, and the archive ends the stored sessions idle for as long
+    /// (those idle here but used on another node sharing the archive stay). Returns how many ended.
     @discardableResult
     func expireIdle() -> Int {
         let now = configuration.now()
         let (expired, live) = expireIdleInMemory(now: now)
         guard let archive else { return expired.count }
-        return storeTransitions.withLock { _ in
-            expired.count + expireStored(archive, expired: expired, live: live, now: now)
-        }
+        return storeTransitions.withLock { _ in expireStored(archive, sessions: expired + live, now: now) }
     }
 
-    /// Ends the sessions in memory idle past their TTL; returns them and the sessions still live.
+    /// Drops the sessions in memory idle past their TTL; returns them and the sessions still live.
     @discardableResult
     private func expireIdleInMemory(now: Double? = nil) -> (expired: [Session], live: [Session]) {
         let now = now ?? configuration.now()
@@ -228,22 +238,21 @@ final class SessionStore: Sendable {
         return (expired, live)
     }
 
-    /// Removes the expired sessions from the archive, tells it the use of the live ones, then lets it end the
-    /// stored sessions idle as long; returns how many of those ended. Under ``storeTransitions``.
-    private func expireStored(
-        _ archive: any SessionArchive, expired: [Session], live: [Session], now: Double
-    ) -> Int {
-        let touches = live.compactMap { session in session.unrecordedActivity(now: now).map { (session, $0) } }
-        let writes =
-            expired.map { ArchiveWrite.remove(session: $0.id) }
-            + touches.map { ArchiveWrite.touch(session: $0.0.id, lastAccess: $0.1.lastAccess, used: $0.1.used) }
+    /// Tells the archive the use of the sessions that were in memory, then lets it end the stored sessions idle
+    /// past their TTL; returns how many ended. Under ``storeTransitions``.
+    private func expireStored(_ archive: any SessionArchive, sessions: [Session], now: Double) -> Int {
+        let touches = sessions.compactMap { session in session.unrecordedActivity(now: now).map { (session, $0) } }
+        let writes = touches.map {
+            ArchiveWrite.touch(session: $0.0.id, lastAccess: $0.1.lastAccess, used: $0.1.used)
+        }
         do {
             try archive.apply(writes)
             for (session, touch) in touches { session.recorded(touch) }
-            let stored = try archive.expire(
+            let ended = try archive.expire(
                 usedBefore: now - Self.seconds(configuration.sessionTTL),
                 unusedBefore: now - Self.seconds(min(configuration.unusedSessionTTL, configuration.sessionTTL)))
-            return stored.count
+            for id in ended { if let session = live(id) { evict(session) } }
+            return ended.count
         } catch {
             // The next sweep tries again: a stored session only ends later than it should.
             metrics.countStoreFailure()

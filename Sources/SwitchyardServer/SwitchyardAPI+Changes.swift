@@ -121,14 +121,58 @@ extension SwitchyardAPI {
     /// nothing acknowledged) → record them in the history and broadcast the new state → answer (and remember the
     /// answer under the key). `source` is where a change comes from when `body` cannot say (it failed after
     /// committing).
+    ///
+    /// When the store refuses the write because another node changed the session first, the session takes the
+    /// stored state and the change runs again on it, a few times at most: without a precondition it applies to the
+    /// latest version (no update is lost), with one it now answers 412, and a retried key now replays.
     private func change(
         _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
         _ body: (inout SessionState) throws -> ChangeResult
     ) -> HTTPResponse {
+        for attempt in 0..<Self.conflictAttempts {
+            if attempt > 1 {
+                // Nodes racing for one session: a random pause, longer each time, so that one of them gets through.
+                usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
+            }
+            let (response, outcome) = changeOnce(session, request, source: source, body)
+            switch outcome {
+            case .broadcast: metrics.countBroadcast()
+            case .notStored:
+                metrics.countStoreFailure()
+                sessions.evict(session)
+            case .diverged: sessions.evict(session)
+            case .answered: break
+            case .conflict(let caughtUp):
+                metrics.countConflict()
+                do {
+                    try sessions.settle(caughtUp, of: session)
+                } catch {
+                    return problem(error, session.id).response
+                }
+                continue
+            }
+            return response
+        }
+        return Problem(
+            status: 503, code: "writeConflict", title: "Session busy",
+            detail: "session '\(session.id)' kept changing on other nodes while this change ran; nothing was "
+                + "applied, retry shortly",
+            headers: [("Retry-After", "1")]
+        ).response
+    }
+
+    /// How many times a change runs when other nodes keep changing its session first.
+    static let conflictAttempts = 16
+
+    /// One run of the change pipeline (``change(_:_:source:_:)``).
+    private func changeOnce(
+        _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
+        _ body: (inout SessionState) throws -> ChangeResult
+    ) -> (HTTPResponse, ChangeOutcome) {
         let key = request.headers["idempotency-key"]
         let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
         let time = session.time
-        let (response, outcome) = session.withState { state -> (HTTPResponse, ChangeOutcome) in
+        return session.withState { state -> (HTTPResponse, ChangeOutcome) in
             if state.ended { return (Problem.sessionMoved(session.id).response, .answered) }
             if let key, let stored = state.replies[key] {
                 let replay =
@@ -165,6 +209,11 @@ extension SwitchyardAPI {
                     let write = try state.archiveWrite(
                         entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
                     try archive.apply([write])
+                } catch ArchiveError.conflict {
+                    // Another node changed the session first: take what it stored, then run again.
+                    return (
+                        Problem.sessionMoved(session.id).response, .conflict(sessions.catchUp(&state, app: session.app))
+                    )
                 } catch {
                     // Not stored, so not acknowledged: the session leaves memory and is read back from the store
                     // (as it was before this change) by the next request.
@@ -184,20 +233,13 @@ extension SwitchyardAPI {
             if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
             return (response, broadcast ? .broadcast : .answered)
         }
-        switch outcome {
-        case .broadcast: metrics.countBroadcast()
-        case .notStored:
-            metrics.countStoreFailure()
-            sessions.evict(session)
-        case .diverged: sessions.evict(session)
-        case .answered: break
-        }
-        return response
     }
 
     /// What a change did to the session, for the work done after its lock is released.
     private enum ChangeOutcome {
         case answered, broadcast, notStored, diverged
+        /// The store refused the write (another node changed the session first); the session caught up.
+        case conflict(SessionStore.CatchUp)
     }
 
     /// The answer to a change: the new state document with `result` (or the summary for `Prefer: return=minimal`),

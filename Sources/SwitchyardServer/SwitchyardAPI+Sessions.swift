@@ -7,14 +7,18 @@ extension SwitchyardAPI {
     func requireSession(_ id: String) throws -> Session {
         do {
             return try sessions.session(id)
-        } catch .unknown {
-            throw Problem.notFound("no session '\(id)' (it may have expired)", code: "unknownSession")
-        } catch .incompatible(let reason) {
-            throw Problem.sessionIncompatible(id, reason: reason)
-        } catch .store(let error) {
-            throw Problem.storeUnavailable(error)
-        } catch .full {
-            throw tooManySessions(", so session '\(id)' cannot be read back from the store now")
+        } catch {
+            throw problem(error, id)
+        }
+    }
+
+    /// The answer to a session that could not be served.
+    func problem(_ failure: SessionStore.LookupFailure, _ id: String) -> Problem {
+        switch failure {
+        case .unknown: Problem.notFound("no session '\(id)' (it may have expired)", code: "unknownSession")
+        case .incompatible(let reason): Problem.sessionIncompatible(id, reason: reason)
+        case .store(let error): Problem.storeUnavailable(error)
+        case .full: tooManySessions(", so session '\(id)' cannot be read back from the store now")
         }
     }
 
@@ -157,13 +161,28 @@ extension SwitchyardAPI {
     func stream(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try requireSession(id)
         let metrics = self.metrics
+        // An `EventSource` reconnecting says the last version it saw: it gets the ones it missed, then live ones.
+        let seen = request.headers["last-event-id"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
         return .eventStream(headers: [("X-Session", session.id)]) { stream in
             metrics.addSubscribers(1)
             stream.onClose {
                 session.unsubscribe(stream)
                 metrics.addSubscribers(-1)
             }
-            session.subscribe(stream)
+            session.subscribe(stream, after: seen) { state in self.missedDocuments(of: session, after: seen, state) }
+        }
+    }
+
+    /// The state documents of the versions after `seen` (the last a reconnecting stream saw, `Last-Event-ID`) and
+    /// before the current one, from the store's history (at most ``SessionStore/replayLimit``: a client further
+    /// behind gets the current state, which holds everything); none without a store.
+    private func missedDocuments(
+        of session: Session, after seen: Int?, _ state: SessionState
+    ) -> [(version: Int, document: [UInt8])] {
+        guard let seen, configuration.archive != nil, seen + 1 < state.engine.version else { return [] }
+        let first = max(seen + 1, state.engine.version - SessionStore.replayLimit)
+        return (first..<state.engine.version).compactMap { version in
+            (try? pastDocument(of: session, at: version)).map { (version, $0) }
         }
     }
 

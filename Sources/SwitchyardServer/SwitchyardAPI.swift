@@ -25,6 +25,17 @@ public final class SwitchyardAPI: HTTPHandler {
         sessions = SessionStore(configuration: configuration, metrics: metrics)
         catalogs = LockedCatalogs()
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
+        if let shared = configuration.archive as? any SharedSessionArchive {
+            // Changes other nodes store reach this node's streams.
+            shared.follow { [sessions] notice in sessions.handle(notice) }
+        }
+    }
+
+    /// With an archive shared by several nodes: compares the sessions this node streams with the store and
+    /// streams what other nodes stored (``NavigationServer`` does it every
+    /// ``ServerConfiguration/reconcileInterval``). Nothing without one.
+    public func reconcileFollowedSessions() {
+        sessions.reconcile()
     }
 
     /// Ends sessions idle for longer than the TTL; returns how many ended.

@@ -13,9 +13,18 @@ struct SnapshotTests {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    @Test("A client that keeps up gets every snapshot")
+    func keepsSnapshotsWhileTheClientKeepsUp() {
+        let stream = EventStream()
+        for version in 1...3 {
+            stream.send(EventFrame(id: "\(version)", event: "state", data: "s", snapshot: true))
+        }
+        #expect(drain(stream).components(separatedBy: "event: state").count == 4)
+    }
+
     @Test("A snapshot replaces queued snapshots; other events keep their place")
     func replacesQueuedSnapshots() {
-        let stream = EventStream()
+        let stream = EventStream(coalescingThreshold: 0)
         stream.send(EventFrame(id: "1", event: "state", data: "one", snapshot: true))
         stream.comment("ping")
         stream.send(EventFrame(id: "2", event: "state", data: "two", snapshot: true))
@@ -27,7 +36,7 @@ struct SnapshotTests {
 
     @Test("A snapshot the client has begun to receive is finished, not replaced")
     func keepsAStartedSnapshot() {
-        let stream = EventStream()
+        let stream = EventStream(coalescingThreshold: 0)
         stream.send(EventFrame(id: "1", event: "state", data: "one", snapshot: true))
         #expect(drain(stream, max: 5) == "id: 1")
         stream.send(EventFrame(id: "2", event: "state", data: "two", snapshot: true))
@@ -37,7 +46,7 @@ struct SnapshotTests {
 
     @Test("Events that are not snapshots are all delivered")
     func ordinaryEventsAreNeverDropped() {
-        let stream = EventStream()
+        let stream = EventStream(coalescingThreshold: 0)
         for index in 0..<5 { stream.send(EventFrame(id: "\(index)", event: "tick", data: "\(index)")) }
         #expect(drain(stream).components(separatedBy: "event: tick").count == 6)
     }

@@ -16,7 +16,7 @@ struct SQLiteArchiveTests {
     static func change(_ id: String, _ version: Int, reply: StoredReply? = nil) -> ArchiveWrite {
         let state = Array(#"{"v":\#(version)}"#.utf8)
         return .change(
-            session: id, version: version, state: state,
+            session: id, base: version - 1, version: version, state: state,
             history: [
                 StoredChange(
                     version: version, time: 1000 + Double(version), source: "api", request: Array("{}".utf8),
@@ -108,33 +108,5 @@ struct SQLiteArchiveTests {
         try archive.apply([Self.change("here", 1)])
         #expect(try archive.session("here")?.version == 1)
         #expect(try archive.session("missing") == nil)
-    }
-
-    @Test func retentionKeepsTheLastEntriesAndRepliesAreBounded() throws {
-        let store = try TemporaryStore()
-        let archive = try SQLiteSessionArchive(path: store.path, historyRetention: 3, replyLimit: 2)
-        defer { archive.close() }
-        try archive.apply([.create(Self.session("s"), creation: nil)])
-        for version in 1...6 {
-            let reply = StoredReply(
-                key: "k\(version)", fingerprint: UInt64.max - UInt64(version), session: "s", status: 200,
-                headers: [("ETag", "\"\(version)\"")], body: Array("ok".utf8))
-            try archive.apply([Self.change("s", version, reply: reply)])
-        }
-        let stored = try #require(try archive.session("s"))
-        #expect(try archive.history(of: "s", after: nil, limit: 100).map(\.version) == [4, 5, 6])
-        #expect(stored.replies.map(\.key) == ["k5", "k6"])
-        #expect(stored.replies.last?.fingerprint == UInt64.max - 6)
-        #expect(stored.replies.last?.headers.first?.1 == "\"6\"")
-        #expect(try archive.state(of: "s", at: 3) == nil)
-    }
-
-    @Test func aClosedArchiveRefusesEverything() throws {
-        let store = try TemporaryStore()
-        let archive = try store.open()
-        archive.close()
-        archive.close()
-        #expect(throws: ArchiveError.closed) { try archive.apply([.create(Self.session("s"), creation: nil)]) }
-        #expect(throws: ArchiveError.closed) { _ = try archive.session("s") }
     }
 }

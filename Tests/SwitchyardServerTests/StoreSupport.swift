@@ -77,6 +77,11 @@ final class FaultyArchive: SessionArchive {
         return try inner.creation(key)
     }
 
+    func version(of session: String) throws(ArchiveError) -> Int? {
+        try check()
+        return try inner.version(of: session)
+    }
+
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
         try check()
         return try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)

@@ -18,6 +18,9 @@ public protocol SessionArchive: Sendable {
     func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange]
     /// The restore document of a session at `version`, while its history keeps that version; nil otherwise.
     func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]?
+    /// The version the session is stored at; nil when it is not stored. One cheap read: the server asks it before
+    /// serving a session an archive shared with other nodes may have changed.
+    func version(of session: String) throws(ArchiveError) -> Int?
     /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.
     func creation(_ key: String) throws(ArchiveError) -> StoredReply?
     /// Deletes every session last used before `usedBefore` (or, for sessions no request named after their
@@ -50,14 +53,21 @@ public struct ArchiveStatistics: Sendable, Equatable {
 
 /// One write of a batch given to ``SessionArchive/apply(_:)``.
 public enum ArchiveWrite: Sendable {
-    /// A new session (and, for a keyed creation, the 201 to replay under its key).
+    /// A new session (and, for a keyed creation, the 201 to replay under its key). A key stored already (another
+    /// node created a session under it first) fails the batch with ``ArchiveError/conflict(_:)``.
     case create(StoredSession, creation: StoredReply?)
-    /// A committed change of a session: its new state, the history entries of the versions it made (each with
-    /// its time and the restore document of its version), and the answer remembered under an idempotency key.
-    case change(session: String, version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?)
+    /// A committed change of a session made on the state of version `base`: its new version and state, the
+    /// history entries of the versions it made (each with its time and the restore document of its version), and
+    /// the answer remembered under an idempotency key.
+    ///
+    /// A compare-and-set: when the session is no longer stored at `base` (another node changed it first, or it
+    /// ended), the batch fails with ``ArchiveError/conflict(_:)`` and nothing is stored. A reply under a key
+    /// stored already replaces it.
+    case change(session: String, base: Int, version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?)
     /// A session that ended (deleted or expired): everything stored for it goes.
     case remove(session: String)
-    /// A session was used (read, followed) without changing: its expiry moves.
+    /// A session was used (read, followed) without changing: its expiry moves (never back). A change is a use
+    /// too: at the time of its latest history entry.
     case touch(session: String, lastAccess: Double, used: Bool)
 }
 
@@ -70,6 +80,9 @@ public enum ArchiveError: Error, Sendable, Equatable {
     case unreadable(String)
     /// The archive was closed.
     case closed
+    /// What the write expected is no longer so (the session changed, ended, or the key was used on another node
+    /// first); nothing was stored. Read the session again and retry.
+    case conflict(String)
 }
 
 extension ArchiveError: CustomStringConvertible {
@@ -78,6 +91,7 @@ extension ArchiveError: CustomStringConvertible {
         case .unavailable(let reason): "store unavailable: \(reason)"
         case .unreadable(let reason): "stored data unreadable: \(reason)"
         case .closed: "the store is closed"
+        case .conflict(let reason): "write conflict: \(reason)"
         }
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import SwitchyardServer
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A connection of its own that `LISTEN`s on the archive's channel, on a thread of its own, and passes what it
+/// hears to the observers as ``ArchiveNotice``s, in order.
+///
+/// Notifications sent while it is disconnected are lost: when it connects again it says
+/// ``ArchiveNotice/resumed``, and the server reconciles. It reconnects by itself (after 0.1 s, then up to every
+/// 2 s), and its connection shows as `switchyard-listener` in `pg_stat_activity`.
+final class PostgresListener: Sendable {
+    private struct State {
+        var observers: [@Sendable (ArchiveNotice) -> Void] = []
+        var started = false
+        var stopped = false
+    }
+
+    private let url: String
+    private let channel: String
+    private let state = Mutex(State())
+
+    init(url: String, channel: String) {
+        self.url = url
+        self.channel = channel
+    }
+
+    /// Adds an observer; the first one starts the listening thread.
+    func add(_ observer: @escaping @Sendable (ArchiveNotice) -> Void) {
+        let start = state.withLock { state in
+            state.observers.append(observer)
+            defer { state.started = true }
+            return !state.started && !state.stopped
+        }
+        guard start else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "switchyard-listener"
+        thread.start()
+    }
+
+    /// Stops listening (within a quarter of a second).
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+
+    private var stopped: Bool { state.withLock { $0.stopped } }
+
+    private func run() {
+        var delay = 0.1
+        var first = true
+        while !stopped {
+            do throws(PostgresError) {
+                let connection = try PostgresConnection(url: url, applicationName: "switchyard-listener")
+                try connection.execute("LISTEN \(channel)")
+                delay = 0.1
+                // What was sent while nobody listened is lost: the server reconciles (not needed the first time:
+                // nothing streams yet).
+                if !first { tell([.resumed]) }
+                first = false
+                try listen(on: connection)
+            } catch {
+                // Down or refused: try again shortly.
+            }
+            if stopped { return }
+            Thread.sleep(forTimeInterval: delay)
+            delay = min(2, delay * 2)
+        }
+    }
+
+    /// Waits for notifications until the connection fails or the listener stops.
+    private func listen(on connection: PostgresConnection) throws(PostgresError) {
+        while !stopped {
+            var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 250)
+            guard ready != 0 else { continue }
+            if ready < 0, errno == EINTR { continue }
+            try connection.consumeInput()
+            let notices = connection.notifications().filter { $0.channel == channel }.flatMap {
+                Self.notices($0.payload)
+            }
+            if !notices.isEmpty { tell(notices) }
+            guard connection.isUp else { throw .connection("the listening connection closed") }
+        }
+    }
+
+    private func tell(_ notices: [ArchiveNotice]) {
+        let observers = state.withLock { $0.observers }
+        for notice in notices {
+            for observer in observers { observer(notice) }
+        }
+    }
+
+    /// `c <id> <version>`: a change; `r <id> [<id> …]`: sessions removed.
+    static func notices(_ payload: String) -> [ArchiveNotice] {
+        let words = payload.split(separator: " ").map(String.init)
+        switch words.first {
+        case "c":
+            guard words.count == 3, let version = Int(words[2]) else { return [] }
+            return [.changed(session: words[1], version: version)]
+        case "r":
+            return words.dropFirst().map { .removed(session: $0) }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import SwitchyardServer
+
+/// The store's tables in PostgreSQL, as forward migrations: the database is at the version in
+/// `switchyard_schema`, and a node starting applies every later migration in one transaction. Nodes starting at
+/// once take turns (an advisory lock); a database of a newer program is refused.
+enum PostgresSchema {
+    /// Migration `n` (1-based) brings the database from schema `n - 1` to schema `n`.
+    static let migrations: [String] = [
+        // 1: sessions (`state`: the restore document of version 0, or of the current version while it has no
+        // history entry), their history with each version's restore document, idempotent replies, keyed
+        // creations. Rows that belong to a session go with it (ON DELETE CASCADE). A change is a compare-and-set
+        // on the session's version (`switchyard_advance`), which raises SQLSTATE SY409 when another node moved
+        // the session first.
+        """
+        CREATE TABLE switchyard_sessions(
+            id text PRIMARY KEY, app text NOT NULL, version bigint NOT NULL, state bytea NOT NULL,
+            created double precision NOT NULL, last_access double precision NOT NULL, used boolean NOT NULL);
+        CREATE INDEX switchyard_sessions_by_last_access ON switchyard_sessions(last_access);
+        CREATE TABLE switchyard_history(
+            session text NOT NULL REFERENCES switchyard_sessions(id) ON DELETE CASCADE, version bigint NOT NULL,
+            time double precision NOT NULL, source text NOT NULL, request bytea NOT NULL, visible_path text NOT NULL,
+            state bytea, PRIMARY KEY(session, version));
+        CREATE TABLE switchyard_replies(
+            session text NOT NULL REFERENCES switchyard_sessions(id) ON DELETE CASCADE, key text NOT NULL,
+            seq bigserial NOT NULL, fingerprint bigint NOT NULL, status bigint NOT NULL, headers text NOT NULL,
+            body bytea NOT NULL, PRIMARY KEY(session, key));
+        CREATE INDEX switchyard_replies_by_seq ON switchyard_replies(session, seq);
+        CREATE TABLE switchyard_creations(
+            key text PRIMARY KEY, session text NOT NULL REFERENCES switchyard_sessions(id) ON DELETE CASCADE,
+            fingerprint bigint NOT NULL, status bigint NOT NULL, headers text NOT NULL, body bytea NOT NULL);
+        CREATE INDEX switchyard_creations_by_session ON switchyard_creations(session);
+        CREATE FUNCTION switchyard_advance(p_id text, p_base bigint, p_version bigint, p_time double precision)
+        RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE switchyard_sessions
+            SET version = p_version, used = used OR p_version > p_base, last_access = GREATEST(last_access, p_time)
+            WHERE id = p_id AND version = p_base;
+            IF NOT FOUND THEN
+                RAISE EXCEPTION 'session % is not stored at version %', p_id, p_base USING ERRCODE = 'SY409';
+            END IF;
+        END $$;
+        """
+    ]
+
+    /// The schema this program writes.
+    static var current: Int { migrations.count }
+
+    /// An arbitrary key for the advisory lock nodes take while they migrate.
+    private static let migrationLock = 0x5357_5954_4348  // "SWITCH"
+
+    /// Brings the database to ``current``; a database of a newer schema is ``ArchiveError/unreadable(_:)``.
+    static func migrate(_ connection: PostgresConnection) throws(ArchiveError) {
+        do throws(PostgresError) {
+            try connection.execute("SELECT pg_advisory_lock(\(migrationLock))")
+        } catch {
+            throw error.archiveError
+        }
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
+        let found: Int
+        do throws(PostgresError) {
+            try connection.execute("CREATE TABLE IF NOT EXISTS switchyard_schema(version bigint NOT NULL)")
+            // Simple queries answer in text.
+            let rows = try connection.execute("SELECT version FROM switchyard_schema").rows
+            found = rows.first?.first.flatMap { $0 }.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        } catch {
+            throw error.archiveError
+        }
+        guard found <= current else {
+            throw .unreadable(
+                "the database was written by a newer Switchyard (schema \(found); this one reads up to \(current))")
+        }
+        guard found < current else { return }
+        do throws(PostgresError) {
+            try connection.execute(
+                "BEGIN;\n" + migrations[found...].joined(separator: "\n")
+                    + "\nDELETE FROM switchyard_schema; INSERT INTO switchyard_schema VALUES(\(current));\nCOMMIT;")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error.archiveError
+        }
+    }
+}

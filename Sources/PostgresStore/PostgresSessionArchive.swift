@@ -1,0 +1,205 @@
+import SwitchyardJSON
+import SwitchyardServer
+import Synchronization
+
+/// Sessions in a PostgreSQL database that several Switchyard nodes share (``SharedSessionArchive``).
+///
+/// Every write is one transaction sent in one round trip (libpq's pipeline mode); a change is a compare-and-set
+/// on the session's version. After it commits, the node tells the others on the channel `switchyard`
+/// (`NOTIFY` outside the writing transaction, which would otherwise hold a global lock through its commit), and
+/// each node's listener (``follow(_:)``) passes the notices on. A commit is as durable as the server's
+/// `synchronous_commit` makes it (by default: flushed to its disk).
+public final class PostgresSessionArchive: SharedSessionArchive {
+    /// The channel changes are announced on.
+    static let channel = "switchyard"
+
+    private let pool: PostgresPool
+    private let listener: PostgresListener
+    private let historyRetention: Int?
+    private let replyLimit: Int
+    private let counts = Mutex(ArchiveStatistics(commits: 0, batches: 0))
+
+    /// Connects to `url` (`postgresql://user@host:port/database`), creates or migrates the schema, and keeps up
+    /// to `connections` connections for requests (plus one that listens for other nodes' changes).
+    ///
+    /// - Throws: ``ArchiveError/unavailable(_:)`` when the database cannot be reached,
+    ///   ``ArchiveError/unreadable(_:)`` when it holds the schema of a newer program.
+    public init(
+        url: String, connections: Int = 8, historyRetention: Int? = nil, replyLimit: Int = 256
+    ) throws(ArchiveError) {
+        pool = PostgresPool(url: url, size: connections)
+        listener = PostgresListener(url: url, channel: Self.channel)
+        self.historyRetention = historyRetention.map { max(1, $0) }
+        self.replyLimit = max(1, replyLimit)
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection(url: url, applicationName: "switchyard")
+        } catch {
+            throw error.archiveError
+        }
+        try PostgresSchema.migrate(connection)
+    }
+
+    public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
+        guard !writes.isEmpty else { return }
+        var statements: [(PostgresStatement, [PostgresValue])] = []
+        var notices: [String] = []
+        for write in writes { append(write, to: &statements, notices: &notices) }
+        let announcements = notices.map { (PostgresStatements.notify, [PostgresValue.text(Self.channel), .text($0)]) }
+        counts.withLock {
+            $0.commits += 1
+            $0.batches += 1
+        }
+        let outcomes = try pool.with { connection throws(PostgresError) in
+            try connection.pipeline(announcements.isEmpty ? [statements] : [statements, announcements])
+        }
+        if case .failure(let error) = outcomes[0] { throw error.archiveError }
+    }
+
+    private func append(
+        _ write: ArchiveWrite, to statements: inout [(PostgresStatement, [PostgresValue])], notices: inout [String]
+    ) {
+        switch write {
+        case .create(let session, let creation):
+            statements.append(
+                (
+                    PostgresStatements.insertSession,
+                    [
+                        .text(session.id), .text(session.app), .integer(session.version), .bytes(session.state),
+                        .real(session.lastAccess), .boolean(session.used),
+                    ]
+                ))
+            if let creation {
+                statements.append((PostgresStatements.insertCreation, Self.reply(creation, first: creation.key)))
+            }
+        case .change(let id, let base, let version, let state, let history, let reply):
+            statements.append(
+                (
+                    PostgresStatements.advance,
+                    [.text(id), .integer(base), .integer(version), .real(history.last?.time ?? 0)]
+                ))
+            for change in history {
+                let path = JSONValue.array(change.visiblePath.map(JSONValue.string)).jsonString
+                statements.append(
+                    (
+                        PostgresStatements.insertHistory,
+                        [
+                            .text(id), .integer(change.version), .real(change.time), .text(change.source),
+                            .bytes(change.request), .text(path), .bytes(change.state),
+                        ]
+                    ))
+            }
+            if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
+                statements.append((PostgresStatements.replaceState, [.text(id), .integer(version), .bytes(state)]))
+            }
+            if let retention = historyRetention {
+                statements.append((PostgresStatements.pruneHistory, [.text(id), .integer(version - retention)]))
+            }
+            if let reply {
+                statements.append((PostgresStatements.upsertReply, Self.reply(reply, first: id, then: reply.key)))
+                statements.append((PostgresStatements.pruneReplies, [.text(id), .integer(replyLimit)]))
+            }
+            if version != base { notices.append("c \(id) \(version)") }
+        case .remove(let id):
+            statements.append((PostgresStatements.removeSession, [.text(id)]))
+            notices.append("r \(id)")
+        case .touch(let id, let lastAccess, let used):
+            statements.append((PostgresStatements.touchSession, [.text(id), .real(lastAccess), .boolean(used)]))
+        }
+    }
+
+    /// The parameters of a remembered reply: `first` (and `then`) followed by its fingerprint, status, headers and
+    /// body; a creation's second parameter is the session it created.
+    private static func reply(_ reply: StoredReply, first: String, then second: String? = nil) -> [PostgresValue] {
+        [
+            .text(first), .text(second ?? reply.session), .integer(Int(Int64(bitPattern: reply.fingerprint))),
+            .integer(reply.status), .text(PostgresRows.headers(reply.headers)), .bytes(reply.body),
+        ]
+    }
+
+    public func session(_ id: String) throws(ArchiveError) -> StoredSession? {
+        let outcomes = try pool.with { connection throws(PostgresError) in
+            try connection.pipeline([
+                [(PostgresStatements.session, [.text(id)]), (PostgresStatements.replies, [.text(id)])]
+            ])
+        }
+        switch outcomes[0] {
+        case .failure(let error): throw error.archiveError
+        case .success(let results): return PostgresRows.session(id, results[0], replies: results[1])
+        }
+    }
+
+    public func version(of session: String) throws(ArchiveError) -> Int? {
+        let result = try query(PostgresStatements.version, [.text(session)])
+        return result.rows.isEmpty ? nil : result.integer(0, 0)
+    }
+
+    public func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] {
+        guard !sessions.isEmpty else { return [:] }
+        let result = try query(PostgresStatements.versions, [.text(sessions.joined(separator: ","))])
+        var found: [String: Int] = [:]
+        for row in result.rows.indices { found[result.text(row, 0)] = result.integer(row, 1) }
+        return found
+    }
+
+    public func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
+        guard let after else {
+            return PostgresRows.changes(
+                try query(PostgresStatements.latestHistory, [.text(session), .integer(limit)])
+            ).reversed()
+        }
+        return PostgresRows.changes(
+            try query(PostgresStatements.historyAfter, [.text(session), .integer(after), .integer(limit)]))
+    }
+
+    public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
+        let result = try query(PostgresStatements.versionState, [.text(session), .integer(version)])
+        guard let state = result.rows.first?.first ?? nil, !state.isEmpty else { return nil }
+        return state
+    }
+
+    public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
+        let result = try query(PostgresStatements.creation, [.text(key)])
+        guard !result.rows.isEmpty else { return nil }
+        return StoredReply(
+            key: key, fingerprint: UInt64(bitPattern: Int64(result.integer(0, 1))), session: result.text(0, 0),
+            status: result.integer(0, 2), headers: PostgresRows.headers(result.text(0, 3)), body: result.bytes(0, 4))
+    }
+
+    public func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
+        let result = try query(PostgresStatements.expire, [.real(max(usedBefore, unusedBefore)), .real(usedBefore)])
+        let ids = result.rows.indices.map { result.text($0, 0) }
+        guard !ids.isEmpty else { return [] }
+        // Other nodes end their copies and streams (a lost notice is made up by their reconcile).
+        let notices = stride(from: 0, to: ids.count, by: 200).map { start in
+            (
+                PostgresStatements.notify,
+                [
+                    PostgresValue.text(Self.channel),
+                    .text("r " + ids[start..<min(ids.count, start + 200)].joined(separator: " ")),
+                ]
+            )
+        }
+        _ = try? pool.with { connection throws(PostgresError) in try connection.pipeline([notices]) }
+        return ids
+    }
+
+    public func follow(_ observer: @escaping @Sendable (ArchiveNotice) -> Void) {
+        listener.add(observer)
+    }
+
+    public func close() {
+        listener.stop()
+        pool.close()
+    }
+
+    public var statistics: ArchiveStatistics? {
+        counts.withLock { $0 }
+    }
+
+    private func query(
+        _ statement: PostgresStatement, _ parameters: [PostgresValue]
+    ) throws(ArchiveError) -> PostgresResult {
+        try pool.with { connection throws(PostgresError) in try connection.query(statement, parameters) }
+    }
+}

@@ -1,0 +1,196 @@
+import Dispatch
+import Synchronization
+
+/// A ``SharedSessionArchive`` held in this process's memory: what a store promises, without a disk.
+///
+/// Sessions in it end with the process, so it is no durable store; it is the reference the store conformance
+/// suite holds SQLite and PostgreSQL to, and it lets several ``SwitchyardAPI`` instances in one process act as
+/// nodes sharing one store (tests, embedding). Notices are delivered in order on a queue of their own.
+public final class MemorySessionArchive: SharedSessionArchive {
+    private struct Record {
+        var session: StoredSession
+        var initialState: [UInt8]
+        var history: [Int: StoredChange] = [:]
+        var hasHistory: Bool { !history.isEmpty }
+    }
+
+    private struct Contents {
+        var records: [String: Record] = [:]
+        var creations: [String: StoredReply] = [:]
+        var closed = false
+        var observers: [@Sendable (ArchiveNotice) -> Void] = []
+    }
+
+    private let contents = Mutex(Contents())
+    private let notices = DispatchQueue(label: "switchyard.memory-archive.notices")
+    private let historyRetention: Int?
+    private let replyLimit: Int
+
+    /// An empty archive keeping `historyRetention` history entries per session (nil: all) and `replyLimit`
+    /// idempotent replies per session.
+    public init(historyRetention: Int? = nil, replyLimit: Int = 256) {
+        self.historyRetention = historyRetention.map { max(1, $0) }
+        self.replyLimit = max(1, replyLimit)
+    }
+
+    public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
+        let (observers, notices) = try contents.withLock { contents throws(ArchiveError) in
+            guard !contents.closed else { throw ArchiveError.closed }
+            // All or nothing: every write is checked before any is made.
+            try Self.check(writes, against: contents)
+            return (contents.observers, writes.compactMap { apply($0, &contents) })
+        }
+        announce(notices, to: observers)
+    }
+
+    /// Throws the conflict the batch would run into, taking its earlier writes into account.
+    private static func check(_ writes: [ArchiveWrite], against contents: Contents) throws(ArchiveError) {
+        var versions: [String: Int?] = [:]
+        var keys: Set<String> = []
+        for write in writes {
+            switch write {
+            case .create(let session, let creation):
+                guard (versions[session.id] ?? contents.records[session.id]?.session.version) == nil else {
+                    throw .conflict("session \(session.id) exists")
+                }
+                if let key = creation?.key {
+                    guard contents.creations[key] == nil, keys.insert(key).inserted else {
+                        throw .conflict("a session was created under this key already")
+                    }
+                }
+                versions[session.id] = session.version
+            case .change(let id, let base, let version, _, _, _):
+                guard let stored = versions[id] ?? contents.records[id]?.session.version else {
+                    throw .conflict("session \(id) is no longer stored")
+                }
+                guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
+                versions[id] = version
+            case .remove(let id):
+                versions[id] = .some(nil)
+            case .touch:
+                break
+            }
+        }
+    }
+
+    private func apply(_ write: ArchiveWrite, _ contents: inout Contents) -> ArchiveNotice? {
+        switch write {
+        case .create(let session, let creation):
+            if let creation { contents.creations[creation.key] = creation }
+            contents.records[session.id] = Record(session: session, initialState: session.state)
+            return nil
+        case .change(let id, let base, let version, let state, let history, let reply):
+            guard var record = contents.records.removeValue(forKey: id) else { return nil }
+            if let reply {
+                // A key stored again (the node had forgotten it) replaces the answer it kept.
+                record.session.replies.removeAll { $0.key == reply.key }
+                record.session.replies.append(reply)
+                record.session.replies.removeFirst(max(0, record.session.replies.count - replyLimit))
+            }
+            for change in history { record.history[change.version] = change }
+            if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
+                // A change without a new version (app data changed, or a keyed answer): its state is this one now.
+                if record.history[version] != nil { record.history[version]?.state = state }
+                if version == 0 { record.initialState = state }
+            }
+            if let retention = historyRetention {
+                record.history = record.history.filter { $0.key > version - retention }
+            }
+            record.session.version = version
+            record.session.state = state
+            record.session.used = record.session.used || !history.isEmpty
+            record.session.lastAccess = max(record.session.lastAccess, history.last?.time ?? 0)
+            contents.records[id] = record
+            return version == base ? nil : .changed(session: id, version: version)
+        case .remove(let id):
+            guard contents.records.removeValue(forKey: id) != nil else { return nil }
+            contents.creations = contents.creations.filter { $0.value.session != id }
+            return .removed(session: id)
+        case .touch(let id, let lastAccess, let used):
+            guard var record = contents.records.removeValue(forKey: id) else { return nil }
+            record.session.lastAccess = max(record.session.lastAccess, lastAccess)
+            record.session.used = record.session.used || used
+            contents.records[id] = record
+            return nil
+        }
+    }
+
+    private func announce(_ list: [ArchiveNotice], to observers: [@Sendable (ArchiveNotice) -> Void]) {
+        guard !list.isEmpty, !observers.isEmpty else { return }
+        notices.async {
+            for notice in list {
+                for observer in observers { observer(notice) }
+            }
+        }
+    }
+
+    public func session(_ id: String) throws(ArchiveError) -> StoredSession? {
+        try reading { $0.records[id]?.session }
+    }
+
+    public func version(of session: String) throws(ArchiveError) -> Int? {
+        try reading { $0.records[session]?.session.version }
+    }
+
+    public func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] {
+        try reading { contents in
+            var found: [String: Int] = [:]
+            for id in sessions { found[id] = contents.records[id]?.session.version }
+            return found
+        }
+    }
+
+    public func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
+        try reading { contents in
+            let entries = (contents.records[session]?.history.values.sorted { $0.version < $1.version } ?? [])
+                .map { change in
+                    var entry = change
+                    entry.state = []
+                    return entry
+                }
+            guard let after else { return Array(entries.suffix(limit)) }
+            return Array(entries.filter { $0.version > after }.prefix(limit))
+        }
+    }
+
+    public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
+        try reading { contents in
+            guard let record = contents.records[session] else { return nil }
+            let state = version == 0 ? record.initialState : record.history[version]?.state ?? []
+            return state.isEmpty ? nil : state
+        }
+    }
+
+    public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
+        try reading { $0.creations[key] }
+    }
+
+    public func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
+        let idle = try reading { contents in
+            contents.records.values.filter { record in
+                let session = record.session
+                return session.lastAccess < max(usedBefore, unusedBefore)
+                    && (session.lastAccess < usedBefore || (!session.used && !record.hasHistory))
+            }
+            .map(\.session.id)
+        }
+        guard !idle.isEmpty else { return [] }
+        try apply(idle.map { ArchiveWrite.remove(session: $0) })
+        return idle
+    }
+
+    public func follow(_ observer: @escaping @Sendable (ArchiveNotice) -> Void) {
+        contents.withLock { $0.observers.append(observer) }
+    }
+
+    public func close() {
+        contents.withLock { $0.closed = true }
+    }
+
+    private func reading<Value>(_ body: (Contents) -> Value) throws(ArchiveError) -> Value {
+        try contents.withLock { contents throws(ArchiveError) in
+            guard !contents.closed else { throw ArchiveError.closed }
+            return body(contents)
+        }
+    }
+}

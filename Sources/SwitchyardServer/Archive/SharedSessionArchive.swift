@@ -1,0 +1,25 @@
+/// An archive that several server processes (nodes) write to at once, such as a PostgreSQL database.
+///
+/// Any node may change any session, so a node's copy in memory can fall behind: before serving a session the
+/// server compares its version with ``SessionArchive/version(of:)``, and every change is a compare-and-set
+/// (``ArchiveWrite/change(session:base:version:state:history:reply:)``). To keep event streams live across nodes,
+/// the archive tells every node what was written (``follow(_:)``), and the server reconciles the sessions it
+/// streams with ``versions(of:)`` now and then, so that a notice lost while a node was disconnected is made up.
+public protocol SharedSessionArchive: SessionArchive {
+    /// The stored versions of these sessions, in one read; sessions not stored are absent.
+    func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int]
+    /// Starts telling `observer` what any node (this one included) stored, on a thread of the archive's, in the
+    /// order stored; every observer gets every notice. Notices may be lost while the archive is disconnected: it
+    /// says ``ArchiveNotice/resumed`` when it can tell again.
+    func follow(_ observer: @escaping @Sendable (ArchiveNotice) -> Void)
+}
+
+/// What a ``SharedSessionArchive`` tells the nodes following it.
+public enum ArchiveNotice: Sendable, Equatable {
+    /// A session is stored at a new version.
+    case changed(session: String, version: Int)
+    /// A session ended (deleted or expired).
+    case removed(session: String)
+    /// The archive follows again after a disconnection, in which notices may have been lost: reconcile.
+    case resumed
+}

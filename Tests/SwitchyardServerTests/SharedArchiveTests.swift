@@ -1,0 +1,206 @@
+import Foundation
+import Switchyard
+import SwitchyardServer
+import Synchronization
+import Testing
+import TodoDemo
+
+/// Two nodes (two servers in this process) sharing one ``MemorySessionArchive``: any node serves any session,
+/// correctly, and streams follow changes made on the other node.
+@Suite("Nodes sharing a store")
+struct SharedArchiveTests {
+    /// Two servers on one shared archive; `quietB` keeps node B from following notices (it only reconciles).
+    func withNodes<Result>(
+        quietB: Bool = false, _ body: (TestServer, TestServer, MemorySessionArchive) throws -> Result
+    ) throws -> Result {
+        let archive = MemorySessionArchive()
+        let a = try TestServer { $0.archive = archive }
+        defer { a.stop() }
+        let b = try TestServer { $0.archive = quietB ? DeafArchive(archive) : archive }
+        defer { b.stop() }
+        return try body(a, b, archive)
+    }
+
+    @Test func aSessionCreatedOnOneNodeIsServedByTheOther() throws {
+        try withNodes { a, b, _ in
+            let session = try a.createSession()
+            let read = try b.get(session.base)
+            #expect(read.status == 200)
+            #expect(read.json == session.created.json)
+            #expect(read.header("ETag") == session.created.header("ETag"))
+        }
+    }
+
+    @Test func aReadOnTheOtherNodeShowsTheAcknowledgedChange() throws {
+        try withNodes { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            _ = try onB.state()  // B now holds a copy
+            let changed = try onA.must(onA.event(#"{"name":"completeOnboarding"}"#))
+            let read = try onB.state()
+            #expect(read.version == changed.version)
+            var document = try #require(changed.json.objectValue)
+            document["result"] = nil
+            #expect(read.json == .object(document))
+        }
+    }
+
+    @Test func aChangeOnAStaleCopyAppliesToTheLatestVersion() throws {
+        try withNodes { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            _ = try onB.state()
+            try onA.logIn()
+            let latest = try #require(try onA.state().version)
+            let moved = try onB.must(onB.transition(#"{"steps":[{"action":"selectTab","route":"todos"}]}"#))
+            #expect(moved.version == latest + 1)
+            // With a precondition naming the version B had seen: 412 with the current state, nothing applied.
+            let stale = try onB.transition(
+                #"{"expectedVersion":\#(latest),"steps":[{"action":"selectTab","route":"profile"}]}"#)
+            #expect(stale.status == 412)
+            #expect(stale.json["currentVersion"]?.int == latest + 1)
+            #expect(stale.json["state"]?["version"]?.int == latest + 1)
+            #expect(try onA.state().version == latest + 1)
+        }
+    }
+
+    @Test func anIdempotencyKeyHoldsAcrossNodes() throws {
+        try withNodes { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            _ = try onB.state()
+            let key = [("Idempotency-Key", "key-1")]
+            let first = try onA.must(onA.event(#"{"name":"completeOnboarding"}"#, headers: key))
+            let retry = try onB.event(#"{"name":"completeOnboarding"}"#, headers: key)
+            #expect(retry.status == first.status)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.text == first.text)
+            #expect(try onA.state().version == first.version)
+        }
+    }
+
+    @Test func aKeyedCreationReplaysOnTheOtherNode() throws {
+        try withNodes { a, b, _ in
+            let key = [("Idempotency-Key", "create-1")]
+            let created = try a.post("/api/sessions", nil, headers: key)
+            #expect(created.status == 201)
+            let retry = try b.post("/api/sessions", nil, headers: key)
+            #expect(retry.status == 201)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.json["session"] == created.json["session"])
+            #expect(b.api.sessionCount == 1, "B read the session, created none")
+        }
+    }
+
+    @Test func writersOnBothNodesLoseNoUpdate() throws {
+        try withNodes { a, b, _ in
+            let session = try a.createSession()
+            try session.logIn()
+            let start = try #require(try session.state().version)
+            let accepted = Atomic<Int>(0)
+            let refused = Mutex<[String]>([])
+            onThreads(8) { index in
+                let node = index.isMultiple(of: 2) ? a : b
+                for _ in 0..<10 {
+                    // Every push makes a version.
+                    let reply = try? node.post(
+                        session.base + "/transitions",
+                        #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"green"}]}"#)
+                    if reply?.status == 200 {
+                        accepted.add(1, ordering: .relaxed)
+                    } else {
+                        refused.withLock { $0.append("\(reply?.status ?? 0) \(reply?.text ?? "")") }
+                    }
+                }
+            }
+            let end = try #require(try b.get(session.base).version)
+            #expect(accepted.load(ordering: .relaxed) == 80, "refused: \(refused.withLock { $0 })")
+            #expect(end - start == accepted.load(ordering: .relaxed))
+            #expect(try a.get(session.base).version == end)
+        }
+    }
+
+    @Test func aStreamOnOneNodeShowsEveryVersionMadeOnTheOther() throws {
+        try withNodes { a, b, _ in
+            let session = try a.createSession()
+            let stream = try StreamSubscriber(port: b.port, path: session.base + "/stream")
+            #expect(try stream.next()?.id == "0")
+            try session.logIn()
+            var last = try #require(try session.state().version)
+            for round in 0..<20 {
+                let tab = round.isMultiple(of: 2) ? "todos" : "profile"
+                last = try #require(
+                    try session.must(session.transition(#"{"steps":[{"action":"selectTab","route":"\#(tab)"}]}"#))
+                        .version)
+            }
+            var seen: [Int] = []
+            while seen.last != last, let event = try stream.next() {
+                seen.append(try #require(event.id.flatMap(Int.init)))
+                #expect(event.json["version"]?.int == seen.last)
+            }
+            #expect(seen == Array(1...last))
+        }
+    }
+
+    @Test func reconcilingCatchesUpAStreamWhoseNoticesWereLost() throws {
+        try withNodes(quietB: true) { a, b, _ in
+            let session = try a.createSession()
+            let stream = try StreamSubscriber(port: b.port, path: session.base + "/stream")
+            #expect(try stream.next()?.id == "0")
+            let changed = try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+            b.api.reconcileFollowedSessions()
+            let event = try #require(try stream.nextState(atLeast: 1))
+            #expect(event.id == String(changed.version ?? -1))
+        }
+    }
+
+    @Test func aStreamReconnectingToTheOtherNodeGetsWhatItMissed() throws {
+        try withNodes { a, b, _ in
+            let session = try a.createSession()
+            try session.logIn()
+            let last = try #require(
+                try session.must(session.transition(#"{"steps":[{"action":"selectTab","route":"todos"}]}"#)).version)
+            let stream = try StreamSubscriber(port: b.port, path: session.base + "/stream", lastEventID: "0")
+            var seen: [Int] = []
+            while seen.last != last, let event = try stream.next() {
+                seen.append(try #require(event.id.flatMap(Int.init)))
+            }
+            #expect(seen == Array(1...last))
+            let current = try StreamSubscriber(port: b.port, path: session.base + "/stream", lastEventID: "\(last)")
+            #expect(try current.next(within: 0.5) == nil, "it saw the current version: nothing to send")
+        }
+    }
+
+    @Test func deletingOnOneNodeEndsTheSessionOnTheOther() throws {
+        try withNodes { a, b, _ in
+            let session = try a.createSession()
+            let stream = try StreamSubscriber(port: b.port, path: session.base + "/stream")
+            #expect(try stream.next()?.id == "0")
+            #expect(try a.request("DELETE", session.base).status == 204)
+            #expect(try stream.next(within: 5) == nil, "the stream ended")
+            #expect(try b.get(session.base).status == 404)
+        }
+    }
+}
+
+/// A shared archive that tells nothing: a node on it only learns of other nodes' changes by reconciling.
+final class DeafArchive: SharedSessionArchive {
+    let inner: MemorySessionArchive
+    init(_ inner: MemorySessionArchive) { self.inner = inner }
+    func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) { try inner.apply(writes) }
+    func session(_ id: String) throws(ArchiveError) -> StoredSession? { try inner.session(id) }
+    func version(of session: String) throws(ArchiveError) -> Int? { try inner.version(of: session) }
+    func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] { try inner.versions(of: sessions) }
+    func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
+        try inner.history(of: session, after: after, limit: limit)
+    }
+    func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
+        try inner.state(of: session, at: version)
+    }
+    func creation(_ key: String) throws(ArchiveError) -> StoredReply? { try inner.creation(key) }
+    func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
+        try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
+    }
+    func follow(_ observer: @escaping @Sendable (ArchiveNotice) -> Void) {}
+    func close() { inner.close() }
+}
