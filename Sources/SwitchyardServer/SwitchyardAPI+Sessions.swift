@@ -4,9 +4,10 @@ import Switchyard
 
 /// Session endpoints.
 extension SwitchyardAPI {
-    func requireSession(_ id: String) throws -> Session {
+    /// The session named in a request (`current`: see ``SessionStore/session(_:current:)``), or the problem.
+    func requireSession(_ id: String, current: Bool = true) throws -> Session {
         do {
-            return try sessions.session(id)
+            return try sessions.session(id, current: current)
         } catch {
             throw problem(error, id)
         }

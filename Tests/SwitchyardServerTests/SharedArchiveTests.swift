@@ -64,6 +64,19 @@ struct SharedArchiveTests {
         }
     }
 
+    @Test func aRequestOnlyTheLatestVersionCanServeIsNotRefusedByAStaleCopy() throws {
+        try withNodes { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            _ = try onB.state()  // B holds the onboarding state
+            try onA.logIn()
+            // Only the logged-in state has a todos coordinator: B's copy must not be the one that answers.
+            let reply = try onB.transition(
+                #"{"coordinator":"TodosCoordinator","steps":[{"action":"route","route":"create"}]}"#)
+            #expect(reply.status == 200, "\(reply.text)")
+        }
+    }
+
     @Test func anIdempotencyKeyHoldsAcrossNodes() throws {
         try withNodes { a, b, _ in
             let onA = try a.createSession()

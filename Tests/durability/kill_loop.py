@@ -201,7 +201,7 @@ class Watcher(threading.Thread):
             response = connection.getresponse()
             data = []
             while True:
-                line = response.fp.readline()
+                line = response.readline()  # decodes the chunked transfer (fp would not)
                 if not line:
                     return
                 line = line.decode().rstrip("\r\n")
