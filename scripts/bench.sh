@@ -10,7 +10,7 @@
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory store http durable sse
+#   BENCH_SKIP       space-separated parts to skip: engine memory store http durable sse cluster
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -42,10 +42,13 @@ done
 OUT=$(mktemp -d)
 SERVER_PID=
 DURABLE_PIDS=()
+CLUSTER_PIDS=()
+PGDIR=
 cleanup() {
-    for pid in $SERVER_PID "${DURABLE_PIDS[@]}"; do
+    for pid in $SERVER_PID "${DURABLE_PIDS[@]}" "${CLUSTER_PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
     done
+    [ -n "$PGDIR" ] && bash scripts/postgres.sh stop "$PGDIR" >/dev/null 2>&1
     rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -133,6 +136,41 @@ fi
 if [[ $SKIP != *" sse "* ]]; then
     echo "bench: SSE, $SSE subscribers, $SSE_TRANSITIONS transitions" >&2
     (cd "$HERE" && python3 sse.py 127.0.0.1 "$PORT" "$SSE" "$SSE_TRANSITIONS") > "$OUT/sse.json"
+fi
+
+# Two nodes on one PostgreSQL (a throwaway cluster, default settings, fsync on), every process on this machine:
+# both nodes change the same sessions (round robin without stickiness: a node's copy is often behind), and a
+# stream on node B follows a session node A changes while that load runs.
+if [[ $SKIP != *" cluster "* ]]; then
+    for server in $SERVER_PID "${DURABLE_PIDS[@]}"; do kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; done
+    SERVER_PID=; DURABLE_PIDS=()
+    PGDIR=$(mktemp -d /tmp/switchyard-bench-pg.XXXXXX); rmdir "$PGDIR"
+    DATABASE_URL=$(bash scripts/postgres.sh start "$PGDIR")
+    CLUSTER_PORTS=()
+    for node in a b; do
+        port=$(free_port)
+        "$BIN/switchyard" serve --host 127.0.0.1 --port "$port" --log-level warning --session-create-rate 0 \
+            --database-url "$DATABASE_URL" > "$OUT/node-$node.log" 2>&1 &
+        CLUSTER_PIDS+=($!)
+        CLUSTER_PORTS+=("$port")
+        wait_port "$port"
+    done
+    echo "bench: cluster, creating $SESSIONS sessions" >&2
+    python3 "$HERE/sessions.py" 127.0.0.1 "${CLUSTER_PORTS[0]}" "$SESSIONS" > "$OUT/sessions-cluster.txt"
+    for round in $(seq "$ROUNDS"); do
+        echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, ${DURATION}s" >&2
+        WRK_PIDS=()
+        for index in 0 1; do
+            wrk -t1 -c32 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[$index]}" \
+                -- transition "$OUT/sessions-cluster.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-$index.json" &
+            WRK_PIDS+=($!)
+        done
+        if [ "$round" = 1 ]; then
+            (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse.json"
+        fi
+        wait "${WRK_PIDS[@]}"
+        echo "{\"round\": $round, \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json")}" >> "$OUT/cluster.jsonl"
+    done
 fi
 
 uptime > "$OUT/load-after.txt"

@@ -93,17 +93,19 @@ final class PostgresListener: Sendable {
         }
     }
 
-    /// `c <id> <version>`: a change; `r <id> [<id> …]`: sessions removed.
+    /// One notice per line: `c <id> <version>`, a change; `r <id> [<id> …]`, sessions removed.
     static func notices(_ payload: String) -> [ArchiveNotice] {
-        let words = payload.split(separator: " ").map(String.init)
-        switch words.first {
-        case "c":
-            guard words.count == 3, let version = Int(words[2]) else { return [] }
-            return [.changed(session: words[1], version: version)]
-        case "r":
-            return words.dropFirst().map { .removed(session: $0) }
-        default:
-            return []
+        payload.split(separator: "\n").flatMap { line -> [ArchiveNotice] in
+            let words = line.split(separator: " ").map(String.init)
+            switch words.first {
+            case "c":
+                guard words.count == 3, let version = Int(words[2]) else { return [] }
+                return [.changed(session: words[1], version: version)]
+            case "r":
+                return words.dropFirst().map { .removed(session: $0) }
+            default:
+                return []
+            }
         }
     }
 }

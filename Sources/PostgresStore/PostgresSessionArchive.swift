@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// Every write is one transaction sent in one round trip (libpq's pipeline mode); a change is a compare-and-set
 /// on the session's version. After it commits, the node tells the others on the channel `switchyard`
-/// (`NOTIFY` outside the writing transaction, which would otherwise hold a global lock through its commit), and
-/// each node's listener (``follow(_:)``) passes the notices on. A commit is as durable as the server's
+/// (`NOTIFY` outside the writing transaction, which would otherwise hold a global lock through its commit; many
+/// changes to one notification: ``PostgresAnnouncer``), and each node's listener (``follow(_:)``) passes the
+/// notices on. A commit is as durable as the server's
 /// `synchronous_commit` makes it (by default: flushed to its disk).
 public final class PostgresSessionArchive: SharedSessionArchive {
     /// The channel changes are announced on.
@@ -15,6 +16,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
 
     private let pool: PostgresPool
     private let listener: PostgresListener
+    private let announcer: PostgresAnnouncer
     private let historyRetention: Int?
     private let replyLimit: Int
     private let counts = Mutex(ArchiveStatistics(commits: 0, batches: 0))
@@ -29,6 +31,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     ) throws(ArchiveError) {
         pool = PostgresPool(url: url, size: connections)
         listener = PostgresListener(url: url, channel: Self.channel)
+        announcer = PostgresAnnouncer(url: url, channel: Self.channel)
         self.historyRetention = historyRetention.map { max(1, $0) }
         self.replyLimit = max(1, replyLimit)
         let connection: PostgresConnection
@@ -45,15 +48,13 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         var statements: [(PostgresStatement, [PostgresValue])] = []
         var notices: [String] = []
         for write in writes { append(write, to: &statements, notices: &notices) }
-        let announcements = notices.map { (PostgresStatements.notify, [PostgresValue.text(Self.channel), .text($0)]) }
         counts.withLock {
             $0.commits += 1
             $0.batches += 1
         }
-        let outcomes = try pool.with { connection throws(PostgresError) in
-            try connection.pipeline(announcements.isEmpty ? [statements] : [statements, announcements])
-        }
+        let outcomes = try pool.with { connection throws(PostgresError) in try connection.pipeline([statements]) }
         if case .failure(let error) = outcomes[0] { throw error.archiveError }
+        announcer.announce(notices)
     }
 
     private func append(
@@ -129,6 +130,23 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         }
     }
 
+    public func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead {
+        let outcomes = try pool.with { connection throws(PostgresError) in
+            try connection.pipeline([
+                [
+                    (PostgresStatements.sessionUnless, [.text(id), .integer(version)]),
+                    (PostgresStatements.repliesUnless, [.text(id), .integer(version)]),
+                ]
+            ])
+        }
+        switch outcomes[0] {
+        case .failure(let error): throw error.archiveError
+        case .success(let results):
+            guard let stored = PostgresRows.session(id, results[0], replies: results[1]) else { return .absent }
+            return stored.version == version ? .unchanged : .changed(stored)
+        }
+    }
+
     public func version(of session: String) throws(ArchiveError) -> Int? {
         let result = try query(PostgresStatements.version, [.text(session)])
         return result.rows.isEmpty ? nil : result.integer(0, 0)
@@ -171,16 +189,10 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         let ids = result.rows.indices.map { result.text($0, 0) }
         guard !ids.isEmpty else { return [] }
         // Other nodes end their copies and streams (a lost notice is made up by their reconcile).
-        let notices = stride(from: 0, to: ids.count, by: 200).map { start in
-            (
-                PostgresStatements.notify,
-                [
-                    PostgresValue.text(Self.channel),
-                    .text("r " + ids[start..<min(ids.count, start + 200)].joined(separator: " ")),
-                ]
-            )
-        }
-        _ = try? pool.with { connection throws(PostgresError) in try connection.pipeline([notices]) }
+        announcer.announce(
+            stride(from: 0, to: ids.count, by: 200).map { start in
+                "r " + ids[start..<min(ids.count, start + 200)].joined(separator: " ")
+            })
         return ids
     }
 
@@ -190,6 +202,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
 
     public func close() {
         listener.stop()
+        announcer.stop()
         pool.close()
     }
 

@@ -77,6 +77,23 @@ enum PostgresStatements {
         LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version
         WHERE s.id = $1
         """, [.text])
+    /// A session unless it is at version `$2`: then only its version (and no state).
+    static let sessionUnless = PostgresStatement(
+        "sy_session_unless",
+        """
+        SELECT s.app, s.version, CASE WHEN s.version <> $2 THEN COALESCE(h.state, s.state) END, s.last_access, s.used
+        FROM switchyard_sessions s
+        LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version AND s.version <> $2
+        WHERE s.id = $1
+        """, [.text, .int8])
+    /// A session's replies unless it is at version `$2`.
+    static let repliesUnless = PostgresStatement(
+        "sy_replies_unless",
+        """
+        SELECT key, fingerprint, status, headers, body FROM switchyard_replies
+        WHERE session = $1 AND EXISTS (SELECT 1 FROM switchyard_sessions WHERE id = $1 AND version <> $2)
+        ORDER BY seq
+        """, [.text, .int8])
     static let replies = PostgresStatement(
         "sy_replies",
         "SELECT key, fingerprint, status, headers, body FROM switchyard_replies WHERE session = $1 ORDER BY seq",

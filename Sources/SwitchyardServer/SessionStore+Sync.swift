@@ -21,23 +21,13 @@ extension SessionStore {
     /// Versions streamed one by one when a copy catches up with several; past this, subscribers get the latest.
     static let replayLimit = 100
 
-    /// Before serving a session held in memory: with a shared archive, one read of its stored version, and a
-    /// catch-up if another node moved it on (then true). A session no longer stored leaves memory.
+    /// Before serving a session held in memory: with a shared archive, one read that says whether another node
+    /// moved it on (and then brings the stored session, which the copy takes: true). A session no longer stored
+    /// leaves memory.
     @discardableResult
     func checkCurrent(_ session: Session) throws(LookupFailure) -> Bool {
-        guard let archive = configuration.archive as? any SharedSessionArchive else { return false }
-        let stored: Int?
-        do {
-            stored = try archive.version(of: session.id)
-        } catch {
-            metrics.countStoreFailure()
-            throw .store(error)
-        }
-        guard let stored else {
-            evict(session)
-            throw .unknown
-        }
-        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, known: stored) }
+        guard configuration.archive is any SharedSessionArchive else { return false }
+        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, check: true) }
         try settle(outcome, of: session)
         if case .caughtUp = outcome { return true }
         return false
@@ -60,22 +50,34 @@ extension SessionStore {
         }
     }
 
-    /// Brings a copy (under its lock) to the stored version: unless `known` (the stored version, just read) says it
-    /// is current, reads the stored session, streams the versions the subscribers have not seen, and takes the
-    /// stored state. Also after a change here failed to store on a conflict: the copy's engine holds that change,
-    /// and the stored state replaces it.
-    func catchUp(_ state: inout SessionState, app: String, known: Int? = nil) -> CatchUp {
+    /// Brings a copy (under its lock) to the stored version: unless `known` (the stored version, from a notice or
+    /// a reconcile) says it is current, reads the stored session (with `check`, only if it moved on), streams the
+    /// versions the subscribers have not seen, and takes the stored state. Without either, the stored state is
+    /// taken whatever its version: after a change here failed to store on a conflict, the copy's engine holds
+    /// that change.
+    func catchUp(_ state: inout SessionState, app: String, known: Int? = nil, check: Bool = false) -> CatchUp {
         guard let archive = configuration.archive else { return .current }
-        if let known, known <= state.announced, state.engine.version == state.announced { return .current }
-        let stored: StoredSession?
+        let intact = state.engine.version == state.announced
+        if let known, known <= state.announced, intact { return .current }
+        let stored: StoredSession
         do {
-            stored = try archive.session(state.id)
+            let read: StoredSessionRead
+            if check, intact, let shared = archive as? any SharedSessionArchive {
+                read = try shared.session(state.id, unlessAt: state.announced)
+            } else {
+                read = try archive.session(state.id).map { .changed($0) } ?? .absent
+            }
+            switch read {
+            case .absent:
+                state.ended = true
+                return .removed
+            case .unchanged:
+                return .current
+            case .changed(let found):
+                stored = found
+            }
         } catch {
             return .failed(error)
-        }
-        guard let stored else {
-            state.ended = true
-            return .removed
         }
         let seen = state.announced
         if !state.subscribers.isEmpty, stored.version > seen + 1 {

@@ -98,10 +98,10 @@ final class SessionStore: Sendable {
 
     /// The session with that id: live in memory, or read back from the archive (then it is live again). A request
     /// naming it counts as using it. With an archive other nodes write to, a copy in memory is first checked
-    /// against the store, unless `current` is false (a change, whose write is a compare-and-set anyway).
-    func session(_ id: String, current: Bool = true) throws(LookupFailure) -> Session {
+    /// against the store (one read).
+    func session(_ id: String) throws(LookupFailure) -> Session {
         if let session = live(id) {
-            if current { try checkCurrent(session) }
+            try checkCurrent(session)
             session.markUsed()
             return session
         }

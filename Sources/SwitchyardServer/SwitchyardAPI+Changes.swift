@@ -17,7 +17,7 @@ extension SwitchyardAPI {
     }
 
     func transitions(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id, current: mode == .preview)
+        let session = try requireSession(id)
         try requireJSON(request)
         return run(mode, session, request, source: .api) { state in
             let body = try decode(TransitionRequest.self, request.body)
@@ -40,7 +40,7 @@ extension SwitchyardAPI {
     }
 
     func events(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id, current: mode == .preview)
+        let session = try requireSession(id)
         try requireJSON(request)
         return run(mode, session, request, source: .event) { state in
             let body = try decode(EventRequest.self, request.body)
@@ -60,7 +60,7 @@ extension SwitchyardAPI {
     }
 
     func deepLinks(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id, current: mode == .preview)
+        let session = try requireSession(id)
         try requireJSON(request)
         return run(mode, session, request, source: .deeplink) { state in
             let body = try decode(DeepLinkRequest.self, request.body)
@@ -124,14 +124,11 @@ extension SwitchyardAPI {
     ///
     /// When the store refuses the write because another node changed the session first, the session takes the
     /// stored state and the change runs again on it, a few times at most: without a precondition it applies to the
-    /// latest version (no update is lost), with one it now answers 412, and a retried key now replays. A change
-    /// runs on the copy in memory without first asking the store whether another node moved the session on (its
-    /// write would fail if so); a refusal is only answered once the store confirms the copy was current.
+    /// latest version (no update is lost), with one it now answers 412, and a retried key now replays.
     private func change(
         _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
         _ body: (inout SessionState) throws -> ChangeResult
     ) -> HTTPResponse {
-        var confirmed = !(configuration.archive is any SharedSessionArchive)
         for attempt in 0..<Self.conflictAttempts {
             if attempt > 1 {
                 // Nodes racing for one session: a random pause, longer each time, so that one of them gets through.
@@ -144,16 +141,7 @@ extension SwitchyardAPI {
                 metrics.countStoreFailure()
                 sessions.evict(session)
             case .diverged: sessions.evict(session)
-            case .answered:
-                if response.status >= 300, !confirmed {
-                    // Refused (412, or the engine refused the request) on a copy another node may have moved on.
-                    confirmed = true
-                    do {
-                        if try sessions.checkCurrent(session) { continue }
-                    } catch {
-                        return problem(error, session.id).response
-                    }
-                }
+            case .answered: break
             case .conflict(let caughtUp):
                 metrics.countConflict()
                 do {

@@ -4,10 +4,11 @@ import Switchyard
 
 /// Session endpoints.
 extension SwitchyardAPI {
-    /// The session named in a request (`current`: see ``SessionStore/session(_:current:)``), or the problem.
-    func requireSession(_ id: String, current: Bool = true) throws -> Session {
+    /// The session named in a request (checked against a shared store: ``SessionStore/session(_:)``), or the
+    /// problem.
+    func requireSession(_ id: String) throws -> Session {
         do {
-            return try sessions.session(id, current: current)
+            return try sessions.session(id)
         } catch {
             throw problem(error, id)
         }

@@ -165,6 +165,40 @@ def sse_rows(parts):
     return rows
 
 
+def cluster_rows(parts):
+    path = os.path.join(parts, "cluster.jsonl")
+    if not os.path.exists(path):
+        return []
+    with open(path) as file:
+        rounds = [json.loads(line) for line in file]
+    rps = [r["a"]["rps"] + r["b"]["rps"] for r in rounds]
+    p99 = [max(r["a"]["p99_us"], r["b"]["p99_us"]) / 1000 for r in rounds]
+    p50 = [max(r["a"]["p50_us"], r["b"]["p50_us"]) / 1000 for r in rounds]
+    failures = sum(r[n]["errors"]["status"] + r[n]["errors"]["connect"] + r[n]["errors"]["read"]
+                   + r[n]["errors"]["timeout"] for r in rounds for n in ("a", "b"))
+    requests = sum(r["a"]["requests"] + r["b"]["requests"] for r in rounds)
+    rows = [
+        {"section": "cluster", "id": "cluster.transitions.rps",
+         "label": "two nodes on PostgreSQL: POST transitions on both, same sessions", "value": statistics.median(rps),
+         "unit": "req/s", "detail": "per round: " + ", ".join(f"{x:,.0f}" for x in rps)
+                                    + f"; {failures} errors/non-2xx of {requests:,}",
+         "target": "≥ 3,000 req/s", "pass": statistics.median(rps) >= 3000},
+        {"section": "cluster", "id": "cluster.transitions.p99", "label": "two nodes on PostgreSQL: transition p99",
+         "value": statistics.median(p99), "unit": "ms", "detail": f"p50 {statistics.median(p50):.1f} ms",
+         "target": None, "pass": None},
+    ]
+    sse = load(os.path.join(parts, "cluster-sse.json"))
+    if sse:
+        value = sse["fromResponseMs"]
+        rows.append({
+            "section": "cluster", "id": "cluster.sse.p99",
+            "label": "A's response → B's stream event, under that load, p99", "value": value["p99"], "unit": "ms",
+            "detail": f"p50 {value['p50']:.1f} ms, max {value['max']:.1f} ms, {sse['transitions']} transitions",
+            "target": "≤ 50 ms", "pass": value["p99"] <= 50,
+        })
+    return rows
+
+
 def format_value(row):
     value = row["value"]
     if row["unit"] == "req/s":
@@ -191,7 +225,8 @@ def table(rows, header):
 
 def main():
     parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
-    rows = engine_rows(parts) + memory_rows(parts) + store_rows(parts) + http_rows(parts) + sse_rows(parts)
+    rows = (engine_rows(parts) + memory_rows(parts) + store_rows(parts) + http_rows(parts) + sse_rows(parts)
+            + cluster_rows(parts))
     load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
     load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()

@@ -128,6 +128,13 @@ public final class MemorySessionArchive: SharedSessionArchive {
         try reading { $0.records[id]?.session }
     }
 
+    public func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead {
+        try reading { contents in
+            guard let session = contents.records[id]?.session else { return .absent }
+            return session.version == version ? .unchanged : .changed(session)
+        }
+    }
+
     public func version(of session: String) throws(ArchiveError) -> Int? {
         try reading { $0.records[session]?.session.version }
     }

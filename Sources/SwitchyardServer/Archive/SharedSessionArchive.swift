@@ -8,10 +8,32 @@
 public protocol SharedSessionArchive: SessionArchive {
     /// The stored versions of these sessions, in one read; sessions not stored are absent.
     func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int]
+    /// The stored session unless it is stored at version `version` (then only that is said), in one read: what a
+    /// node asks before serving its copy of a session.
+    func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead
     /// Starts telling `observer` what any node (this one included) stored, on a thread of the archive's, in the
     /// order stored; every observer gets every notice. Notices may be lost while the archive is disconnected: it
     /// says ``ArchiveNotice/resumed`` when it can tell again.
     func follow(_ observer: @escaping @Sendable (ArchiveNotice) -> Void)
+}
+
+extension SharedSessionArchive {
+    /// Two reads: the version, then the session if it moved (archives that can do it in one read override this).
+    public func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead {
+        guard let stored = try self.version(of: id) else { return .absent }
+        guard stored != version else { return .unchanged }
+        return try session(id).map { .changed($0) } ?? .absent
+    }
+}
+
+/// What ``SharedSessionArchive/session(_:unlessAt:)`` found.
+public enum StoredSessionRead: Sendable {
+    /// The session is not stored (deleted, expired, or never created).
+    case absent
+    /// It is stored at the version asked about.
+    case unchanged
+    /// It is stored at another version: here it is.
+    case changed(StoredSession)
 }
 
 /// What a ``SharedSessionArchive`` tells the nodes following it.
