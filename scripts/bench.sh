@@ -146,6 +146,9 @@ if [[ $SKIP != *" cluster "* ]]; then
     SERVER_PID=; DURABLE_PIDS=()
     PGDIR=$(mktemp -d /tmp/switchyard-bench-pg.XXXXXX); rmdir "$PGDIR"
     DATABASE_URL=$(bash scripts/postgres.sh start "$PGDIR")
+    # On one machine the nodes reach PostgreSQL over its Unix socket (TCP over loopback costs both sides ~10 %).
+    PGPORT=$(sed -n 's|.*:\([0-9]*\)/.*|\1|p' <<<"$DATABASE_URL")
+    DATABASE_URL="postgresql://postgres@/postgres?host=$PGDIR&port=$PGPORT"
     CLUSTER_PORTS=()
     for node in a b; do
         port=$(free_port)

@@ -7,8 +7,9 @@ enum PostgresError: Error, CustomStringConvertible {
     /// The server refused a statement: its SQLSTATE and message.
     case server(state: String, message: String)
 
-    /// SQLSTATE a compare-and-set raises when the session is not at the expected version (see the schema).
-    static let versionConflict = "SY409"
+    /// SQLSTATE the compare-and-set raises when the session is not at the expected version
+    /// (``PostgresStatements/advance``: division by zero).
+    static let versionConflict = "22012"
 
     var description: String {
         switch self {

@@ -17,6 +17,7 @@ final class PostgresListener: Sendable {
         var observers: [@Sendable (ArchiveNotice) -> Void] = []
         var started = false
         var stopped = false
+        var thread: pthread_t?
     }
 
     private let url: String
@@ -48,7 +49,14 @@ final class PostgresListener: Sendable {
 
     private var stopped: Bool { state.withLock { $0.stopped } }
 
+    /// Whether the caller runs on the listening thread (the observers' catch-up reads do).
+    var isCurrentThread: Bool {
+        guard let thread = state.withLock({ $0.thread }) else { return false }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
     private func run() {
+        state.withLock { $0.thread = pthread_self() }
         var delay = 0.1
         var first = true
         while !stopped {

@@ -1,21 +1,36 @@
+import Foundation
 import SwitchyardJSON
 import SwitchyardServer
 
 /// Rows read back as the archive's values.
 enum PostgresRows {
-    /// A session row (`app, version, state, last_access, used`) and its replies' rows; nil when there is none.
-    static func session(_ id: String, _ row: PostgresResult, replies: PostgresResult) -> StoredSession? {
+    /// A session row (`app, version, state, last_access, used, replies as JSON`); nil when there is none.
+    static func session(_ id: String, _ row: PostgresResult) -> StoredSession? {
         guard !row.rows.isEmpty else { return nil }
         var stored = StoredSession(
             id: id, app: row.text(0, 0), version: row.integer(0, 1), state: row.bytes(0, 2),
             lastAccess: row.real(0, 3), used: row.boolean(0, 4))
-        stored.replies = replies.rows.indices.map { index in
-            StoredReply(
-                key: replies.text(index, 0), fingerprint: UInt64(bitPattern: Int64(replies.integer(index, 1))),
-                session: id, status: replies.integer(index, 2), headers: headers(replies.text(index, 3)),
-                body: replies.bytes(index, 4))
-        }
+        stored.replies = replies(of: id, row.bytes(0, 5))
         return stored
+    }
+
+    /// `[[key, fingerprint, status, headers, body in base64], …]` → the replies.
+    static func replies(of session: String, _ json: [UInt8]) -> [StoredReply] {
+        guard !json.isEmpty, case .array(let items)? = try? JSONValue(parsing: json) else { return [] }
+        return items.compactMap { item in
+            guard case .array(let fields) = item, fields.count == 5, let key = fields[0].stringValue,
+                let fingerprint = fields[1].stringValue.flatMap(Int64.init), case .number(let status) = fields[2],
+                let headers = fields[3].stringValue, let body = fields[4].stringValue.flatMap(base64)
+            else { return nil }
+            return StoredReply(
+                key: key, fingerprint: UInt64(bitPattern: fingerprint), session: session, status: Int(status),
+                headers: self.headers(headers), body: body)
+        }
+    }
+
+    /// PostgreSQL's `encode(…, 'base64')`, which breaks lines every 76 characters.
+    private static func base64(_ text: String) -> [UInt8]? {
+        Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { Array($0) }
     }
 
     /// History rows (`version, time, source, request, visible_path`), without their states.

@@ -8,14 +8,14 @@ enum PostgresSchema {
     static let migrations: [String] = [
         // 1: sessions (`state`: the restore document of version 0, or of the current version while it has no
         // history entry), their history with each version's restore document, idempotent replies, keyed
-        // creations. Rows that belong to a session go with it (ON DELETE CASCADE). A change is a compare-and-set
-        // on the session's version (`switchyard_advance`), which raises SQLSTATE SY409 when another node moved
-        // the session first.
+        // creations. Rows that belong to a session go with it (ON DELETE CASCADE). Every change updates its
+        // session's row: no index on the columns it changes, and room in each page, so that the update stays on
+        // its page without touching an index (expiry scans the table instead, every sweep).
         """
         CREATE TABLE switchyard_sessions(
             id text PRIMARY KEY, app text NOT NULL, version bigint NOT NULL, state bytea NOT NULL,
-            created double precision NOT NULL, last_access double precision NOT NULL, used boolean NOT NULL);
-        CREATE INDEX switchyard_sessions_by_last_access ON switchyard_sessions(last_access);
+            created double precision NOT NULL, last_access double precision NOT NULL, used boolean NOT NULL)
+            WITH (fillfactor = 80);
         CREATE TABLE switchyard_history(
             session text NOT NULL REFERENCES switchyard_sessions(id) ON DELETE CASCADE, version bigint NOT NULL,
             time double precision NOT NULL, source text NOT NULL, request bytea NOT NULL, visible_path text NOT NULL,
@@ -29,16 +29,6 @@ enum PostgresSchema {
             key text PRIMARY KEY, session text NOT NULL REFERENCES switchyard_sessions(id) ON DELETE CASCADE,
             fingerprint bigint NOT NULL, status bigint NOT NULL, headers text NOT NULL, body bytea NOT NULL);
         CREATE INDEX switchyard_creations_by_session ON switchyard_creations(session);
-        CREATE FUNCTION switchyard_advance(p_id text, p_base bigint, p_version bigint, p_time double precision)
-        RETURNS void LANGUAGE plpgsql AS $$
-        BEGIN
-            UPDATE switchyard_sessions
-            SET version = p_version, used = used OR p_version > p_base, last_access = GREATEST(last_access, p_time)
-            WHERE id = p_id AND version = p_base;
-            IF NOT FOUND THEN
-                RAISE EXCEPTION 'session % is not stored at version %', p_id, p_base USING ERRCODE = 'SY409';
-            END IF;
-        END $$;
         """
     ]
 

@@ -14,7 +14,10 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// The channel changes are announced on.
     static let channel = "switchyard"
 
-    private let pool: PostgresPool
+    private let requestPool: PostgresPool
+    /// One connection for what the listener's observers read (catching a followed session up): a stream's next
+    /// event does not wait behind the requests that hold every connection of the pool.
+    private let followPool: PostgresPool
     private let listener: PostgresListener
     private let announcer: PostgresAnnouncer
     private let historyRetention: Int?
@@ -29,7 +32,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     public init(
         url: String, connections: Int = 8, historyRetention: Int? = nil, replyLimit: Int = 256
     ) throws(ArchiveError) {
-        pool = PostgresPool(url: url, size: connections)
+        requestPool = PostgresPool(url: url, size: connections)
+        followPool = PostgresPool(url: url, size: 1)
         listener = PostgresListener(url: url, channel: Self.channel)
         announcer = PostgresAnnouncer(url: url, channel: Self.channel)
         self.historyRetention = historyRetention.map { max(1, $0) }
@@ -74,20 +78,22 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                 statements.append((PostgresStatements.insertCreation, Self.reply(creation, first: creation.key)))
             }
         case .change(let id, let base, let version, let state, let history, let reply):
+            let latest = history.last { $0.version == version }
             statements.append(
                 (
                     PostgresStatements.advance,
                     [.text(id), .integer(base), .integer(version), .real(history.last?.time ?? 0)]
+                        + Self.entry(
+                            latest
+                                ?? StoredChange(
+                                    version: version, time: 0, source: "", request: [], visiblePath: [], state: []))
+                        + [.boolean(latest != nil)]
                 ))
-            for change in history {
-                let path = JSONValue.array(change.visiblePath.map(JSONValue.string)).jsonString
+            for change in history where change.version != version {
                 statements.append(
                     (
                         PostgresStatements.insertHistory,
-                        [
-                            .text(id), .integer(change.version), .real(change.time), .text(change.source),
-                            .bytes(change.request), .text(path), .bytes(change.state),
-                        ]
+                        [.text(id), .integer(change.version), .real(change.time)] + Self.entry(change)
                     ))
             }
             if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
@@ -109,6 +115,12 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         }
     }
 
+    /// A history entry's source, request, visible path and state, as statement parameters.
+    private static func entry(_ change: StoredChange) -> [PostgresValue] {
+        let path = JSONValue.array(change.visiblePath.map(JSONValue.string)).jsonString
+        return [.text(change.source), .bytes(change.request), .text(path), .bytes(change.state)]
+    }
+
     /// The parameters of a remembered reply: `first` (and `then`) followed by its fingerprint, status, headers and
     /// body; a creation's second parameter is the session it created.
     private static func reply(_ reply: StoredReply, first: String, then second: String? = nil) -> [PostgresValue] {
@@ -119,32 +131,14 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     public func session(_ id: String) throws(ArchiveError) -> StoredSession? {
-        let outcomes = try pool.with { connection throws(PostgresError) in
-            try connection.pipeline([
-                [(PostgresStatements.session, [.text(id)]), (PostgresStatements.replies, [.text(id)])]
-            ])
-        }
-        switch outcomes[0] {
-        case .failure(let error): throw error.archiveError
-        case .success(let results): return PostgresRows.session(id, results[0], replies: results[1])
-        }
+        guard case .changed(let stored) = try session(id, unlessAt: -1) else { return nil }
+        return stored
     }
 
     public func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead {
-        let outcomes = try pool.with { connection throws(PostgresError) in
-            try connection.pipeline([
-                [
-                    (PostgresStatements.sessionUnless, [.text(id), .integer(version)]),
-                    (PostgresStatements.repliesUnless, [.text(id), .integer(version)]),
-                ]
-            ])
-        }
-        switch outcomes[0] {
-        case .failure(let error): throw error.archiveError
-        case .success(let results):
-            guard let stored = PostgresRows.session(id, results[0], replies: results[1]) else { return .absent }
-            return stored.version == version ? .unchanged : .changed(stored)
-        }
+        let result = try query(PostgresStatements.session, [.text(id), .integer(version)])
+        guard let stored = PostgresRows.session(id, result) else { return .absent }
+        return stored.version == version ? .unchanged : .changed(stored)
     }
 
     public func version(of session: String) throws(ArchiveError) -> Int? {
@@ -203,7 +197,13 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     public func close() {
         listener.stop()
         announcer.stop()
-        pool.close()
+        requestPool.close()
+        followPool.close()
+    }
+
+    /// The connections for the calling thread.
+    private var pool: PostgresPool {
+        listener.isCurrentThread ? followPool : requestPool
     }
 
     public var statistics: ArchiveStatistics? {

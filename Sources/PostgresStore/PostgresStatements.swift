@@ -14,16 +14,28 @@ enum PostgresStatements {
         INSERT INTO switchyard_creations(key, session, fingerprint, status, headers, body)
         VALUES($1, $2, $3, $4, $5, $6)
         """, [.text, .text, .int8, .int8, .text, .bytea])
-    /// The compare-and-set: fails with SQLSTATE SY409 unless the session is at `$2`.
+    /// The compare-and-set from version `$2` to `$3`, with the history entry of version `$3` when `$9` (a change
+    /// that made no version has none). When the session is not at `$2` it divides by the zero rows it moved:
+    /// SQLSTATE 22012 is a conflict (no other statement of the store divides), and the transaction is aborted.
     static let advance = PostgresStatement(
-        "sy_advance", "SELECT switchyard_advance($1, $2, $3, $4)", [.text, .int8, .int8, .float8])
+        "sy_advance",
+        """
+        WITH moved AS (
+            UPDATE switchyard_sessions
+            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4)
+            WHERE id = $1 AND version = $2 RETURNING id),
+        entry AS (
+            INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state)
+            SELECT id, $3, $4, $5, $6, $7, $8 FROM moved WHERE $9
+            RETURNING 1)
+        SELECT 1 / (SELECT count(*)::int FROM moved) + (SELECT count(*)::int FROM entry)
+        """, [.text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .bool])
+    /// An earlier version's entry, when one change made several versions.
     static let insertHistory = PostgresStatement(
         "sy_insert_history",
         """
         INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state)
         VALUES($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (session, version) DO UPDATE SET time = EXCLUDED.time, source = EXCLUDED.source,
-            request = EXCLUDED.request, visible_path = EXCLUDED.visible_path, state = EXCLUDED.state
         """, [.text, .int8, .float8, .text, .bytea, .text, .bytea])
     /// A change without a new version: the current version's state is this one now, in its history entry or,
     /// without one, in the session's row.
@@ -68,36 +80,22 @@ enum PostgresStatements {
 
     // MARK: Reads
 
-    /// A session at its version, with that version's state.
+    /// A session at its version with that version's state and its replies (JSON, oldest first:
+    /// `[[key, fingerprint, status, headers, body in base64], …]`), unless it is at version `$2`: then only its
+    /// version. (`$2` = -1 reads it whatever its version.)
     static let session = PostgresStatement(
         "sy_session",
         """
-        SELECT s.app, s.version, COALESCE(h.state, s.state), s.last_access, s.used
-        FROM switchyard_sessions s
-        LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version
-        WHERE s.id = $1
-        """, [.text])
-    /// A session unless it is at version `$2`: then only its version (and no state).
-    static let sessionUnless = PostgresStatement(
-        "sy_session_unless",
-        """
-        SELECT s.app, s.version, CASE WHEN s.version <> $2 THEN COALESCE(h.state, s.state) END, s.last_access, s.used
+        SELECT s.app, s.version, CASE WHEN s.version <> $2 THEN COALESCE(h.state, s.state) END, s.last_access,
+            s.used,
+            CASE WHEN s.version <> $2 THEN (
+                SELECT json_agg(json_build_array(r.key, r.fingerprint::text, r.status, r.headers,
+                    encode(r.body, 'base64')) ORDER BY r.seq)
+                FROM switchyard_replies r WHERE r.session = s.id) END
         FROM switchyard_sessions s
         LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version AND s.version <> $2
         WHERE s.id = $1
         """, [.text, .int8])
-    /// A session's replies unless it is at version `$2`.
-    static let repliesUnless = PostgresStatement(
-        "sy_replies_unless",
-        """
-        SELECT key, fingerprint, status, headers, body FROM switchyard_replies
-        WHERE session = $1 AND EXISTS (SELECT 1 FROM switchyard_sessions WHERE id = $1 AND version <> $2)
-        ORDER BY seq
-        """, [.text, .int8])
-    static let replies = PostgresStatement(
-        "sy_replies",
-        "SELECT key, fingerprint, status, headers, body FROM switchyard_replies WHERE session = $1 ORDER BY seq",
-        [.text])
     static let version = PostgresStatement(
         "sy_version", "SELECT version FROM switchyard_sessions WHERE id = $1", [.text])
     /// `$1`: ids separated by commas.
