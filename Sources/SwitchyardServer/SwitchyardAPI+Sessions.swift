@@ -181,7 +181,7 @@ extension SwitchyardAPI {
     private func missedDocuments(
         of session: Session, after seen: Int?, _ state: SessionState
     ) -> [(version: Int, document: [UInt8])] {
-        guard let seen, configuration.archive != nil, seen + 1 < state.engine.version else { return [] }
+        guard let seen, configuration.archive != nil, seen < state.engine.version - 1 else { return [] }
         let first = max(seen + 1, state.engine.version - SessionStore.replayLimit)
         return (first..<state.engine.version).compactMap { version in
             (try? pastDocument(of: session, at: version)).map { (version, $0) }

@@ -181,6 +181,10 @@ struct SharedArchiveTests {
             #expect(seen == Array(1...last))
             let current = try StreamSubscriber(port: b.port, path: session.base + "/stream", lastEventID: "\(last)")
             #expect(try current.next(within: 0.5) == nil, "it saw the current version: nothing to send")
+            let odd = try StreamSubscriber(
+                port: b.port, path: session.base + "/stream", lastEventID: String(Int.max))
+            #expect(odd.status == 200)
+            #expect(try odd.next()?.id == String(last), "an id it cannot have seen: the current state")
         }
     }
 
