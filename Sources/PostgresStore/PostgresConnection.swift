@@ -68,67 +68,59 @@ final class PostgresConnection {
         return try PostgresResult(taking: result)
     }
 
-    /// Sends every statement of every segment at once and reads all their results: one round trip. Each segment
-    /// is one transaction (all or nothing), committed when the server reaches its end; a later segment runs even
-    /// if an earlier one failed. Returns each segment's results, or its first error.
-    func pipeline(
-        _ segments: [[(PostgresStatement, [PostgresValue])]]
-    ) throws(PostgresError) -> [Result<[PostgresResult], PostgresError>] {
-        for statement in Set(segments.flatMap { $0.map(\.0) }) { try prepare(statement) }
+    /// Sends the statements at once and reads all their results: one round trip, one transaction (all or nothing),
+    /// committed when the server reaches the end. Throws the first statement's error (nothing is stored), or a
+    /// connection error (the outcome is unknown: the connection is reset before its next use).
+    func pipeline(_ statements: [(PostgresStatement, [PostgresValue])]) throws(PostgresError) -> [PostgresResult] {
+        for statement in Set(statements.map(\.0)) { try prepare(statement) }
         guard PQenterPipelineMode(connection) == 1 else { throw lost() }
+        let outcome: Result<[PostgresResult], PostgresError>
         do throws(PostgresError) {
-            let outcomes = try runPipeline(segments)
+            outcome = try runPipeline(statements)
             guard PQexitPipelineMode(connection) == 1 else { throw lost() }
-            return outcomes
         } catch {
             broken = true
             throw error
         }
+        return try outcome.get()
     }
 
     private func runPipeline(
-        _ segments: [[(PostgresStatement, [PostgresValue])]]
-    ) throws(PostgresError) -> [Result<[PostgresResult], PostgresError>] {
-        for segment in segments {
-            for (statement, parameters) in segment {
-                let sent = Self.withParameters(parameters) { values, lengths, formats in
-                    PQsendQueryPrepared(
-                        connection, statement.name, Int32(parameters.count), values, lengths, formats, 1)
-                }
-                guard sent == 1 else { throw lost() }
+        _ statements: [(PostgresStatement, [PostgresValue])]
+    ) throws(PostgresError) -> Result<[PostgresResult], PostgresError> {
+        for (statement, parameters) in statements {
+            let sent = Self.withParameters(parameters) { values, lengths, formats in
+                PQsendQueryPrepared(connection, statement.name, Int32(parameters.count), values, lengths, formats, 1)
             }
-            guard PQpipelineSync(connection) == 1 else { throw lost() }
+            guard sent == 1 else { throw lost() }
         }
-        var outcomes: [Result<[PostgresResult], PostgresError>] = []
-        for segment in segments {
-            var results: [PostgresResult] = []
-            var failure: PostgresError?
-            for _ in segment {
-                guard let result = PQgetResult(connection) else { throw lost() }
-                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
-                    PQclear(result)
-                } else {
-                    do {
-                        results.append(try PostgresResult(taking: result))
-                    } catch {
-                        failure = failure ?? error
-                    }
+        guard PQpipelineSync(connection) == 1 else { throw lost() }
+        var results: [PostgresResult] = []
+        var failure: PostgresError?
+        for _ in statements {
+            // A statement after a failed one is skipped (PGRES_PIPELINE_ABORTED).
+            guard let result = PQgetResult(connection) else { throw lost() }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+            } else {
+                do {
+                    results.append(try PostgresResult(taking: result))
+                } catch {
+                    failure = failure ?? error
                 }
-                // Each statement's results end with a null.
-                while let extra = PQgetResult(connection) { PQclear(extra) }
             }
-            // The segment's end: its commit. Anything else (a commit that failed) leaves the connection out of
-            // step with the pipeline: it is reset before its next use, and the outcome is unknown.
-            guard let sync = PQgetResult(connection) else { throw lost() }
-            let status = PQresultStatus(sync)
-            PQclear(sync)
-            guard status == PGRES_PIPELINE_SYNC else {
-                broken = true
-                throw .connection("the commit failed: \(Self.message(connection))")
-            }
-            outcomes.append(failure.map { .failure($0) } ?? .success(results))
+            // Each statement's results end with a null.
+            while let extra = PQgetResult(connection) { PQclear(extra) }
         }
-        return outcomes
+        // The end: the commit. Anything else (a commit that failed) leaves the connection out of step with the
+        // pipeline, and the outcome unknown.
+        guard let sync = PQgetResult(connection) else { throw lost() }
+        let status = PQresultStatus(sync)
+        PQclear(sync)
+        guard status == PGRES_PIPELINE_SYNC else {
+            throw .connection("the commit failed: \(Self.message(connection))")
+        }
+        return failure.map { .failure($0) } ?? .success(results)
     }
 
     // MARK: Notifications (the listener's connection)

@@ -4,8 +4,8 @@ import SwitchyardServer
 enum PostgresError: Error, CustomStringConvertible {
     /// The connection is down or could not be made (server stopped, restarting, unreachable).
     case connection(String)
-    /// The server refused a statement: its SQLSTATE and message.
-    case server(state: String, message: String)
+    /// The server refused a statement: its SQLSTATE, message, and the constraint it broke (if any).
+    case server(state: String, message: String, constraint: String? = nil)
 
     /// SQLSTATE the compare-and-set raises when the session is not at the expected version
     /// (``PostgresStatements/advance``: division by zero).
@@ -14,7 +14,7 @@ enum PostgresError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .connection(let message): "PostgreSQL connection: \(message)"
-        case .server(let state, let message): "PostgreSQL: \(message) (SQLSTATE \(state))"
+        case .server(let state, let message, _): "PostgreSQL: \(message) (SQLSTATE \(state))"
         }
     }
 
@@ -23,9 +23,13 @@ enum PostgresError: Error, CustomStringConvertible {
     var archiveError: ArchiveError {
         switch self {
         case .connection: return .unavailable(description)
-        case .server(let state, let message):
-            // 23505: a unique key taken (a keyed creation another node made first).
-            if state == Self.versionConflict || state == "23505" { return .conflict(message) }
+        case .server(let state, let message, let constraint):
+            if state == Self.versionConflict { return .conflict(message) }
+            // A unique key taken: a keyed creation (or, by a 1-in-2^128 chance, a session id) another node stored
+            // first.
+            if state == "23505", constraint == "switchyard_creations_pkey" || constraint == "switchyard_sessions_pkey" {
+                return .conflict(message)
+            }
             // XX001/XX002: data or index corrupted.
             if state.hasPrefix("XX00") { return .unreadable(description) }
             return .unavailable(description)

@@ -23,7 +23,8 @@ struct PostgresResult {
             let message =
                 PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                 ?? String(cString: PQresultErrorMessage(result))
-            throw .server(state: state, message: message)
+            let constraint = PQresultErrorField(result, Int32(UInt8(ascii: "n"))).map { String(cString: $0) }
+            throw .server(state: state, message: message, constraint: constraint)
         }
         let columns = PQnfields(result)
         var rows: [[[UInt8]?]] = []

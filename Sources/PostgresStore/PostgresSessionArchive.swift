@@ -25,26 +25,29 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     private let counts = Mutex(ArchiveStatistics(commits: 0, batches: 0))
 
     /// Connects to `url` (`postgresql://user@host:port/database`), creates or migrates the schema, and keeps up
-    /// to `connections` connections for requests (plus one that listens for other nodes' changes).
+    /// to `connections` connections for requests, plus three: one that listens for other nodes' changes (once
+    /// followed), one that announces this node's, one for catching followed sessions up.
     ///
     /// - Throws: ``ArchiveError/unavailable(_:)`` when the database cannot be reached,
     ///   ``ArchiveError/unreadable(_:)`` when it holds the schema of a newer program.
     public init(
         url: String, connections: Int = 8, historyRetention: Int? = nil, replyLimit: Int = 256
     ) throws(ArchiveError) {
+        do {
+            try PostgresSchema.migrate(try PostgresConnection(url: url, applicationName: "switchyard"))
+        } catch let error as PostgresError {
+            throw error.archiveError
+        } catch let error as ArchiveError {
+            throw error
+        } catch {
+            throw .unavailable("\(error)")
+        }
         requestPool = PostgresPool(url: url, size: connections)
         followPool = PostgresPool(url: url, size: 1)
         listener = PostgresListener(url: url, channel: Self.channel)
         announcer = PostgresAnnouncer(url: url, channel: Self.channel)
         self.historyRetention = historyRetention.map { max(1, $0) }
         self.replyLimit = max(1, replyLimit)
-        let connection: PostgresConnection
-        do {
-            connection = try PostgresConnection(url: url, applicationName: "switchyard")
-        } catch {
-            throw error.archiveError
-        }
-        try PostgresSchema.migrate(connection)
     }
 
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
@@ -56,8 +59,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             $0.commits += 1
             $0.batches += 1
         }
-        let outcomes = try pool.with { connection throws(PostgresError) in try connection.pipeline([statements]) }
-        if case .failure(let error) = outcomes[0] { throw error.archiveError }
+        _ = try pool.with { connection throws(PostgresError) in try connection.pipeline(statements) }
         announcer.announce(notices)
     }
 
@@ -131,14 +133,18 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     public func session(_ id: String) throws(ArchiveError) -> StoredSession? {
-        guard case .changed(let stored) = try session(id, unlessAt: -1) else { return nil }
+        guard case .changed(let stored) = try session(id, unlessAt: -1, reply: nil) else { return nil }
         return stored
     }
 
-    public func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead {
-        let result = try query(PostgresStatements.session, [.text(id), .integer(version)])
+    public func session(
+        _ id: String, unlessAt version: Int, reply key: String?
+    ) throws(ArchiveError)
+        -> StoredSessionRead
+    {
+        let result = try query(PostgresStatements.session, [.text(id), .integer(version), .text(key ?? "")])
         guard let stored = PostgresRows.session(id, result) else { return .absent }
-        return stored.version == version ? .unchanged : .changed(stored)
+        return stored.version == version ? .unchanged(reply: stored.replies.first) : .changed(stored)
     }
 
     public func version(of session: String) throws(ArchiveError) -> Int? {

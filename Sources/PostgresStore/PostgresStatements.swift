@@ -82,20 +82,20 @@ enum PostgresStatements {
 
     /// A session at its version with that version's state and its replies (JSON, oldest first:
     /// `[[key, fingerprint, status, headers, body in base64], …]`), unless it is at version `$2`: then only its
-    /// version. (`$2` = -1 reads it whatever its version.)
+    /// version, and the reply under key `$3` (none for an empty key) in the same JSON. (`$2` = -1 reads it whatever
+    /// its version.)
     static let session = PostgresStatement(
         "sy_session",
         """
         SELECT s.app, s.version, CASE WHEN s.version <> $2 THEN COALESCE(h.state, s.state) END, s.last_access,
             s.used,
-            CASE WHEN s.version <> $2 THEN (
-                SELECT json_agg(json_build_array(r.key, r.fingerprint::text, r.status, r.headers,
+            (SELECT json_agg(json_build_array(r.key, r.fingerprint::text, r.status, r.headers,
                     encode(r.body, 'base64')) ORDER BY r.seq)
-                FROM switchyard_replies r WHERE r.session = s.id) END
+                FROM switchyard_replies r WHERE r.session = s.id AND (s.version <> $2 OR r.key = $3))
         FROM switchyard_sessions s
         LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version AND s.version <> $2
         WHERE s.id = $1
-        """, [.text, .int8])
+        """, [.text, .int8, .text])
     static let version = PostgresStatement(
         "sy_version", "SELECT version FROM switchyard_sessions WHERE id = $1", [.text])
     /// `$1`: ids separated by commas.

@@ -136,11 +136,14 @@ struct SessionState {
         documents.beginChange()
         documents.check(engine)
         replies = ReplyCache(configuration: configuration)
-        for reply in stored {
-            replies.store(
-                .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
-                for: reply.key)
-        }
+        for reply in stored { remember(reply) }
+    }
+
+    /// Keeps a stored answer for replay under its key.
+    mutating func remember(_ reply: StoredReply) {
+        replies.store(
+            .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
+            for: reply.key)
     }
 }
 

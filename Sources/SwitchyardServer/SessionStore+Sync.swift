@@ -14,7 +14,7 @@ extension SessionStore {
         case removed
         /// The stored version cannot be restored by the app as it runs now.
         case incompatible(String)
-        /// The store could not be read.
+        /// The store could not be read (a copy holding a change that was not stored has ended: evict it).
         case failed(ArchiveError)
     }
 
@@ -24,10 +24,11 @@ extension SessionStore {
     /// Before serving a session held in memory: with a shared archive, one read that says whether another node
     /// moved it on (and then brings the stored session, which the copy takes: true). A session no longer stored
     /// leaves memory.
+    /// `key`: the request's idempotency key; the answer stored under it (on another node) comes with the read.
     @discardableResult
-    func checkCurrent(_ session: Session) throws(LookupFailure) -> Bool {
+    func checkCurrent(_ session: Session, key: String? = nil) throws(LookupFailure) -> Bool {
         guard configuration.archive is any SharedSessionArchive else { return false }
-        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, check: true) }
+        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, check: true, key: key) }
         try settle(outcome, of: session)
         if case .caughtUp = outcome { return true }
         return false
@@ -55,7 +56,9 @@ extension SessionStore {
     /// versions the subscribers have not seen, and takes the stored state. Without either, the stored state is
     /// taken whatever its version: after a change here failed to store on a conflict, the copy's engine holds
     /// that change.
-    func catchUp(_ state: inout SessionState, app: String, known: Int? = nil, check: Bool = false) -> CatchUp {
+    func catchUp(
+        _ state: inout SessionState, app: String, known: Int? = nil, check: Bool = false, key: String? = nil
+    ) -> CatchUp {
         guard let archive = configuration.archive else { return .current }
         let intact = state.engine.version == state.announced
         if let known, known <= state.announced, intact { return .current }
@@ -63,7 +66,9 @@ extension SessionStore {
         do {
             let read: StoredSessionRead
             if check, intact, let shared = archive as? any SharedSessionArchive {
-                read = try shared.session(state.id, unlessAt: state.announced)
+                // A key this copy does not know may be one another node answered without a new version.
+                let unknown = key.flatMap { state.replies[$0] == nil ? $0 : nil }
+                read = try shared.session(state.id, unlessAt: state.announced, reply: unknown)
             } else {
                 read = try archive.session(state.id).map { .changed($0) } ?? .absent
             }
@@ -71,20 +76,20 @@ extension SessionStore {
             case .absent:
                 state.ended = true
                 return .removed
-            case .unchanged:
+            case .unchanged(let reply):
+                if let reply { state.remember(reply) }
                 return .current
             case .changed(let found):
                 stored = found
             }
         } catch {
+            // A copy holding a change that was not stored must not be served: it leaves memory (the caller evicts).
+            if !intact { state.ended = true }
             return .failed(error)
         }
         let seen = state.announced
-        if !state.subscribers.isEmpty, stored.version > seen + 1 {
-            for version in max(seen + 1, stored.version - Self.replayLimit)..<stored.version {
-                guard let document = try? pastDocument(of: state.id, app: app, at: version, in: archive) else {
-                    continue
-                }
+        if !state.subscribers.isEmpty {
+            for (version, document) in documents(of: state.id, app: app, after: seen, before: stored.version) {
                 state.send(version: version, document)
             }
         }
@@ -95,6 +100,7 @@ extension SessionStore {
             state.ended = true
             return .incompatible(reason)
         } catch {
+            if !intact { state.ended = true }
             return .failed(.unreadable("\(error)"))
         }
         state.adopt(engine, replies: stored.replies, configuration: configuration)
@@ -105,12 +111,18 @@ extension SessionStore {
         return .caughtUp
     }
 
-    /// The state document of a stored version, rendered from its restore document; nil when it is not kept.
-    private func pastDocument(
-        of id: String, app: String, at version: Int, in archive: any SessionArchive
-    ) throws -> [UInt8]? {
-        guard let saved = try archive.state(of: id, at: version) else { return nil }
-        return try engine(of: id, app: app, from: saved).stateDocument(session: id)
+    /// The state documents of the stored versions after `seen` and before `end` (the last ``replayLimit`` of
+    /// them), rendered from their restore documents: what a stream that saw `seen` missed. Versions the store no
+    /// longer keeps (or cannot read now) are left out.
+    func documents(of id: String, app: String, after seen: Int, before end: Int) -> [(version: Int, document: [UInt8])]
+    {
+        guard let archive = configuration.archive, seen < end - 1 else { return [] }
+        return (max(seen + 1, end - Self.replayLimit)..<end).compactMap { version in
+            guard let saved = try? archive.state(of: id, at: version),
+                let engine = try? engine(of: id, app: app, from: saved)
+            else { return nil }
+            return (version, engine.stateDocument(session: id))
+        }
     }
 
     /// What a shared archive told this node: a change elsewhere reaches the session's streams here (a copy nobody

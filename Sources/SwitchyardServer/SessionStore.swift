@@ -98,10 +98,11 @@ final class SessionStore: Sendable {
 
     /// The session with that id: live in memory, or read back from the archive (then it is live again). A request
     /// naming it counts as using it. With an archive other nodes write to, a copy in memory is first checked
-    /// against the store (one read).
-    func session(_ id: String) throws(LookupFailure) -> Session {
+    /// against the store (one read, which also brings the answer stored under the request's idempotency `key` if
+    /// the copy does not know it).
+    func session(_ id: String, key: String? = nil) throws(LookupFailure) -> Session {
         if let session = live(id) {
-            try checkCurrent(session)
+            try checkCurrent(session, key: key)
             session.markUsed()
             return session
         }
@@ -242,7 +243,10 @@ final class SessionStore: Sendable {
     /// Tells the archive the use of the sessions that were in memory, then lets it end the stored sessions idle
     /// past their TTL; returns how many ended. Under ``storeTransitions``.
     private func expireStored(_ archive: any SessionArchive, sessions: [Session], now: Double) -> Int {
-        let touches = sessions.compactMap { session in session.unrecordedActivity(now: now).map { (session, $0) } }
+        // In the order of their ids: nodes sweeping at once lock rows in one order (no deadlock between them).
+        let touches = sessions.sorted { $0.id < $1.id }.compactMap { session in
+            session.unrecordedActivity(now: now).map { (session, $0) }
+        }
         let writes = touches.map {
             ArchiveWrite.touch(session: $0.0.id, lastAccess: $0.1.lastAccess, used: $0.1.used)
         }

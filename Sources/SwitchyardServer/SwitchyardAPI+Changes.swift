@@ -17,7 +17,7 @@ extension SwitchyardAPI {
     }
 
     func transitions(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id)
+        let session = try requireSession(id, key: request.headers["idempotency-key"])
         try requireJSON(request)
         return run(mode, session, request, source: .api) { state in
             let body = try decode(TransitionRequest.self, request.body)
@@ -40,7 +40,7 @@ extension SwitchyardAPI {
     }
 
     func events(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id)
+        let session = try requireSession(id, key: request.headers["idempotency-key"])
         try requireJSON(request)
         return run(mode, session, request, source: .event) { state in
             let body = try decode(EventRequest.self, request.body)
@@ -60,7 +60,7 @@ extension SwitchyardAPI {
     }
 
     func deepLinks(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id)
+        let session = try requireSession(id, key: request.headers["idempotency-key"])
         try requireJSON(request)
         return run(mode, session, request, source: .deeplink) { state in
             let body = try decode(DeepLinkRequest.self, request.body)
@@ -74,7 +74,7 @@ extension SwitchyardAPI {
     /// `POST /api/sessions/{id}/restore`: returns the session to an earlier version (from the store's history) as
     /// a new change: the version grows, the history records it, streams follow.
     func restore(_ id: String, _ request: HTTPRequest, mode: ChangeMode = .apply) throws -> HTTPResponse {
-        let session = try requireSession(id)
+        let session = try requireSession(id, key: request.headers["idempotency-key"])
         try requireJSON(request)
         return run(mode, session, request, source: .restore) { state in
             let body = try decode(RestoreRequest.self, request.body)
@@ -144,6 +144,8 @@ extension SwitchyardAPI {
             case .answered: break
             case .conflict(let caughtUp):
                 metrics.countConflict()
+                // Its engine holds the change that was not stored, unless it caught up: it must not stay in memory.
+                if case .failed = caughtUp { sessions.evict(session) }
                 do {
                     try sessions.settle(caughtUp, of: session)
                 } catch {

@@ -4,11 +4,11 @@ import Switchyard
 
 /// Session endpoints.
 extension SwitchyardAPI {
-    /// The session named in a request (checked against a shared store: ``SessionStore/session(_:)``), or the
+    /// The session named in a request (checked against a shared store: ``SessionStore/session(_:key:)``), or the
     /// problem.
-    func requireSession(_ id: String) throws -> Session {
+    func requireSession(_ id: String, key: String? = nil) throws -> Session {
         do {
-            return try sessions.session(id)
+            return try sessions.session(id, key: key)
         } catch {
             throw problem(error, id)
         }
@@ -95,6 +95,16 @@ extension SwitchyardAPI {
             throw Problem(
                 status: 500, code: "appFailed", title: "Internal error",
                 detail: "the app's root coordinator could not start: \(error)")
+        } catch .store(.conflict(let reason)) {
+            // Another node created a session under this key first: its answer is the one to replay.
+            guard let key, let scopedKey, let stored = try storedCreation(scopedKey) else {
+                throw Problem.storeUnavailable(.conflict(reason))
+            }
+            guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
+            createdSessions.store(stored, for: scopedKey)
+            var replay = stored.response
+            replay.headers.append(("Idempotent-Replayed", "true"))
+            return replay
         } catch .store(let error) {
             throw Problem.storeUnavailable(error)
         }
@@ -171,20 +181,14 @@ extension SwitchyardAPI {
                 session.unsubscribe(stream)
                 metrics.addSubscribers(-1)
             }
-            session.subscribe(stream, after: seen) { state in self.missedDocuments(of: session, after: seen, state) }
-        }
-    }
-
-    /// The state documents of the versions after `seen` (the last a reconnecting stream saw, `Last-Event-ID`) and
-    /// before the current one, from the store's history (at most ``SessionStore/replayLimit``: a client further
-    /// behind gets the current state, which holds everything); none without a store.
-    private func missedDocuments(
-        of session: Session, after seen: Int?, _ state: SessionState
-    ) -> [(version: Int, document: [UInt8])] {
-        guard let seen, configuration.archive != nil, seen < state.engine.version - 1 else { return [] }
-        let first = max(seen + 1, state.engine.version - SessionStore.replayLimit)
-        return (first..<state.engine.version).compactMap { version in
-            (try? pastDocument(of: session, at: version)).map { (version, $0) }
+            session.subscribe(stream, after: seen) { state in
+                seen.map {
+                    self.sessions.documents(of: session.id, app: session.app, after: $0, before: state.engine.version)
+                }
+                    ?? []
+            }
+            // Another node's change stored since the request was checked reached no stream here: look again.
+            _ = try? self.sessions.checkCurrent(session)
         }
     }
 

@@ -219,6 +219,42 @@ struct ArchiveConformanceTests {
     }
 
     @Test(arguments: ArchiveKind.available.filter { $0 != .sqlite })
+    func aCopyIsCheckedInOneReadThatBringsOnlyWhatMoved(kind: ArchiveKind) throws {
+        let (opened, keep) = try kind.open()
+        defer { opened.close() }
+        _ = keep
+        let archive = try #require(opened as? any SharedSessionArchive)
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        try archive.apply([Self.change("s", from: 0, to: 1, reply: Self.reply("k", session: "s", "first"))])
+        guard case .unchanged(let none) = try archive.session("s", unlessAt: 1, reply: nil) else {
+            Issue.record("version 1 is current")
+            return
+        }
+        #expect(none == nil)
+        guard case .unchanged(let found) = try archive.session("s", unlessAt: 1, reply: "k") else {
+            Issue.record("version 1 is current")
+            return
+        }
+        #expect(found?.body == Array("first".utf8))
+        guard case .unchanged(let missing) = try archive.session("s", unlessAt: 1, reply: "other") else {
+            Issue.record("version 1 is current")
+            return
+        }
+        #expect(missing == nil)
+        guard case .changed(let stored) = try archive.session("s", unlessAt: 0, reply: nil) else {
+            Issue.record("version 0 is not current")
+            return
+        }
+        #expect(stored.version == 1)
+        #expect(stored.state == Self.state(1))
+        #expect(stored.replies.map(\.key) == ["k"])
+        guard case .absent = try archive.session("gone", unlessAt: 0, reply: nil) else {
+            Issue.record("no such session")
+            return
+        }
+    }
+
+    @Test(arguments: ArchiveKind.available.filter { $0 != .sqlite })
     func aSharedStoreTellsEveryNodeWhatWasStored(kind: ArchiveKind) throws {
         let (opened, keep) = try kind.open()
         defer { opened.close() }

@@ -92,6 +92,23 @@ struct SharedArchiveTests {
         }
     }
 
+    @Test func aKeyedRequestThatMadeNoVersionReplaysOnTheOtherNode() throws {
+        try withNodes { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            try onA.logIn()
+            _ = try onB.state()  // B's copy is current: only the key is new to it
+            let key = [("Idempotency-Key", "no-op")]
+            let tab = #"{"steps":[{"action":"selectTab","route":"todos"}]}"#
+            _ = try onA.must(onA.transition(tab))
+            let first = try onA.must(onA.transition(tab, headers: key))  // the tab is selected already
+            #expect(first.version == (try onB.state().version))
+            let retry = try onB.transition(tab, headers: key)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.text == first.text)
+        }
+    }
+
     @Test func aKeyedCreationReplaysOnTheOtherNode() throws {
         try withNodes { a, b, _ in
             let key = [("Idempotency-Key", "create-1")]

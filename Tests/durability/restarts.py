@@ -10,6 +10,7 @@ exits 1 if any failed.
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -210,11 +211,28 @@ def unwritable_folder(folder):
 
 @check("bad store flags are refused before anything starts")
 def bad_flags(folder):
-    for flags, expected in [(["--store", "disk"], "sqlite or memory"), (["--durability", "fast"], "process or machine"),
-                            (["--data-max-size", "1K"], "at least 1M"), (["--history-retention", "none"], "or all")]:
+    for flags, expected in [(["--store", "disk"], "sqlite, postgres or memory"),
+                            (["--durability", "fast"], "process or machine"),
+                            (["--data-max-size", "1K"], "at least 1M"), (["--history-retention", "none"], "or all"),
+                            (["--store", "postgres"], "needs --database-url"),
+                            (["--database-url", "mysql://db/app"], "must be a postgresql:// URL"),
+                            (["--store", "memory", "--database-url", "postgresql://db/app"], "choose one store"),
+                            (["--database-connections", "0"], "from 1 to 1000")]:
         code, output = Run("--data", folder, *flags).exit_code()
         if code in (None, 0) or expected not in output:
             return f"{flags}: exit {code}, output {output.strip()[-200:]!r}"
+
+
+@check("a database that cannot be reached stops the server with a readable line, its password hidden")
+def unreachable_database(folder):
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, output = Run("--database-url", f"postgresql://app:secret@127.0.0.1:{port}/app").exit_code()
+    if code in (None, 0) or "cannot open the database postgresql://app:***@127.0.0.1" not in output:
+        return f"exit {code}, output {output.strip()[-300:]!r}"
+    if "secret" in output:
+        return "the password was logged"
 
 
 @check("a full store (--data-max-size) answers 503 and recovers once room is made")

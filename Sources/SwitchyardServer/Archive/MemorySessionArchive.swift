@@ -128,10 +128,15 @@ public final class MemorySessionArchive: SharedSessionArchive {
         try reading { $0.records[id]?.session }
     }
 
-    public func session(_ id: String, unlessAt version: Int) throws(ArchiveError) -> StoredSessionRead {
+    public func session(
+        _ id: String, unlessAt version: Int, reply key: String?
+    ) throws(ArchiveError)
+        -> StoredSessionRead
+    {
         try reading { contents in
             guard let session = contents.records[id]?.session else { return .absent }
-            return session.version == version ? .unchanged : .changed(session)
+            guard session.version == version else { return .changed(session) }
+            return .unchanged(reply: key.flatMap { key in session.replies.last { $0.key == key } })
         }
     }
 

@@ -18,8 +18,7 @@ public protocol SessionArchive: Sendable {
     func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange]
     /// The restore document of a session at `version`, while its history keeps that version; nil otherwise.
     func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]?
-    /// The version the session is stored at; nil when it is not stored. One cheap read: the server asks it before
-    /// serving a session an archive shared with other nodes may have changed.
+    /// The version the session is stored at; nil when it is not stored. One cheap read.
     func version(of session: String) throws(ArchiveError) -> Int?
     /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.
     func creation(_ key: String) throws(ArchiveError) -> StoredReply?
