@@ -8,8 +8,8 @@ import Synchronization
 final class SessionStore: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
     /// Held while a session is read back from the archive, and while one is removed from it or expired there: a
-    /// load cannot bring back a session that a remove or an expiry is taking away. (Loads are rare: once per
-    /// session after a restart.)
+    /// load cannot bring back a session that a remove or an expiry is taking away. (Loads happen once per session
+    /// and node: after a restart, or when another node created it; each holds it for one read.)
     private let storeTransitions = Mutex(())
     let configuration: ServerConfiguration
     let metrics: Metrics
@@ -223,7 +223,7 @@ final class SessionStore: Sendable {
         let now = configuration.now()
         let (expired, live) = expireIdleInMemory(now: now)
         guard let archive else { return expired.count }
-        return storeTransitions.withLock { _ in expireStored(archive, sessions: expired + live, now: now) }
+        return expireStored(archive, sessions: expired + live, now: now)
     }
 
     /// Drops the sessions in memory idle past their TTL; returns them and the sessions still live.
@@ -241,7 +241,7 @@ final class SessionStore: Sendable {
     }
 
     /// Tells the archive the use of the sessions that were in memory, then lets it end the stored sessions idle
-    /// past their TTL; returns how many ended. Under ``storeTransitions``.
+    /// past their TTL (under ``storeTransitions``: no session read back meanwhile); returns how many ended.
     private func expireStored(_ archive: any SessionArchive, sessions: [Session], now: Double) -> Int {
         // In the order of their ids: nodes sweeping at once lock rows in one order (no deadlock between them).
         let touches = sessions.sorted { $0.id < $1.id }.compactMap { session in
@@ -253,11 +253,15 @@ final class SessionStore: Sendable {
         do {
             try archive.apply(writes)
             for (session, touch) in touches { session.recorded(touch) }
-            let ended = try archive.expire(
-                usedBefore: now - Self.seconds(configuration.sessionTTL),
-                unusedBefore: now - Self.seconds(min(configuration.unusedSessionTTL, configuration.sessionTTL)))
-            for id in ended { if let session = live(id) { evict(session) } }
-            return ended.count
+            let (usedBefore, unusedBefore) = (
+                now - Self.seconds(configuration.sessionTTL),
+                now - Self.seconds(min(configuration.unusedSessionTTL, configuration.sessionTTL))
+            )
+            return try storeTransitions.withLock { _ throws(ArchiveError) in
+                let ended = try archive.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
+                for id in ended { if let session = live(id) { evict(session) } }
+                return ended.count
+            }
         } catch {
             // The next sweep tries again: a stored session only ends later than it should.
             metrics.countStoreFailure()
