@@ -159,13 +159,20 @@ if [[ $SKIP != *" cluster "* ]]; then
         wait_port "$port"
     done
     echo "bench: cluster, creating $SESSIONS sessions" >&2
-    python3 "$HERE/sessions.py" 127.0.0.1 "${CLUSTER_PORTS[0]}" "$SESSIONS" > "$OUT/sessions-cluster.txt"
+    python3 "$HERE/sessions.py" 127.0.0.1 "${CLUSTER_PORTS[0]}" "$SESSIONS" > "$OUT/sessions-cluster-0.txt"
+    # Node B walks the same sessions from the middle of the list: each session is changed on both nodes (a node's
+    # copy is behind half the time), but not by both at the same instant (one user, one request at a time).
+    half=$((SESSIONS / 2))
+    { tail -n +"$((half + 1))" "$OUT/sessions-cluster-0.txt"; head -n "$half" "$OUT/sessions-cluster-0.txt"; } \
+        > "$OUT/sessions-cluster-1.txt"
+    echo "bench: cluster, a stream on B following changes on A" >&2
+    (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse-idle.json"
     for round in $(seq "$ROUNDS"); do
         echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, ${DURATION}s" >&2
         WRK_PIDS=()
         for index in 0 1; do
             wrk -t1 -c32 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[$index]}" \
-                -- transition "$OUT/sessions-cluster.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-$index.json" &
+                -- transition "$OUT/sessions-cluster-$index.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-$index.json" &
             WRK_PIDS+=($!)
         done
         if [ "$round" = 1 ]; then
