@@ -95,7 +95,8 @@ final class PostgresListener: Sendable {
     }
 
     private func tell(_ notices: [ArchiveNotice]) {
-        let observers = state.withLock { $0.observers }
+        // Once stopped (the archive closed), nothing more is told.
+        let observers = state.withLock { $0.stopped ? [] : $0.observers }
         for notice in notices {
             for observer in observers { observer(notice) }
         }
