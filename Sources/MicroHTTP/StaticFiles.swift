@@ -28,6 +28,8 @@ public struct StaticFiles: Sendable {
 
     /// The canonical (symlink-free) path of the served folder.
     public let root: String
+    /// gzip representations made so far, by path (each made once per version of its file).
+    private let compressed = CompressedFiles()
 
     /// Serves files from the folder at `root`; throws ``Failure/notAFolder(_:)`` if it is missing.
     public init(root: String) throws {
@@ -43,13 +45,24 @@ public struct StaticFiles: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
         guard let path = resolve(request) else { return nil }
         guard let file = Self.fileInfo(path), file.kind == .file else { return nil }
-        let etag = "\"\(String(file.size, radix: 16))-\(String(file.modified, radix: 16))\""
+        let identity = "\"\(String(file.size, radix: 16))-\(String(file.modified, radix: 16))\""
+        let type = MIMEType.forPath(path)
+        let compressible = ContentCoding.isWorthCompressing(type: type, bytes: Int(file.size))
+        let gzip = compressible && ContentCoding.acceptsGzip(request)
+        let etag = gzip ? ContentCoding.gzipTag(identity) : identity
         var headers = [("ETag", etag), ("Cache-Control", "no-cache")]
+        if compressible { headers.append(("Vary", "Accept-Encoding")) }
         if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
-        guard let bytes = Self.read(path) else { return nil }
-        headers.insert(("Content-Type", MIMEType.forPath(path)), at: 0)
+        guard var bytes = Self.read(path) else { return nil }
+        if gzip, let packed = compressed.gzip(of: path, version: identity, bytes) {
+            bytes = packed
+            headers.append(("Content-Encoding", "gzip"))
+        } else if gzip {
+            headers[0] = ("ETag", identity)  // compression failed: the identity representation goes out
+        }
+        headers.insert(("Content-Type", type), at: 0)
         headers.append(("X-Content-Type-Options", "nosniff"))
         return HTTPResponse(status: 200, headers: headers, body: bytes)
     }

@@ -64,9 +64,18 @@ extension SwitchyardAPI {
         APIRoute("/healthz", [("GET", { api, _, _ in api.health() })]),
         APIRoute(
             "/metrics",
-            [("GET", { api, _, _ in .text(200, api.metrics.exposition(store: api.configuration.archive?.statistics)) })]
+            [
+                (
+                    "GET",
+                    { api, _, _ in
+                        .text(
+                            200, api.metrics.exposition(store: api.configuration.archive?.statistics),
+                            headers: api.noStore)
+                    }
+                )
+            ]
         ),
-        APIRoute("/api/openapi.json", [("GET", { api, _, _ in .json(200, api.openAPIDocument) })]),
+        APIRoute("/api/openapi.json", [("GET", { api, request, _ in api.openAPI(request) })]),
         APIRoute("/api/catalog", [("GET", { api, request, _ in try api.catalog(request) })]),
         APIRoute("/api/sessions", [("POST", { api, request, _ in try api.createSession(request) })]),
         APIRoute(
@@ -99,6 +108,6 @@ extension SwitchyardAPI {
             "/api/sessions/{id}/history", [("GET", { api, request, path in try api.history(path.id, request) })]),
         APIRoute(
             "/api/sessions/{id}/versions/{version}",
-            [("GET", { api, _, path in try api.version(path.version, of: path.id) })]),
+            [("GET", { api, request, path in try api.version(path.version, of: path.id, request) })]),
     ]
 }

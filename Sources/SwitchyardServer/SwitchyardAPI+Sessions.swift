@@ -144,15 +144,17 @@ extension SwitchyardAPI {
     /// Whether an `If-None-Match` value names `version` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared
     /// weakly (`W/"7"` matches `"7"`).
     static func noneMatch(_ header: String, version: Int) -> Bool {
-        let wanted = String(version)
+        noneMatch(header, tag: "\"\(version)\"")
+    }
+
+    /// Whether an `If-None-Match` value names the entity tag `tag` (with its quotes), compared weakly.
+    static func noneMatch(_ header: String, tag wanted: String) -> Bool {
         for part in header.split(separator: ",") {
             var tag = part.drop { $0 == " " || $0 == "\t" }
             while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
             if tag == "*" { return true }
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag.count >= 2, tag.first == "\"", tag.last == "\"", tag.dropFirst().dropLast() == wanted[...] {
-                return true
-            }
+            if tag == wanted[...] { return true }
         }
         return false
     }
@@ -192,6 +194,18 @@ extension SwitchyardAPI {
         }
     }
 
+    /// What the page may load and who may frame it: only its own files, scripts, styles and API (the page has no
+    /// inline script or style); no framing (clickjacking); no referrer to other sites.
+    static let pageSecurityHeaders = [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+                + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
+        ("Referrer-Policy", "same-origin"),
+        ("X-Frame-Options", "DENY"),
+    ]
+
     func staticResponse(_ request: HTTPRequest, parts: [String]) throws -> HTTPResponse {
         guard let staticFiles else { throw Problem.notFound("nothing at \(request.path)") }
         var target = request
@@ -199,7 +213,10 @@ extension SwitchyardAPI {
             target.path = "/"
             target.rawPath = "/"
         }
-        if let response = staticFiles.response(for: target) { return response }
+        if var response = staticFiles.response(for: target) {
+            response.headers += Self.pageSecurityHeaders
+            return response
+        }
         if request.method != "GET", request.method != "HEAD" {
             throw Problem(
                 status: 405, code: "methodNotAllowed", title: "Method not allowed",

@@ -6,7 +6,7 @@ extension SwitchyardAPI {
     /// `GET /api/sessions/{id}/versions/{version}`: the state document of that version, rendered now from its
     /// restore document (screens show the app data of that version). The current version is always there; earlier
     /// ones while the store's history keeps them (the memory store keeps none).
-    func version(_ text: String, of id: String) throws -> HTTPResponse {
+    func version(_ text: String, of id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let version = try Self.versionNumber(text)
         let session = try requireSession(id)
         let current = try session.withState { state throws -> (version: Int, document: [UInt8]) in
@@ -14,6 +14,11 @@ extension SwitchyardAPI {
             return (state.engine.version, version == state.engine.version ? state.document(keep: true) : [])
         }
         let headers = noStore + [("ETag", "\"\(version)\"")]
+        if version <= current.version, let match = request.headers["if-none-match"],
+            Self.noneMatch(match, version: version)
+        {
+            return HTTPResponse(status: 304, headers: headers)  // a version, once made, does not change
+        }
         if version == current.version { return .json(200, current.document, headers: headers) }
         guard version < current.version else {
             throw Problem.notFound(

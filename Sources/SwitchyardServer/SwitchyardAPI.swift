@@ -51,7 +51,9 @@ public final class SwitchyardAPI: HTTPHandler {
         let started = ServerConfiguration.systemNow()
         let parts = request.path.split(separator: "/")
         let matched = Self.routes.lazy.compactMap { route in route.match(parts).map { (route, $0) } }.first
-        let (template, response) = withCORS(request, matched?.0) { route(request, parts, matched) }
+        var (template, response) = withCORS(request, matched?.0) { route(request, parts, matched) }
+        // No answer of the API may be taken for another type than it says (static files say it themselves).
+        if template != "static" { response.headers.append(("X-Content-Type-Options", "nosniff")) }
         metrics.record(
             route: template, method: request.method, status: response.status,
             seconds: ServerConfiguration.systemNow() - started)
@@ -155,4 +157,31 @@ public final class SwitchyardAPI: HTTPHandler {
 
     /// The OpenAPI document (`docs/openapi.json`) as committed, compiled into the binary (`.embedInCode`).
     let openAPIDocument = PackageResources.openapi_json
+
+    /// `GET /api/openapi.json`: cacheable, revalidated by its ETag (a hash of the document), 304 when unchanged;
+    /// gzip-compressed (compressed once) for clients that accept it.
+    func openAPI(_ request: HTTPRequest) -> HTTPResponse {
+        let packed = ContentCoding.acceptsGzip(request) ? openAPIGzip : nil
+        let etag = packed == nil ? openAPIETag : ContentCoding.gzipTag(openAPIETag)
+        let headers = [
+            ("ETag", etag), ("Cache-Control", "max-age=300, must-revalidate"), ("Vary", "Accept-Encoding"),
+        ]
+        if let match = request.headers["if-none-match"], Self.noneMatch(match, tag: etag) {
+            return HTTPResponse(status: 304, headers: headers)
+        }
+        guard let packed else { return .json(200, openAPIDocument, headers: headers) }
+        return .json(200, packed, headers: headers + [("Content-Encoding", "gzip")])
+    }
+
+    /// The OpenAPI document as gzip (nil if zlib failed: then it is sent as is).
+    let openAPIGzip = ContentCoding.gzip(PackageResources.openapi_json)
+
+    /// A strong ETag of the OpenAPI document: 64-bit FNV-1a of its bytes.
+    let openAPIETag: String = {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in PackageResources.openapi_json {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "\"" + String(hash, radix: 16) + "\""
+    }()
 }
