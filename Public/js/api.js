@@ -47,6 +47,7 @@ export const api = {
   version: (id, version) => request('GET', `${sessionPath(id)}/versions/${enc(String(version))}`),
   post: (path, body) => request('POST', path, body),
   streamUrl: (id) => `${sessionPath(id)}/stream`,
+  catalog: () => request('GET', '/api/catalog'),
 };
 
 /** The shell command equivalent to a POST of `body` to `path` on this origin. */

@@ -9,6 +9,7 @@ import { showProblem } from './toast.js';
 const state = {
   id: null, doc: null, view: null, stream: null, retry: null, historyTimer: null,
   traversing: false, depth: 0,
+  curlVersion: -1, // the version the curl box shows the request of (newer changes from elsewhere replace it)
   viewing: null, // an earlier version or a preview shown instead of the live state: { doc, onApply }
 };
 
@@ -73,8 +74,11 @@ async function send(endpoint, body) {
   const path = `${sessionPath(state.id)}/${endpoint}`;
   inspector.showRequest(curlFor(path, body));
   try {
-    apply(await api.post(path, body));
+    const doc = await api.post(path, body);
+    state.curlVersion = Math.max(state.curlVersion, doc.version);
+    apply(doc);
   } catch (err) {
+    state.curlVersion = Math.max(state.curlVersion, state.doc?.version ?? -1);
     report(err);
     if (err instanceof ApiError && err.status === 412 && err.body?.tree) apply(err.body);
   } finally {
@@ -181,6 +185,8 @@ function adopt(id) {
   state.id = id;
   state.doc = null;
   state.view = null;
+  state.curlVersion = -1;
+  inspector.clearRequest();
   phone.clear();
   inspector.renderHistory([]);
 }
@@ -279,11 +285,26 @@ function scheduleHistoryRefresh() {
   state.historyTimer = setTimeout(async () => {
     try {
       const h = await api.history(id);
-      if (state.id === id) inspector.renderHistory(h?.entries || []);
+      if (state.id !== id) return;
+      inspector.renderHistory(h?.entries || []);
+      showLatestChange(h?.entries || []);
     } catch {
       if (state.id === id) inspector.renderHistory(null);
     }
   }, 120);
+}
+
+const ENDPOINTS = { api: 'transitions', gesture: 'transitions', event: 'events', deeplink: 'deeplinks', restore: 'restore' };
+
+/** The curl box shows the latest change whatever made it (this page, curl, another tab or node), from the history. */
+function showLatestChange(entries) {
+  const last = entries.at(-1);
+  if (!last || last.version <= state.curlVersion) return;
+  state.curlVersion = last.version;
+  const endpoint = ENDPOINTS[last.source];
+  const body = last.request;
+  if (!endpoint || !body || typeof body !== 'object' || 'omitted' in body || 'pendingDeepLink' in body) return;
+  inspector.showRequest(curlFor(`${sessionPath(state.id)}/${endpoint}`, body));
 }
 
 // ---- browser history: one entry per pushed depth; the browser's back button performs `back` ----
@@ -351,6 +372,9 @@ document.addEventListener('keydown', (e) => {
 });
 
 // ---- start -----------------------------------------------------------------------------------
+
+// The deep-link examples are the app's own (its patterns with sample values), whatever app is served.
+api.catalog().then((catalog) => inspector.showDeepLinkExamples(catalog.deepLinkExamples || []), () => {});
 
 const match = /^\/s\/([^/]+)\/?$/.exec(location.pathname);
 if (match) openSession(decodeURIComponent(match[1]));

@@ -12,6 +12,10 @@ const PATHS = {
   'list.bullet': `<g ${STROKE}><path d="M9 6.5h11M9 12h11M9 17.5h11"/></g><g fill="currentColor"><circle cx="4.6" cy="6.5" r="1.4"/><circle cx="4.6" cy="12" r="1.4"/><circle cx="4.6" cy="17.5" r="1.4"/></g>`,
   'gear': `<g ${STROKE}><circle cx="12" cy="12" r="3.2"/><path d="M12 2.8v2.6M12 18.6v2.6M21.2 12h-2.6M5.4 12H2.8M18.5 5.5l-1.8 1.8M7.3 16.7l-1.8 1.8M18.5 18.5l-1.8-1.8M7.3 7.3L5.5 5.5"/><circle cx="12" cy="12" r="6.4"/></g>`,
   'person': `<g ${STROKE}><circle cx="12" cy="8" r="3.8"/><path d="M4.5 20.5c.8-4 3.8-6 7.5-6s6.7 2 7.5 6"/></g>`,
+  'person.circle': `<g ${STROKE}><circle cx="12" cy="12" r="9"/><circle cx="12" cy="10" r="3"/><path d="M6.2 18.4c1.2-2.3 3.3-3.5 5.8-3.5s4.6 1.2 5.8 3.5"/></g>`,
+  'sparkles': '<path d="M10 3.5c.6 4.1 2.4 5.9 6.5 6.5-4.1.6-5.9 2.4-6.5 6.5-.6-4.1-2.4-5.9-6.5-6.5 4.1-.6 5.9-2.4 6.5-6.5z'
+    + 'M18 13.5c.3 2 1.1 2.8 3 3-1.9.3-2.7 1.1-3 3-.3-1.9-1.1-2.7-3-3 1.9-.2 2.7-1 3-3z'
+    + 'M17.5 2.5c.2 1.2.7 1.7 1.9 1.9-1.2.2-1.7.7-1.9 1.9-.2-1.2-.7-1.7-1.9-1.9 1.2-.2 1.7-.7 1.9-1.9z" fill="currentColor"/>',
   'person.fill': '<circle cx="12" cy="8" r="4" fill="currentColor"/><path d="M4.2 21c.7-4.5 3.9-6.8 7.8-6.8s7.1 2.3 7.8 6.8z" fill="currentColor"/>',
   'star': `<path d="${STAR}" ${STROKE}/>`,
   'star.fill': `<path d="${STAR}" fill="currentColor" stroke="currentColor" stroke-width="1.2" stroke-linejoin="round"/>`,

@@ -1,12 +1,7 @@
 // The inspector beside the phone: session facts, the coordinator tree, history, deep links, curl.
 import { el } from './screen.js';
 
-const EXAMPLE_LINKS = [
-  'jumper://io.idevs/home',
-  'jumper://io.idevs/settings',
-  'jumper://io.idevs/todo/buy-milk',
-  'stinsenapp://todo/hello-world',
-];
+const HINT_KEY = 'switchyard.hint';
 
 export class Inspector {
   /** handlers: { onDeepLink(url), onPreviewDeepLink(url), onViewVersion(version), onNewSession() } */
@@ -27,14 +22,33 @@ export class Inspector {
       else input.reportValidity();
     });
     this.onViewVersion = handlers.onViewVersion;
-    const chips = this.$('deeplink-examples');
-    for (const url of EXAMPLE_LINKS) {
-      const chip = el('button', { type: 'button', class: 'chip', text: url.replace(/^[a-z]+:\/\/(io\.idevs\/)?/, '…/'), title: `Use ${url}` });
+    this.showHint();
+    this.$('copy-curl').addEventListener('click', () => this.copyCurl());
+  }
+
+  /** The newcomer's hint, until it is dismissed (remembered in this browser). */
+  showHint() {
+    const hint = this.$('hint');
+    let dismissed = false;
+    try { dismissed = localStorage.getItem(HINT_KEY) === 'dismissed'; } catch { /* storage off: show it */ }
+    hint.hidden = dismissed;
+    this.$('hint-dismiss').addEventListener('click', () => {
+      hint.hidden = true;
+      try { localStorage.setItem(HINT_KEY, 'dismissed'); } catch { /* it shows again next time */ }
+      this.$('deeplink-input').focus();
+    });
+  }
+
+  /** Chips that fill in the app's example deep links (from GET /api/catalog). */
+  showDeepLinkExamples(urls) {
+    const input = this.$('deeplink-input');
+    if (urls.length) input.placeholder = urls[0];
+    this.$('deeplink-examples').replaceChildren(...urls.map((url) => {
+      const chip = el('button', { type: 'button', class: 'chip', 'data-testid': 'deeplink-example', text: url, title: `Use ${url}` });
       chip.setAttribute('aria-label', `Fill in ${url}`);
       chip.addEventListener('click', () => { input.value = url; input.focus(); });
-      chips.append(chip);
-    }
-    this.$('copy-curl').addEventListener('click', () => this.copyCurl());
+      return chip;
+    }));
   }
 
   showSession(doc, view, live) {
@@ -126,6 +140,13 @@ export class Inspector {
       view.addEventListener('click', () => this.onViewVersion(h.version));
       return el('li', { class: 'hentry', 'data-version': String(h.version) }, view);
     }));
+  }
+
+  /** Back to "no change yet" (another session). */
+  clearRequest() {
+    this.curlText = '';
+    this.$('curl').textContent = 'No change yet: tap something in the phone.';
+    this.$('copy-curl').disabled = true;
   }
 
   showRequest(curl) {

@@ -10,6 +10,17 @@ struct DeepLinkTests {
         #expect(engine.version == 1)
     }
 
+    @Test func examplesArePatternsSampleLinksAndOnlyThoseTheyMatch() {
+        let router = DeepLinkRouter<AppRoot>()
+            .route("app://todo/:id(int)", examples: ["app://todo/7", "app://todo/seven", "other://todo/1"]) { _, _ in
+                .opened
+            }
+            .route("app://home", examples: ["app://home"]) { _, _ in .opened }
+            .route("app://settings") { _, _ in .opened }
+        #expect(router.examples == ["app://todo/7", "app://home"])
+        #expect(router.patterns.count == 3)
+    }
+
     @Test func aTypedParameterThatDoesNotParseDoesNotMatch() throws {
         let (engine, _) = try makeEngine()
         let error = expectRefusal(engine, "deepLinkNotMatched") { try engine.open("test://app/page/seven") }

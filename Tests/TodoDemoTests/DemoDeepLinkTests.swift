@@ -17,6 +17,15 @@ struct DemoDeepLinkTests {
                 == true)
     }
 
+    @Test func everyExampleTheCatalogOffersOpens() throws {
+        #expect(TodoDemo.app.deepLinkExamples.count == TodoDemo.app.deepLinkPatterns.count)
+        #expect(TodoDemo.app.catalog()["deepLinkExamples"] == .array(TodoDemo.app.deepLinkExamples.map { .string($0) }))
+        for example in TodoDemo.app.deepLinkExamples {
+            let demo = try Demo().loggedIn()
+            #expect(try demo.engine.open(example) == .opened, "\(example)")
+        }
+    }
+
     @Test func stinsenAndWebLinksFocusPopAndPush() throws {
         let demo = try Demo().loggedIn()
         try demo.engine.tapTab("todos")

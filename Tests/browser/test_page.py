@@ -199,3 +199,65 @@ def test_deep_state_screenshot(page):
     page.settle()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert page.d.save_screenshot(str(ARTIFACTS / "page-deep-state.png"))
+
+
+def test_every_icon_the_demo_shows_is_drawn(page):
+    """The demo's symbols (sparkles on the welcome screen, person.circle on the login) have real glyphs, not the
+    dashed placeholder for names the page does not know."""
+    page.open_new()
+    page.wait_route("welcome")
+    shown = {icon.get_attribute("data-icon") for icon in page.d.find_elements(By.CSS_SELECTOR, "[data-icon]")}
+    page.tap("complete_onboarding")
+    page.wait_route("login")
+    shown |= {icon.get_attribute("data-icon") for icon in page.d.find_elements(By.CSS_SELECTOR, "[data-icon]")}
+    assert shown, "no icon rendered"
+    assert "unknown" not in shown, shown
+
+
+def test_a_newcomer_gets_a_hint_that_stays_dismissed(page):
+    page.d.get(page.base + "/")
+    page.d.execute_script("localStorage.clear()")
+    page.d.refresh()
+    page.wait_route("welcome")
+    hint = page.find("[data-testid=hint]")
+    assert hint.is_displayed()
+    assert "Tap around in the phone" in hint.text
+    page.d.save_screenshot(str(ARTIFACTS / "hint.png"))
+    page.find("[data-testid=hint-dismiss]").click()
+    page.wait(lambda d: not d.find_element(By.CSS_SELECTOR, "[data-testid=hint]").is_displayed())
+    page.d.refresh()
+    page.wait_route("welcome")
+    assert not page.d.find_element(By.CSS_SELECTOR, "[data-testid=hint]").is_displayed()
+
+
+def test_deep_link_examples_are_the_apps_own(page):
+    page.open_new()
+    page.wait_route("welcome")
+    _, catalog = page.api("GET", "/api/catalog")
+    assert catalog["deepLinkExamples"], "the demo declares examples"
+    page.wait(lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-testid=deeplink-example]"))
+              == len(catalog["deepLinkExamples"]))
+    chips = page.d.find_elements(By.CSS_SELECTOR, "[data-testid=deeplink-example]")
+    assert [chip.text for chip in chips] == catalog["deepLinkExamples"]
+    chips[-1].click()
+    assert page.find("[data-testid=deeplink-input]").get_attribute("value") == catalog["deepLinkExamples"][-1]
+
+
+def test_the_curl_box_shows_a_change_made_elsewhere(page):
+    sid = page.open_new()
+    page.wait_route("welcome")
+    status, _ = page.api("POST", f"/api/sessions/{sid}/events", {"name": "completeOnboarding"})
+    assert status == 200
+    page.wait_route("login")
+    page.wait(lambda d: "/events" in d.find_element(By.CSS_SELECTOR, "[data-testid=curl]").text)
+    curl = page.find("[data-testid=curl]").text
+    assert "completeOnboarding" in curl and sid in curl
+
+
+def test_the_history_is_above_the_fold_on_a_900_pixel_high_window(page):
+    page.d.set_window_size(1280, 900)
+    page.open_new()
+    page.wait_route("welcome")
+    top = page.d.execute_script("return document.getElementById('history-h').getBoundingClientRect().top")
+    height = page.d.execute_script("return window.innerHeight")
+    assert top < height - 150, f"the history starts at {top} px of {height}"

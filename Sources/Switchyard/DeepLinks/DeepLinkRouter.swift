@@ -14,26 +14,33 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
     /// A handler: applies the link to the root coordinator.
     public typealias Handler = @Sendable (Root, DeepLink) throws -> DeepLinkResult
 
-    let entries: [(pattern: DeepLinkPattern, handler: Handler)]
+    let entries: [(pattern: DeepLinkPattern, examples: [String], handler: Handler)]
 
     /// An empty router.
     public init() {
         entries = []
     }
 
-    private init(entries: [(pattern: DeepLinkPattern, handler: Handler)]) {
+    private init(entries: [(pattern: DeepLinkPattern, examples: [String], handler: Handler)]) {
         self.entries = entries
     }
 
     /// A router with one more pattern (see the pattern syntax in the README: `:name`, `:name(int)`,
-    /// `scheme1|scheme2://`, host `*`, `?key=:param`).
-    public func route(_ pattern: String, _ handler: @escaping Handler) -> DeepLinkRouter {
-        DeepLinkRouter(entries: entries + [(DeepLinkPattern(pattern), handler)])
+    /// `scheme1|scheme2://`, host `*`, `?key=:param`), and `examples`: links it matches, with sample values,
+    /// that tools and the page offer to try (one that the pattern does not match is left out).
+    public func route(_ pattern: String, examples: [String] = [], _ handler: @escaping Handler) -> DeepLinkRouter {
+        let pattern = DeepLinkPattern(pattern)
+        return DeepLinkRouter(entries: entries + [(pattern, examples.filter { pattern.match($0) != nil }, handler)])
     }
 
     /// The patterns, in order.
     public var patterns: [String] {
         entries.map(\.pattern.text)
+    }
+
+    /// The example links of every pattern, in the patterns' order.
+    public var examples: [String] {
+        entries.flatMap(\.examples)
     }
 
     /// The first match for a URL.

@@ -1,7 +1,7 @@
 /// The catalog: every coordinator type of an app, found by exploring its routes.
 extension NavigationApp {
     /// Describes every coordinator type reachable from the app's root: kind and routes (name, kind, presentation,
-    /// input type and JSON schema, output).
+    /// input type and JSON schema, output); and the deep-link patterns with example links.
     ///
     /// Types are found by calling route factories on throw-away coordinators with a sample input (the first of
     /// `null`, `""`, `0`, `false`, `{}`, `[]` that decodes); a route whose input has required members cannot be
@@ -42,6 +42,7 @@ extension NavigationApp {
         return .object([
             "app": .string(name), "coordinators": .array(types),
             "deepLinks": .array(deepLinkPatterns.map { .string($0) }),
+            "deepLinkExamples": .array(deepLinkExamples.map { .string($0) }),
         ])
     }
 

@@ -12,6 +12,8 @@ public struct NavigationApp: Sendable {
     let makeRoot: @Sendable () -> any Coordinatable
     /// The deep-link patterns, in order.
     public let deepLinkPatterns: [String]
+    /// Example links the patterns match, with sample values (``DeepLinkRouter/route(_:examples:_:)``).
+    public let deepLinkExamples: [String]
 
     /// Describes an app by its root coordinator factory and deep links.
     public init<Root: Coordinatable>(
@@ -20,6 +22,7 @@ public struct NavigationApp: Sendable {
         self.name = name
         makeRoot = { root() }
         deepLinkPatterns = deepLinks?.patterns ?? []
+        deepLinkExamples = deepLinks?.examples ?? []
         make = { try NavigationEngine(root: root(), deepLinks: deepLinks) }
         restore = { document in try NavigationEngine(restoring: document, root: root(), deepLinks: deepLinks) }
     }

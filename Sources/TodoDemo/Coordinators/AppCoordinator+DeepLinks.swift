@@ -4,26 +4,26 @@ extension AppCoordinator {
     /// The demo's deep links: Jumper's (`jumper://io.idevs/…`) and Stinsen's (`stinsenapp://todo/…`, web links).
     /// A link opened while logged out is kept and completed right after login.
     public static let deepLinks = DeepLinkRouter<AppCoordinator>()
-        .route("jumper://io.idevs/home") { app, _ in
+        .route("jumper://io.idevs/home", examples: ["jumper://io.idevs/home"]) { app, _ in
             guard let tabs = app.hasRoot(\.authenticated) else { return .pending }
             try tabs.focus(\.home)
             return .opened
         }
-        .route("jumper://io.idevs/settings") { app, _ in
+        .route("jumper://io.idevs/settings", examples: ["jumper://io.idevs/settings"]) { app, _ in
             guard let tabs = app.hasRoot(\.authenticated) else { return .pending }
             try tabs.focus(\.settings)
             return .opened
         }
-        .route("jumper://io.idevs/todo/:id") { app, link in
+        .route("jumper://io.idevs/todo/:id", examples: ["jumper://io.idevs/todo/buy-milk"]) { app, link in
             let id = try app.existingTodo(link)
             guard let tabs = app.hasRoot(\.authenticated) else { return .pending }
             try tabs.focus(\.todos).present(\.todo, id)
             return .opened
         }
-        .route("stinsenapp://todo/:id") { app, link in
+        .route("stinsenapp://todo/:id", examples: ["stinsenapp://todo/hello-world"]) { app, link in
             try app.openStinsenStyle(link)
         }
-        .route("http|https://*/todo/:id") { app, link in
+        .route("http|https://*/todo/:id", examples: ["https://example.com/todo/write-docs"]) { app, link in
             try app.openStinsenStyle(link)
         }
 
