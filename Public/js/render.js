@@ -75,6 +75,9 @@ export class Phone {
       rec.el.style.setProperty('--sheet-offset', String(view.layers.slice(1, i).filter((l) => l.presentation === 'modal').length));
       this.updateLayer(rec, layer, motion);
       rec.el.inert = i < topIndex || !!view.alert;
+      // A layer under a sheet, a cover or an alert is neither operable nor announced.
+      if (rec.el.inert) rec.el.setAttribute('aria-hidden', 'true');
+      else rec.el.removeAttribute('aria-hidden');
       rec.el.classList.toggle('recessed', view.layers.slice(i + 1).some((l) => l.presentation === 'modal'));
     });
 

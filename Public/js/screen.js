@@ -83,10 +83,11 @@ function renderField(item, ctx) {
 function renderToggle(item, ctx) {
   const id = `t${++uid}-${slug(item.id)}`;
   const input = el('input', {
-    id, type: 'checkbox', role: 'switch', checked: !!item.isOn, disabled: !item.action,
+    id, type: 'checkbox', role: 'switch', 'aria-checked': String(!!item.isOn), checked: !!item.isOn, disabled: !item.action,
     'data-field': item.id, 'data-testid': `toggle-${item.id}`, 'data-server-on': String(!!item.isOn),
   });
   input.addEventListener('change', () => {
+    input.setAttribute('aria-checked', String(input.checked));
     if (item.action) ctx.onAction(item.action, ctx.pageEl, { id: item.id, value: String(input.checked) });
   });
   return el('div', { class: 'toggle-row' },
@@ -105,7 +106,7 @@ function renderButton(item, ctx) {
 }
 
 function renderList(item, ctx) {
-  const list = el('ul', { class: 'list', role: 'list' });
+  const list = el('ul', { class: 'list' });
   for (const row of item.rows || []) {
     const tag = row.action ? 'button' : 'div';
     const content = el(tag, {
