@@ -52,12 +52,16 @@ export class Phone {
   render(view, { animate }) {
     const motion = animate && !reducedMotion.matches;
     const focusWasInPhone = this.phoneEl.contains(document.activeElement) || document.activeElement === document.body;
+    const focused = this.phoneEl.contains(document.activeElement) ? document.activeElement : null;
     const live = new Set(view.layers.map((l) => l.key));
     const topIndex = view.layers.length - 1;
+    let returnTo = null; // the control that opened a sheet or cover that closes now
+    let opened = null; // a sheet or cover that opens now
 
     for (const [key, rec] of this.records) {
       if (live.has(key)) continue;
       this.records.delete(key);
+      if (rec.opener?.isConnected) returnTo = rec.opener;
       retire(rec.el);
       rec.leaving = true;
       removeAfterMotion(rec.el, motion && rec.layer.item?.animated !== false);
@@ -70,6 +74,7 @@ export class Phone {
         this.records.set(layer.key, rec);
         this.layersEl.append(rec.el);
         if (motion && layer.item?.animated !== false) animateIn(rec.el, 'enter-rise');
+        if (i > 0) { rec.opener = focused; opened = rec; }
       }
       rec.el.style.zIndex = String(i + 1);
       rec.el.style.setProperty('--sheet-offset', String(view.layers.slice(1, i).filter((l) => l.presentation === 'modal').length));
@@ -82,12 +87,33 @@ export class Phone {
     });
 
     this.renderAlert(view.alert, motion);
-    // Keep keyboard users in the phone: if the focused control went away, focus the top title.
-    const active = document.activeElement;
-    const lost = !active || active === document.body || !active.isConnected || active.closest('[data-leaving]');
-    if (animate && focusWasInPhone && lost && !view.alert) {
-      this.records.get(view.layers[topIndex].key)?.el.querySelector('.navbar-title')?.focus({ preventScroll: true });
+    this.announce(view, topIndex);
+    if (!animate || !focusWasInPhone || view.alert) return;
+    const topTitle = this.records.get(view.layers[topIndex].key)?.el.querySelector('.navbar-title');
+    // Keyboard users follow the navigation: into a sheet or cover that opens (its title), back to the control that
+    // opened one that closes, and to the top title when the focused control went away.
+    if (opened && opened === this.records.get(view.layers[topIndex].key)) {
+      topTitle?.focus({ preventScroll: true });
+      return;
     }
+    if (returnTo && !returnTo.closest('[inert], [data-leaving]')) {
+      returnTo.focus({ preventScroll: true });
+      return;
+    }
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected || active.closest('[data-leaving], [inert]');
+    if (lost) topTitle?.focus({ preventScroll: true });
+  }
+
+  /** Says the top screen's title to screen readers when it changes (a polite live region, not the whole phone). */
+  announce(view, topIndex) {
+    const announcer = this.phoneEl.querySelector('#announcer');
+    const top = this.records.get(view.layers[topIndex]?.key);
+    const title = top?.el.querySelector('.navbar-title')?.textContent || '';
+    const key = `${top?.layer.key}/${top?.pageKey}`;
+    if (!announcer || key === this.announcedKey) return;
+    this.announcedKey = key;
+    announcer.textContent = view.alert ? '' : title;
   }
 
   createLayer(layer) {
