@@ -56,6 +56,10 @@ def test_no_axe_violation_in_any_state(page):
     page.live("row-buy-milk").click()
     page.wait_route("todo")
     found["pushed screen"] = violations(page)
+    # A favourite puts a badge on the Home tab.
+    page.live("toggle-favourite").click()
+    page.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=tab-home] .tab-badge"), message="no badge")
+    found["tabs with a badge"] = violations(page)
     page.open_tab("settings", "settings")
     page.tap("present_view")
     page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")

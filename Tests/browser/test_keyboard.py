@@ -6,17 +6,21 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 
-def active(page):
-    return page.d.switch_to.active_element
+def focused(page):
+    """The focused element's tag, text and test id, read in one go (the phone may redraw between two reads)."""
+    return page.d.execute_script(
+        "const e = document.activeElement;"
+        "return e ? [e.tagName, (e.textContent || '').trim(), e.getAttribute('data-testid') || '',"
+        " !!e.closest('[data-testid=sheet]')] : ['', '', '', false]")
 
 
 def tab_to(page, text, limit=60):
-    """Presses Tab until the focused element is the phone's button with this text."""
+    """Presses Tab until the phone's button with this text has the focus; returns its test id."""
     for _ in range(limit):
         ActionChains(page.d).send_keys(Keys.TAB).perform()
-        element = active(page)
-        if element.tag_name == "button" and element.text.strip() == text:
-            return element
+        tag, label, testid, _ = focused(page)
+        if tag == "BUTTON" and label == text:
+            return testid
     raise AssertionError(f"Tab never reached the button {text!r}")
 
 
@@ -41,13 +45,12 @@ def test_the_phone_works_from_the_keyboard_and_announces_each_screen(page):
     ActionChains(page.d).send_keys(Keys.SPACE).perform()
     page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
     page.settle()
-    page.wait(lambda d: active(page).get_attribute("data-testid") == "nav-title"
-              and d.execute_script("return !!arguments[0].closest('[data-testid=sheet]')", active(page)),
+    page.wait(lambda d: focused(page)[2] == "nav-title" and focused(page)[3],
               message="focus did not move into the sheet")
-    title = active(page).text
+    title = focused(page)[1]
     assert title and announced(page) == title
 
     ActionChains(page.d).send_keys(Keys.ESCAPE).perform()
     page.wait(lambda d: not page.sheets(), message="Escape did not dismiss the sheet")
-    page.wait(lambda d: active(page).text.strip() == "Present View", message="focus did not return to the opener")
-    assert active(page).get_attribute("data-testid") == opener.get_attribute("data-testid")
+    page.wait(lambda d: focused(page)[1] == "Present View", message="focus did not return to the opener")
+    assert focused(page)[2] == opener
