@@ -24,7 +24,7 @@ enum PostgresRows {
             else { return nil }
             return StoredReply(
                 key: key, fingerprint: UInt64(bitPattern: fingerprint), session: session, status: Int(status),
-                headers: self.headers(headers), body: body)
+                headers: StoredText.headers(headers), body: body)
         }
     }
 
@@ -38,28 +38,7 @@ enum PostgresRows {
         result.rows.indices.map { row in
             StoredChange(
                 version: result.integer(row, 0), time: result.real(row, 1), source: result.text(row, 2),
-                request: result.bytes(row, 3), visiblePath: strings(result.text(row, 4)), state: [])
-        }
-    }
-
-    /// `["a","b"]` → the strings.
-    static func strings(_ json: String) -> [String] {
-        guard case .array(let items)? = try? JSONValue(parsing: Array(json.utf8)) else { return [] }
-        return items.compactMap(\.stringValue)
-    }
-
-    /// Header pairs as JSON, `[["name","value"],…]`, and back.
-    static func headers(_ pairs: [(String, String)]) -> String {
-        JSONValue.array(pairs.map { .array([.string($0.0), .string($0.1)]) }).jsonString
-    }
-
-    static func headers(_ json: String) -> [(String, String)] {
-        guard case .array(let items)? = try? JSONValue(parsing: Array(json.utf8)) else { return [] }
-        return items.compactMap { item in
-            guard case .array(let pair) = item, pair.count == 2, let name = pair[0].stringValue,
-                let value = pair[1].stringValue
-            else { return nil }
-            return (name, value)
+                request: result.bytes(row, 3), visiblePath: StoredText.path(result.text(row, 4)), state: [])
         }
     }
 }

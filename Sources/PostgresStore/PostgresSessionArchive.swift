@@ -1,4 +1,3 @@
-import SwitchyardJSON
 import SwitchyardServer
 import Synchronization
 
@@ -119,7 +118,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
 
     /// A history entry's source, request, visible path and state, as statement parameters.
     private static func entry(_ change: StoredChange) -> [PostgresValue] {
-        let path = JSONValue.array(change.visiblePath.map(JSONValue.string)).jsonString
+        let path = StoredText.path(change.visiblePath)
         return [.text(change.source), .bytes(change.request), .text(path), .bytes(change.state)]
     }
 
@@ -128,7 +127,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     private static func reply(_ reply: StoredReply, first: String, then second: String? = nil) -> [PostgresValue] {
         [
             .text(first), .text(second ?? reply.session), .integer(Int(Int64(bitPattern: reply.fingerprint))),
-            .integer(reply.status), .text(PostgresRows.headers(reply.headers)), .bytes(reply.body),
+            .integer(reply.status), .text(StoredText.headers(reply.headers)), .bytes(reply.body),
         ]
     }
 
@@ -181,7 +180,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         guard !result.rows.isEmpty else { return nil }
         return StoredReply(
             key: key, fingerprint: UInt64(bitPattern: Int64(result.integer(0, 1))), session: result.text(0, 0),
-            status: result.integer(0, 2), headers: PostgresRows.headers(result.text(0, 3)), body: result.bytes(0, 4))
+            status: result.integer(0, 2), headers: StoredText.headers(result.text(0, 3)), body: result.bytes(0, 4))
     }
 
     public func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {

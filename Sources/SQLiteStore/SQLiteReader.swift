@@ -1,4 +1,3 @@
-import SwitchyardJSON
 import SwitchyardServer
 
 /// The reading side of the archive: its own connection (WAL lets it read while the writer commits), one thread
@@ -77,7 +76,7 @@ final class SQLiteReader {
             stored.replies.append(
                 StoredReply(
                     key: replies.text(0), fingerprint: UInt64(bitPattern: Int64(replies.integer(1))), session: id,
-                    status: replies.integer(2), headers: Self.headers(replies.text(3)), body: replies.blob(4)))
+                    status: replies.integer(2), headers: StoredText.headers(replies.text(3)), body: replies.blob(4)))
         }
         replies.reset()
         return stored
@@ -102,7 +101,7 @@ final class SQLiteReader {
             changes.append(
                 StoredChange(
                     version: statement.integer(0), time: statement.real(1), source: statement.text(2),
-                    request: statement.blob(3), visiblePath: Self.strings(statement.text(4)), state: []))
+                    request: statement.blob(3), visiblePath: StoredText.path(statement.text(4)), state: []))
         }
         return changes
     }
@@ -124,7 +123,7 @@ final class SQLiteReader {
         guard try creation.bind(.text(key)).step() else { return nil }
         return StoredReply(
             key: key, fingerprint: UInt64(bitPattern: Int64(creation.integer(1))), session: creation.text(0),
-            status: creation.integer(2), headers: Self.headers(creation.text(3)), body: creation.blob(4))
+            status: creation.integer(2), headers: StoredText.headers(creation.text(3)), body: creation.blob(4))
     }
 
     func idleSessions(usedBefore: Double, unusedBefore: Double) throws(SQLiteError) -> [String] {
@@ -133,22 +132,5 @@ final class SQLiteReader {
         var ids: [String] = []
         while try idle.step() { ids.append(idle.text(0)) }
         return ids
-    }
-
-    /// `["a","b"]` → the strings.
-    static func strings(_ json: String) -> [String] {
-        guard case .array(let items)? = try? JSONValue(parsing: Array(json.utf8)) else { return [] }
-        return items.compactMap(\.stringValue)
-    }
-
-    /// `[["name","value"],…]` → the header pairs.
-    static func headers(_ json: String) -> [(String, String)] {
-        guard case .array(let items)? = try? JSONValue(parsing: Array(json.utf8)) else { return [] }
-        return items.compactMap { item in
-            guard case .array(let pair) = item, pair.count == 2, let name = pair[0].stringValue,
-                let value = pair[1].stringValue
-            else { return nil }
-            return (name, value)
-        }
     }
 }

@@ -1,5 +1,4 @@
 internal import CSQLite
-import SwitchyardJSON
 import SwitchyardServer
 
 /// The writer's prepared statements and how each ``ArchiveWrite`` becomes rows. Used only by the caller leading a
@@ -130,7 +129,7 @@ final class SQLiteWrites {
     }
 
     private func store(_ change: StoredChange, of session: String) throws(SQLiteError) {
-        let path = JSONValue.array(change.visiblePath.map(JSONValue.string)).jsonString
+        let path = StoredText.path(change.visiblePath)
         try insertHistory.bind(
             .text(session), .integer(change.version), .real(change.time), .text(change.source),
             .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state)
@@ -140,18 +139,14 @@ final class SQLiteWrites {
     private func store(reply: StoredReply, of session: String) throws(SQLiteError) {
         try insertReply.bind(
             .text(session), .text(reply.key), .integer(Int(Int64(bitPattern: reply.fingerprint))),
-            .integer(reply.status), .text(Self.headers(reply.headers)), .blob(reply.body)
+            .integer(reply.status), .text(StoredText.headers(reply.headers)), .blob(reply.body)
         ).run()
     }
 
     private func store(creation: StoredReply) throws(SQLiteError) {
         try insertCreation.bind(
             .text(creation.key), .text(creation.session), .integer(Int(Int64(bitPattern: creation.fingerprint))),
-            .integer(creation.status), .text(Self.headers(creation.headers)), .blob(creation.body)
+            .integer(creation.status), .text(StoredText.headers(creation.headers)), .blob(creation.body)
         ).run()
-    }
-
-    static func headers(_ pairs: [(String, String)]) -> String {
-        JSONValue.array(pairs.map { .array([.string($0.0), .string($0.1)]) }).jsonString
     }
 }
