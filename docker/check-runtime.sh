@@ -49,36 +49,8 @@ done
 say "static stdlib: $static_dir ($("$SWIFT" --version 2>/dev/null | head -n1))"
 
 # --- 2. the runtime package list, from the Dockerfile's last stage ------------------------------
-mapfile -t packages < <(python3 - "$dockerfile" <<'PY'
-import re, shlex, sys
-text = open(sys.argv[1]).read()
-# Join continuation lines, drop comments, keep the last stage (the runtime image).
-lines, current = [], ""
-for raw in text.splitlines():
-    line = raw.strip()
-    if not line or line.startswith("#"):
-        continue
-    if line.endswith("\\"):
-        current += line[:-1] + " "
-        continue
-    lines.append(current + line)
-    current = ""
-stages = [i for i, l in enumerate(lines) if re.match(r"(?i)FROM\s", l)]
-runtime = lines[stages[-1]:]
-found = []
-for line in runtime:
-    if not re.match(r"(?i)RUN\s", line):
-        continue
-    for command in re.split(r"&&|;|\|\|", line[3:]):
-        words = shlex.split(command)
-        while words and "=" in words[0]:  # VAR=value prefixes
-            words.pop(0)
-        if words[:2] == ["apt-get", "install"]:
-            found += [w.split("=")[0] for w in words[2:] if not w.startswith("-")]
-if not found:
-    sys.exit("no apt-get install in the runtime stage of " + sys.argv[1])
-print("\n".join(found))
-PY
+mapfile -t packages < <(python3 "$root/docker/dockerfile_runtime.py" "$dockerfile" |
+    python3 -c 'import json, sys; print("\n".join(json.load(sys.stdin)["packages"]))'
 ) || fail "could not read the runtime packages from $dockerfile"
 [ "${#packages[@]}" -gt 0 ] || fail "no runtime packages found in $dockerfile"
 say "runtime packages in $dockerfile: ${packages[*]}"
