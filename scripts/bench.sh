@@ -10,7 +10,9 @@
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory store http durable sse cluster
+#   BENCH_SKIP       space-separated parts to skip: engine memory store http peer durable sse cluster
+# The peer: Hummingbird's hello world (scripts/bench/hummingbird-hello, built here in .build-hummingbird, never a
+# dependency of the product), measured in the same rounds as our endpoints.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -41,11 +43,12 @@ done
 
 OUT=$(mktemp -d)
 SERVER_PID=
+PEER_PID=
 DURABLE_PIDS=()
 CLUSTER_PIDS=()
 PGDIR=
 cleanup() {
-    for pid in $SERVER_PID "${DURABLE_PIDS[@]}" "${CLUSTER_PIDS[@]}"; do
+    for pid in $SERVER_PID $PEER_PID "${DURABLE_PIDS[@]}" "${CLUSTER_PIDS[@]}"; do
         kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
     done
     [ -n "$PGDIR" ] && bash scripts/postgres.sh stop "$PGDIR" >/dev/null 2>&1
@@ -56,6 +59,12 @@ trap cleanup EXIT
 echo "bench: building release binaries into $SCRATCH" >&2
 swift build -c release --scratch-path "$SCRATCH" --product switchyard-bench >&2
 swift build -c release --scratch-path "$SCRATCH" --product switchyard >&2
+PEER_DIR=scripts/bench/hummingbird-hello
+PEER_SCRATCH=.build-hummingbird
+if [[ $SKIP != *" http "* && $SKIP != *" peer "* ]]; then
+    echo "bench: building the peer (Hummingbird hello world) into $PEER_SCRATCH" >&2
+    swift build -c release --package-path "$PEER_DIR" --scratch-path "$PEER_SCRATCH" >&2
+fi
 
 echo "bench: machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 uptime > "$OUT/load-before.txt"
@@ -100,6 +109,14 @@ if [[ $SKIP != *" http "* || $SKIP != *" sse "* ]]; then
     wait_port "$PORT"
 fi
 
+PEER_PID=
+if [[ $SKIP != *" http "* && $SKIP != *" peer "* ]]; then
+    PEER_PORT=$(free_port)
+    "$PEER_SCRATCH/release/HummingbirdHello" "$PEER_PORT" > "$OUT/peer.log" 2>&1 &
+    PEER_PID=$!
+    wait_port "$PEER_PORT"
+fi
+
 # The same transitions against the SQLite store, each durability on its own server (default threads for a store).
 declare -A DURABLE_PORT
 if [[ $SKIP != *" http "* && $SKIP != *" durable "* ]]; then
@@ -124,6 +141,12 @@ if [[ $SKIP != *" http "* ]]; then
                 -- "$mode" "$OUT/sessions.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
             echo "{\"round\": $round, \"mode\": \"$mode\", \"result\": $line}" >> "$OUT/http.jsonl"
         done
+        if [ -n "$PEER_PID" ]; then
+            echo "bench: HTTP round $round/$ROUNDS, the peer's hello world, ${DURATION}s" >&2
+            line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:$PEER_PORT" \
+                -- hello "$OUT/sessions.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
+            echo "{\"round\": $round, \"mode\": \"peer\", \"result\": $line}" >> "$OUT/http.jsonl"
+        fi
         for durability in "${!DURABLE_PORT[@]}"; do
             echo "bench: HTTP round $round/$ROUNDS, transition, durable $durability, ${DURATION}s" >&2
             line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${DURABLE_PORT[$durability]}" \
@@ -134,8 +157,10 @@ if [[ $SKIP != *" http "* ]]; then
 fi
 
 if [[ $SKIP != *" sse "* ]]; then
-    echo "bench: SSE, $SSE subscribers, $SSE_TRANSITIONS transitions" >&2
-    (cd "$HERE" && python3 sse.py 127.0.0.1 "$PORT" "$SSE" "$SSE_TRANSITIONS") > "$OUT/sse.json"
+    for updates in state patch; do
+        echo "bench: SSE, $SSE subscribers, $SSE_TRANSITIONS transitions, updates=$updates" >&2
+        (cd "$HERE" && python3 sse.py 127.0.0.1 "$PORT" "$SSE" "$SSE_TRANSITIONS" "$updates") > "$OUT/sse-$updates.json"
+    done
 fi
 
 # Two nodes on one PostgreSQL (a throwaway cluster, default settings, fsync on), every process on this machine:

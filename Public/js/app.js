@@ -5,12 +5,14 @@ import { Phone } from './render.js';
 import { Inspector } from './inspector.js';
 import { el } from './screen.js';
 import { showProblem } from './toast.js';
+import { applyPatch } from './patch.js';
 
 const state = {
   id: null, doc: null, view: null, stream: null, retry: null, historyTimer: null,
   traversing: false, depth: 0,
   curlVersion: -1, // the version the curl box shows the request of (newer changes from elsewhere replace it)
   viewing: null, // an earlier version or a preview shown instead of the live state: { doc, onApply }
+  refetches: 0, // patches that did not fit the state shown (a missed version): the state was fetched whole instead
 };
 
 const phone = new Phone(document.getElementById('phone'), {
@@ -258,6 +260,22 @@ function connect() {
   });
   es.addEventListener('state', (e) => {
     try { apply(JSON.parse(e.data)); } catch { /* a malformed event is skipped; the next one catches up */ }
+  });
+  // A change as a JSON Patch from the version before (its first operation tests `/version`). One for a version this
+  // page already has (from its own POST's answer) is skipped; one that does not fit (a version was missed) makes the
+  // page fetch the whole state.
+  es.addEventListener('patch', (e) => {
+    const version = Number(e.lastEventId);
+    const current = state.doc;
+    if (current && version <= Number(current.version)) return;
+    try {
+      const { result, ...base } = current;
+      apply(applyPatch(base, JSON.parse(e.data)));
+    } catch {
+      state.refetches += 1;
+      document.getElementById('phone').dataset.refetches = String(state.refetches);
+      api.getSession(id).then(apply, () => {});
+    }
   });
   es.addEventListener('error', () => {
     if (state.stream !== es) return;

@@ -13,11 +13,25 @@ public struct EventFrame: Sendable, Hashable {
     /// dispatches it).
     public let bytes: [UInt8]
 
-    /// Whether the event is a whole state that makes earlier ones obsolete: sent to a stream whose client has
-    /// fallen behind (a quarter of its backlog limit queued, at most 256 KiB), it replaces every snapshot still queued there that the client
-    /// has not begun to receive, so a client that reads slower than states change gets the latest one instead of
-    /// a growing backlog of old ones. A client that keeps up gets every one.
-    public let isSnapshot: Bool
+    /// What the event is to a stream that falls behind (see ``Role``).
+    public let role: Role
+
+    /// What an event is to a stream whose client has fallen behind (a quarter of its backlog limit queued, at most
+    /// 256 KiB): a client that reads slower than states change gets the latest state instead of a growing backlog of
+    /// old ones. A client that keeps up gets every event.
+    public enum Role: Sendable, Hashable {
+        /// An event of its own: always delivered.
+        case event
+        /// A whole state that makes earlier ones obsolete: sent to a stream that fell behind, it replaces every
+        /// snapshot and delta still queued there that the client has not begun to receive.
+        case snapshot
+        /// A change to the state sent before it (a JSON Patch, say): a later snapshot replaces it while unsent, and
+        /// ``EventStream/send(_:orWhenBehind:)`` sends the snapshot instead of it to a stream that fell behind.
+        case delta
+    }
+
+    /// Whether the event is a whole state (``Role/snapshot``).
+    public var isSnapshot: Bool { role == .snapshot }
 
     /// Encodes one event: an `id:` and an `event:` line when given (CR and LF removed from them),
     /// then one `data:` line per line of `data` — a line ends at LF, CRLF or CR, as in the SSE
@@ -25,9 +39,9 @@ public struct EventFrame: Sendable, Hashable {
     ///
     /// Empty `data` is sent as one empty `data:` line. Data without line breaks (compact JSON, say)
     /// takes a fast path: the frame is the header lines, `data: `, the data's bytes and `\n\n`.
-    /// `snapshot`: see ``isSnapshot``.
-    public init(id: String?, event: String?, data: String, snapshot: Bool = false) {
-        isSnapshot = snapshot
+    /// `role`: see ``Role``.
+    public init(id: String?, event: String?, data: String, role: Role = .event) {
+        self.role = role
         var bytes: [UInt8] = []
         if let id { Self.appendField("id: ", id, to: &bytes) }
         if let event { Self.appendField("event: ", event, to: &bytes) }
@@ -48,7 +62,7 @@ public struct EventFrame: Sendable, Hashable {
 
     /// A comment frame (`: text`), which clients ignore; CR and LF are removed from `text`.
     init(comment text: String) {
-        isSnapshot = false
+        role = .event
         var bytes: [UInt8] = []
         Self.appendField(": ", text, to: &bytes)
         bytes.append(Self.lineFeed)

@@ -26,10 +26,11 @@ public final class EventStream: Sendable {
     /// header and queue slot), so many tiny frames cannot hold much more memory than the cap.
     static let queuedFrameCost = 64
 
-    /// A queued frame: its bytes, shared with the sender (never copied), and whether a newer snapshot replaces it.
+    /// A queued frame: its bytes, shared with the sender (never copied), and whether a newer snapshot replaces it
+    /// (a snapshot or a delta).
     private struct Queued {
         var bytes: [UInt8]
-        let snapshot: Bool
+        let replaceable: Bool
     }
 
     private struct State {
@@ -90,13 +91,30 @@ public final class EventStream: Sendable {
     /// May be called from any thread.
     @discardableResult
     public func send(_ frame: EventFrame) -> Bool {
-        enqueue(frame.bytes, snapshot: frame.isSnapshot)
+        state.withLock { state in
+            enqueue(frame.bytes, role: frame.role, &state)
+        }
+    }
+
+    /// Queues `delta` (a change to the state sent before it), or `snapshot` (the whole new state) instead when the
+    /// client has fallen behind: the snapshot then replaces every unsent snapshot and delta, so that a slow client
+    /// gets the latest state rather than a growing backlog of changes. Returns false once the stream is closed.
+    @discardableResult
+    public func send(_ delta: EventFrame, orWhenBehind snapshot: EventFrame) -> Bool {
+        state.withLock { state in
+            if state.queuedBytes >= coalescingThreshold {
+                return enqueue(snapshot.bytes, role: .snapshot, &state)
+            }
+            return enqueue(delta.bytes, role: .delta, &state)
+        }
     }
 
     /// Queues an SSE comment line (`: text`), which clients ignore; used for heartbeats.
     @discardableResult
     public func comment(_ text: String) -> Bool {
-        enqueue(EventFrame(comment: text).bytes, snapshot: false)
+        state.withLock { state in
+            enqueue(EventFrame(comment: text).bytes, role: .event, &state)
+        }
     }
 
     /// Ends the stream: queued events are still written, then the response ends. Idempotent.
@@ -187,21 +205,19 @@ public final class EventStream: Sendable {
 
     /// Queues `bytes`; over the backlog limit the stream closes and its connection is aborted (the
     /// queue is dropped at once). Runs no callback.
-    private func enqueue(_ bytes: [UInt8], snapshot: Bool) -> Bool {
-        state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            guard !bytes.isEmpty else { return true }
-            if snapshot, state.queuedBytes >= coalescingThreshold { Self.dropUnstartedSnapshots(&state) }
-            let frames = state.queue.count - state.head + 1
-            if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
-                abort(&state)
-                return false
-            }
-            state.queue.append(Queued(bytes: bytes, snapshot: snapshot))
-            state.queuedBytes += bytes.count
-            wakeIfSuspended(&state)
-            return true
+    private func enqueue(_ bytes: [UInt8], role: EventFrame.Role, _ state: inout State) -> Bool {
+        guard !state.closed else { return false }
+        guard !bytes.isEmpty else { return true }
+        if role == .snapshot, state.queuedBytes >= coalescingThreshold { Self.dropUnstartedStates(&state) }
+        let frames = state.queue.count - state.head + 1
+        if state.queuedBytes + bytes.count + frames * Self.queuedFrameCost > backlogLimit {
+            abort(&state)
+            return false
         }
+        state.queue.append(Queued(bytes: bytes, replaceable: role != .event))
+        state.queuedBytes += bytes.count
+        wakeIfSuspended(&state)
+        return true
     }
 
     /// Ends the stream now, dropping what is still queued (shutdown, after its grace to drain).
@@ -232,15 +248,15 @@ public final class EventStream: Sendable {
         if state.socket >= 0 { _ = shutdown(state.socket, Int32(SHUT_RDWR)) }
     }
 
-    /// Removes the queued snapshots the client has not begun to receive (a new snapshot replaces them).
-    private static func dropUnstartedSnapshots(_ state: inout State) {
+    /// Removes the queued snapshots and deltas the client has not begun to receive (a new snapshot replaces them).
+    private static func dropUnstartedStates(_ state: inout State) {
         let firstUnstarted = state.head + (state.readOffset > 0 ? 1 : 0)
-        guard state.queue[firstUnstarted...].contains(where: \.snapshot) else { return }
+        guard state.queue[firstUnstarted...].contains(where: \.replaceable) else { return }
         var kept: [Queued] = []
         kept.reserveCapacity(state.queue.count - state.head)
         for index in state.head..<state.queue.count {
             let frame = state.queue[index]
-            if index >= firstUnstarted && frame.snapshot {
+            if index >= firstUnstarted && frame.replaceable {
                 state.queuedBytes -= frame.bytes.count
             } else {
                 kept.append(frame)

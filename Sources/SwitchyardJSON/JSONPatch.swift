@@ -1,46 +1,28 @@
 /// JSON Patch (RFC 6902): the operations that turn one JSON value into another, and applying them.
 ///
-/// ``diff(from:to:)`` compares objects member by member and arrays position by position (elements added or
-/// removed at the end), and replaces whatever else differs. That is not the shortest patch for an element inserted
-/// in the middle of an array, but it is exact, deterministic (members in sorted order) and cheap.
+/// ``diff(from:to:testing:)-(UInt8,_,_)`` compares two JSON texts on their bytes: objects member by member (in
+/// their order), arrays after their common beginning and end (so a pushed or popped element is one `add` or
+/// `remove`), and replaces whatever else differs. That is not the shortest patch for every change, but it is exact,
+/// deterministic and cheap, and it keeps member order (see ``JSONTextDiff``).
 public enum JSONPatch {
-    /// The operations that turn `old` into `new`, as a JSON array of `{"op", "path", "value"?}` objects; empty
-    /// when they are equal.
-    public static func diff(from old: JSONValue, to new: JSONValue) -> JSONValue {
-        var operations: [JSONValue] = []
-        diff(old, new, path: "", into: &operations)
-        return .array(operations)
+    /// The patch that turns the JSON text `old` into `new`: a JSON array of `{"op", "path", "value"?}` objects,
+    /// starting with a `test` operation for each of `tests` (what the receiver must hold for the patch to apply).
+    /// Both texts must be valid JSON.
+    public static func diff(
+        from old: [UInt8], to new: [UInt8], testing tests: [(pointer: String, value: JSONValue)] = []
+    ) -> [UInt8] {
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                var diff = JSONTextDiff(old: old, new: new)
+                for test in tests { diff.test(test.pointer, test.value) }
+                return diff.patch()
+            }
+        }
     }
 
-    private static func diff(_ old: JSONValue, _ new: JSONValue, path: String, into operations: inout [JSONValue]) {
-        guard old != new else { return }
-        switch (old, new) {
-        case (.object(let before), .object(let after)):
-            for key in before.keys.sorted() where after[key] == nil {
-                operations.append(["op": "remove", "path": .string(path + "/" + escape(key))])
-            }
-            for key in after.keys.sorted() {
-                let member = path + "/" + escape(key)
-                if let previous = before[key] {
-                    diff(previous, after[key] ?? .null, path: member, into: &operations)
-                } else {
-                    operations.append(["op": "add", "path": .string(member), "value": after[key] ?? .null])
-                }
-            }
-        case (.array(let before), .array(let after)):
-            let common = min(before.count, after.count)
-            for index in 0..<common {
-                diff(before[index], after[index], path: path + "/" + String(index), into: &operations)
-            }
-            for index in stride(from: before.count - 1, through: after.count, by: -1) {
-                operations.append(["op": "remove", "path": .string(path + "/" + String(index))])
-            }
-            for index in stride(from: before.count, to: after.count, by: 1) {
-                operations.append(["op": "add", "path": .string(path + "/" + String(index)), "value": after[index]])
-            }
-        default:
-            operations.append(["op": "replace", "path": .string(path), "value": new])
-        }
+    /// The operations that turn `old` into `new` (compared as their texts with sorted keys); empty when equal.
+    public static func diff(from old: JSONValue, to new: JSONValue) -> JSONValue {
+        (try? JSONValue(parsing: diff(from: old.serialized(), to: new.serialized()))) ?? .array([])
     }
 
     /// A member name as a JSON Pointer token (RFC 6901): `~` is `~0`, `/` is `~1`.
@@ -55,7 +37,8 @@ public enum JSONPatch {
         public let description: String
     }
 
-    /// Applies `add`, `remove` and `replace` operations (what ``diff(from:to:)`` writes) to `value`.
+    /// Applies `test`, `add`, `remove` and `replace` operations (what the diffs write) to `value`; a `test` whose
+    /// value differs refuses the whole patch.
     public static func apply(_ patch: JSONValue, to value: JSONValue) throws(ApplyError) -> JSONValue {
         guard case .array(let operations) = patch else { throw ApplyError(description: "a patch is an array") }
         var result = value
@@ -73,6 +56,21 @@ public enum JSONPatch {
             case "remove":
                 try change(&result, at: tokens[...], path: path) { (target, token) throws(ApplyError) in
                     try remove(&target, token, path: path)
+                }
+            case "test":
+                guard let expected = operation["value"] else { throw ApplyError(description: "test \(path): no value") }
+                try change(&result, at: tokens[...], path: path) { (target, token) throws(ApplyError) in
+                    let found = token.flatMap { token in
+                        switch target {
+                        case .object(let members): members[token]
+                        case .array(let elements):
+                            Int(token).flatMap { elements.indices.contains($0) ? elements[$0] : nil }
+                        default: nil
+                        }
+                    }
+                    guard (token == nil ? target : found) == expected else {
+                        throw ApplyError(description: "test \(path): the value differs")
+                    }
                 }
             default:
                 throw ApplyError(description: "unsupported operation '\(op)'")

@@ -178,6 +178,38 @@ public struct JSONWriter: ~Copyable {
         json.withUnsafeBufferPointer { append($0) }
     }
 
+    /// Appends already-encoded JSON text (a part of a larger text, say) as one value.
+    public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+        separate()
+        append(json)
+    }
+
+    /// A position in the text, with the writer's state there (``rewind(to:)``).
+    struct Mark {
+        let byteCount: Int
+        fileprivate let commaBits: UInt64
+        fileprivate let deepCommas: [Bool]
+        fileprivate let depth: Int
+        fileprivate let pendingKey: Bool
+    }
+
+    /// Bytes written so far.
+    var byteCount: Int { count }
+
+    /// The current position, to come back to with ``rewind(to:)``.
+    func mark() -> Mark {
+        Mark(byteCount: count, commaBits: commaBits, deepCommas: deepCommas, depth: depth, pendingKey: pendingKey)
+    }
+
+    /// Forgets what was written since `mark`.
+    mutating func rewind(to mark: Mark) {
+        count = mark.byteCount
+        commaBits = mark.commaBits
+        deepCommas = mark.deepCommas
+        depth = mark.depth
+        pendingKey = mark.pendingKey
+    }
+
     // MARK: - Separators
 
     private mutating func push() {

@@ -94,17 +94,21 @@ final class Session: Sendable {
 
     /// Adds a stream subscriber and sends it the current state at once, after the documents `missed` gives for
     /// the versions it missed since version `seen` (none by default; a subscriber that saw the current version is
-    /// sent nothing until the next); a session that has ended closes it.
+    /// sent nothing until the next); a session that has ended closes it. `missed` may start with the document of
+    /// `seen` itself: the next one is then sent as a patch from it.
     func subscribe(
-        _ stream: EventStream, after seen: Int? = nil,
+        _ subscriber: Subscriber, after seen: Int? = nil,
         missed: (SessionState) -> [(version: Int, document: [UInt8])] = { _ in [] }
     ) {
         let ended = withState { state in
             guard !state.ended else { return true }
-            state.subscribe(stream, earlier: missed(state), current: seen != state.engine.version)
+            var earlier = missed(state)
+            let base = earlier.first.flatMap { $0.version == seen ? $0 : nil }
+            if base != nil { earlier.removeFirst() }
+            state.subscribe(subscriber, base: base, earlier: earlier, current: seen != state.engine.version)
             return false
         }
-        if ended { stream.close() }
+        if ended { subscriber.stream.close() }
     }
 
     /// Runs `body` with exclusive access to the session's state without counting as activity (this node catching
@@ -120,7 +124,7 @@ final class Session: Sendable {
     func unsubscribe(_ stream: EventStream) {
         let time = now()
         state.withLock { state in
-            state.subscribers[ObjectIdentifier(stream)] = nil
+            state.unsubscribe(stream)
             let count = state.subscribers.count
             activity.withLock {
                 $0.subscribers = count
@@ -133,8 +137,7 @@ final class Session: Sendable {
     func closeStreams() {
         let streams = withState { state in
             state.ended = true
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
+            return state.removeSubscribers()
         }
         for stream in streams { stream.close() }
     }

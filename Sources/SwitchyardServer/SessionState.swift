@@ -12,7 +12,10 @@ struct SessionState {
     /// The recent history, in memory; nil with a store, which keeps the whole history and answers for it.
     var history: SessionHistory?
     var replies: ReplyCache
-    var subscribers: [ObjectIdentifier: EventStream] = [:]
+    private(set) var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    /// The last state document sent to the subscribers (all of them have it): the next patch is made from it.
+    /// Kept only while a stream follows the session.
+    private var streamed: (version: Int, document: [UInt8])?
     /// Set once the session ended (deleted or expired): no stream may subscribe any more.
     var ended = false
     let documents: DocumentCache
@@ -92,8 +95,8 @@ struct SessionState {
         return stored == now
     }
 
-    /// Records committed changes in the history (in memory; with a store, it has them already) and sends the new state to every subscriber, once, as a snapshot
-    /// (a subscriber still behind on an older state gets this one instead). Returns whether anything was sent.
+    /// Records committed changes in the history (in memory; with a store, it has them already) and sends the new
+    /// state to every subscriber, once (``send(version:_:)``). Returns whether anything was sent.
     ///
     /// Sending under the lock keeps every subscriber's events in version order, and cannot block or call back:
     /// an `EventStream` runs its close callbacks only after its connection ended, on a server thread.
@@ -106,26 +109,57 @@ struct SessionState {
         return true
     }
 
-    /// Adds a subscriber and sends it `earlier` (the documents of versions it missed: it reconnected with
-    /// `Last-Event-ID`), then the current state unless `current` is false (it has that one).
+    /// Adds a subscriber and sends it `earlier` (the documents of the versions it missed: it reconnected with
+    /// `Last-Event-ID`), then the current state unless `current` is false (it has that one). `base` is the document
+    /// of the version it last saw, when known: the first of the others is then sent as a patch from it too.
     mutating func subscribe(
-        _ stream: EventStream, earlier: [(version: Int, document: [UInt8])] = [], current: Bool = true
+        _ subscriber: Subscriber, base: (version: Int, document: [UInt8])? = nil,
+        earlier: [(version: Int, document: [UInt8])] = [], current: Bool = true
     ) {
-        subscribers[ObjectIdentifier(stream)] = stream
-        for (version, document) in earlier { _ = stream.send(Self.frame(version, document)) }
-        if current { _ = stream.send(Self.frame(engine.version, document(keep: true))) }
-    }
-
-    /// Sends a version's state document to every subscriber; drops those whose stream has ended.
-    mutating func send(version: Int, _ document: [UInt8]) {
-        let frame = Self.frame(version, document)
-        for (key, stream) in subscribers where !stream.send(frame) {
-            subscribers[key] = nil
+        subscribers[ObjectIdentifier(subscriber.stream)] = subscriber
+        var sent = base
+        var documents = earlier
+        if current { documents.append((engine.version, document(keep: true))) }
+        for (version, document) in documents {
+            let update = StreamUpdate(version: version, document: document, base: sent)
+            let patch = subscriber.updates == .patch ? update.patch() : nil
+            _ = subscriber.stream.send(patch ?? update.snapshot)
+            sent = (version, document)
         }
+        streamed = (engine.version, document(keep: true))
     }
 
-    private static func frame(_ version: Int, _ document: [UInt8]) -> EventFrame {
-        EventFrame(id: String(version), event: "state", data: String(decoding: document, as: UTF8.self), snapshot: true)
+    /// Removes a subscriber (its stream ended).
+    mutating func unsubscribe(_ stream: EventStream) {
+        subscribers[ObjectIdentifier(stream)] = nil
+        if subscribers.isEmpty { streamed = nil }
+    }
+
+    /// Removes every subscriber and returns their streams (the session ended).
+    mutating func removeSubscribers() -> [EventStream] {
+        defer {
+            subscribers.removeAll()
+            streamed = nil
+        }
+        return subscribers.values.map(\.stream)
+    }
+
+    /// Sends a version's state document to every subscriber, as a patch from the last one sent to those who take
+    /// patches; drops those whose stream has ended.
+    mutating func send(version: Int, _ document: [UInt8]) {
+        let update = StreamUpdate(version: version, document: document, base: streamed)
+        let snapshot = update.snapshot
+        let patch = subscribers.values.contains { $0.updates == .patch } ? update.patch() : nil
+        for (key, subscriber) in subscribers {
+            let delivered =
+                if let patch, subscriber.updates == .patch {
+                    subscriber.stream.send(patch, orWhenBehind: snapshot)
+                } else {
+                    subscriber.stream.send(snapshot)
+                }
+            if !delivered { subscribers[key] = nil }
+        }
+        streamed = subscribers.isEmpty ? nil : (version, document)
     }
 
     /// Takes the state another node stored (a newer version, or the stored one after a change here could not be

@@ -78,9 +78,10 @@ extension SwitchyardAPI {
         try requireJSON(request)
         return run(mode, session, request, source: .restore) { state in
             let body = try decode(RestoreRequest.self, request.body)
+            // A malformed body is a 400 whatever the precondition says.
+            guard body.version >= 0 else { throw Problem.malformed("'version' must be a version (0 or more)") }
             try checkVersion(body.expectedVersion, request, state)
             let current = state.engine.version
-            guard body.version >= 0 else { throw Problem.malformed("'version' must be a version (0 or more)") }
             guard body.version <= current else {
                 throw Problem.notFound(
                     "session '\(id)' is at version \(current); version \(body.version) does not exist yet",

@@ -177,15 +177,20 @@ extension SwitchyardAPI {
         let metrics = self.metrics
         // An `EventSource` reconnecting says the last version it saw: it gets the ones it missed, then live ones.
         let seen = request.headers["last-event-id"].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        guard let updates = StreamUpdates(query: request.query["updates"]) else {
+            throw Problem.malformed("'updates' must be 'patch' (the default: changes as JSON Patches) or 'state'")
+        }
         return .eventStream(headers: [("X-Session", session.id)]) { stream in
             metrics.addSubscribers(1)
             stream.onClose {
                 session.unsubscribe(stream)
                 metrics.addSubscribers(-1)
             }
-            session.subscribe(stream, after: seen) { state in
+            session.subscribe(Subscriber(stream: stream, updates: updates), after: seen) { state in
+                // From the version it saw (when kept): what it missed then comes as patches.
                 seen.map {
-                    self.sessions.documents(of: session.id, app: session.app, after: $0, before: state.engine.version)
+                    self.sessions.documents(
+                        of: session.id, app: session.app, after: $0 - 1, before: state.engine.version)
                 }
                     ?? []
             }

@@ -50,7 +50,7 @@ struct SessionLifecycleTests {
             id: "s", app: "hooks", engine: try configuration.apps[0].makeEngine(), configuration: configuration)
         session.closeStreams()  // deleted or expired between the look-up and the stream's start
         let stream = EventStream()
-        session.subscribe(stream)
+        session.subscribe(Subscriber(stream: stream, updates: .patch))
         #expect(stream.isClosed)
         #expect(session.currentActivity.subscribers == 0)
     }

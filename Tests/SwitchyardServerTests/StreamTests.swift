@@ -1,7 +1,8 @@
 import Switchyard
 import Testing
 
-/// `GET /api/sessions/{id}/stream`: the current state on connect, then every change, to every subscriber.
+/// `GET /api/sessions/{id}/stream`: the current state on connect, then every change as a JSON Patch (or whole, with
+/// `?updates=state`), to every subscriber.
 @Suite("State stream")
 struct StreamTests {
     @Test func twoSubscribersBothReceiveEveryChange() throws {
@@ -27,6 +28,7 @@ struct StreamTests {
             let state = try session.state()
             for subscriber in [one, two] {
                 let event = try #require(try subscriber.nextState(atLeast: version), "no event after the change")
+                // The welcome screen gives way to login: a patch would be larger than the document.
                 #expect(event.event == "state")
                 #expect(event.id == String(version))
                 #expect(event.json["version"]?.int == version)
@@ -44,6 +46,58 @@ struct StreamTests {
                 let event = try #require(try subscriber.next())
                 #expect(event.id == String(afterChain))
             }
+        }
+    }
+
+    @Test func withUpdatesStateEveryChangeIsTheWholeDocument() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let subscriber = try StreamSubscriber(port: server.port, path: session.base + "/stream?updates=state")
+            #expect(try subscriber.next()?.event == "state")
+            try session.logIn()
+            let current = try session.state()
+            let event = try #require(try subscriber.nextState(atLeast: current.version!))
+            #expect(event.event == "state")
+            #expect(try JSONValue(parsing: Array(event.data.utf8)) == current.json)
+        }
+    }
+
+    @Test func anUnknownUpdatesChoiceIsABadRequest() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let response = try server.request("GET", session.base + "/stream?updates=diff")
+            #expect(response.status == 400)
+            #expect(response.json["detail"]?.stringValue?.contains("'patch'") == true)
+        }
+    }
+
+    /// The documents the patches rebuild are the documents the API answers, along a long walk of changes.
+    @Test func patchesRebuildEveryDocument() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            try session.logIn()
+            let subscriber = try StreamSubscriber(port: server.port, path: session.base + "/stream")
+            let first = try #require(try subscriber.next())
+            #expect(first.event == "state")
+            let links = [
+                "jumper://io.idevs/todo/buy-milk", "jumper://io.idevs/settings", "stinsenapp://todo/hello-world",
+                "jumper://io.idevs/home", "jumper://io.idevs/todo/write-docs",
+            ]
+            var version = first.json["version"]?.int ?? 0
+            var (patchBytes, documentBytes) = (0, 0)
+            for link in links {
+                let answer = try session.must(session.deepLink(link))
+                let event = try #require(try subscriber.nextState(atLeast: answer.version!))
+                #expect(event.event == "patch")
+                #expect(event.data.hasPrefix(#"[{"op":"test","path":"/version","value":\#(version)}"#))
+                let current = try session.state()
+                #expect(event.data.utf8.count < current.body.count, "a patch is smaller than the document")
+                #expect(event.json == current.json, "after \(link)")
+                version = answer.version!
+                patchBytes += event.data.utf8.count
+                documentBytes += current.body.count
+            }
+            #expect(patchBytes < documentBytes / 2, "\(patchBytes) bytes of patches for \(documentBytes) of documents")
         }
     }
 

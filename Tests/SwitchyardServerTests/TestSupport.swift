@@ -219,14 +219,20 @@ struct ServerEvent: Sendable {
     var id: String?
     var event: String?
     var data: String
+    /// The state document after this event: a `state` event's data, or the document a `patch` event's patch made
+    /// of the one before (`.null` when it did not apply).
+    var document: JSONValue?
 
-    var json: JSONValue { (try? JSONValue(parsing: Array(data.utf8))) ?? .null }
+    /// The event's document (its data for other events).
+    var json: JSONValue { document ?? (try? JSONValue(parsing: Array(data.utf8))) ?? .null }
 }
 
 /// A subscriber on `GET /api/sessions/{id}/stream` over a raw socket.
 final class StreamSubscriber {
     private let connection: RawConnection
     private var text = ""
+    /// The state document as the events so far made it (patches applied as a client does).
+    private(set) var document: JSONValue?
     let status: Int
     let headers: [(String, String)]
 
@@ -248,8 +254,16 @@ final class StreamSubscriber {
             if let end = text.range(of: "\n\n") {
                 let block = String(text[..<end.lowerBound])
                 text.removeSubrange(..<end.upperBound)
-                if let event = Self.parse(block) { return event }
-                continue
+                guard var event = Self.parse(block) else { continue }
+                let data = try? JSONValue(parsing: Array(event.data.utf8))
+                switch event.event {
+                case "state": document = data
+                case "patch":
+                    document = data.flatMap { patch in document.flatMap { try? JSONPatch.apply(patch, to: $0) } }
+                default: break
+                }
+                if event.event == "state" || event.event == "patch" { event.document = document ?? .null }
+                return event
             }
             // Heartbeats keep arriving, so the receive timeout alone would never end the wait.
             guard Date() < deadline, let chunk = try connection.readChunk(), !chunk.isEmpty else { return nil }
@@ -257,11 +271,11 @@ final class StreamSubscriber {
         }
     }
 
-    /// The next event named `state` whose id is `version` or later.
+    /// The next `state` or `patch` event whose id is `version` or later.
     func nextState(atLeast version: Int, within seconds: Double = 5) throws -> ServerEvent? {
         let deadline = Date().addingTimeInterval(seconds)
         while let event = try next(within: deadline.timeIntervalSinceNow) {
-            if event.event == "state", let id = event.id.flatMap(Int.init), id >= version { return event }
+            if event.document != nil, let id = event.id.flatMap(Int.init), id >= version { return event }
         }
         return nil
     }

@@ -4,8 +4,10 @@ import Testing
 @Suite("JSON Patch")
 struct JSONPatchTests {
     @Test func theDiffNamesEachChange() throws {
-        let old: JSONValue = ["a": 1, "b": ["x", "y", "z"], "c": ["d": true], "e/f": "~"]
-        let new: JSONValue = ["a": 2, "b": ["x", "q"], "c": ["d": true, "g": nil], "h": [1]]
+        // A large member that stays: patching member by member is then shorter than replacing the whole.
+        let large = JSONValue.string(String(repeating: "text ", count: 60))
+        let old: JSONValue = ["a": 1, "b": ["x", "y", "z", large], "c": ["d": true, "l": large], "e/f": "~"]
+        let new: JSONValue = ["a": 2, "b": ["x", "q", large], "c": ["d": true, "g": nil, "l": large], "h": [1]]
         let patch = JSONPatch.diff(from: old, to: new)
         #expect(
             patch == [
@@ -13,12 +15,16 @@ struct JSONPatchTests {
                 ["op": "replace", "path": "/a", "value": 2],
                 ["op": "replace", "path": "/b/1", "value": "q"],
                 ["op": "remove", "path": "/b/2"],
-                ["op": "add", "path": "/c/g", "value": nil],
+                ["op": "replace", "path": "/c", "value": ["d": true, "g": nil, "l": large]],
                 ["op": "add", "path": "/h", "value": [1]],
             ])
         #expect(try JSONPatch.apply(patch, to: old) == new)
         #expect(JSONPatch.diff(from: new, to: new) == [])
         #expect(JSONPatch.diff(from: 1, to: "one") == [["op": "replace", "path": "", "value": "one"]])
+        // Member by member would be longer than the new value: one replace.
+        #expect(
+            JSONPatch.diff(from: ["a": 1, "b": 2], to: ["a": 3, "b": 4])
+                == [["op": "replace", "path": "", "value": ["a": 3, "b": 4]]])
     }
 
     @Test(arguments: 0..<200 as Range<UInt64>)

@@ -22,12 +22,16 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "support"))
+import jsonpatch  # noqa: E402  (Tests/support/jsonpatch.py)
+
 ARTIFACTS = ROOT / "test-artifacts" / "cluster"
 # Absolute: nodes run in their own temporary working folder.
 BIN = os.path.abspath(os.environ.get("SWITCHYARD_BIN") or ROOT / ".build" / "debug" / "switchyard")
@@ -469,12 +473,16 @@ def _pump(source, target):
 
 class Stream(threading.Thread):
     """Follows GET /api/sessions/{id}/stream in a thread and records every event as (id, event, data); data is the
-    parsed JSON (or the raw text). `ended` is set when the server closes the stream or the connection fails."""
+    parsed JSON (or the raw text), and for a `patch` event the document the patch makes of the one before (as a
+    client rebuilds it; None when it does not apply). `ended` is set when the server closes the stream or the
+    connection fails."""
 
-    def __init__(self, url, session, last_event_id=None):
+    def __init__(self, url, session, last_event_id=None, document=None):
+        """`document`: the state of version `last_event_id`, which a resuming client has (patches apply to it)."""
         super().__init__(daemon=True)
         self.url, self.session, self.last_event_id = url, session, last_event_id
         self.events = []
+        self.document = document
         self.status = None
         self.error = None
         self.changed = threading.Condition()
@@ -532,13 +540,21 @@ class Stream(threading.Thread):
             data = json.loads(text)
         except ValueError:
             data = text
+        if event == "state":
+            self.document = data
+        elif event == "patch":
+            try:
+                self.document = data = jsonpatch.apply(self.document, data)
+            except jsonpatch.PatchError:
+                self.document = data = None
         with self.changed:
             self.events.append((event_id, event, data))
             self.changed.notify_all()
 
-    def ids(self, event="state"):
+    def ids(self, events=("state", "patch")):
+        """The ids of the state documents shown (whole or patched)."""
         with self.changed:
-            return [i for i, e, _ in self.events if e == event]
+            return [i for i, e, _ in self.events if e in events]
 
     def wait_for(self, predicate, timeout, message):
         """Waits until predicate(stream) holds; fails with message (and what was seen) after timeout seconds."""
@@ -557,7 +573,7 @@ class Stream(threading.Thread):
         assert self.status == 200, f"stream answered {self.status} ({self.error})"
 
     def wait_version(self, version, timeout=10):
-        self.wait_for(lambda s: any(i == version for i, e, _ in s.events if e == "state") or s.ended.is_set(),
+        self.wait_for(lambda s: any(i == version for i, e, _ in s.events if e in ("state", "patch")) or s.ended.is_set(),
                       timeout, f"version {version} did not arrive")
         assert version in self.ids(), f"the stream ended before version {version}: {self.ids()[-10:]}"
 

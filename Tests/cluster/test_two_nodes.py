@@ -69,7 +69,8 @@ def assert_every_version(stream, first, last):
     assert ids == expected, f"stream ids are not {first}…{last} once each in order; missing {missing[:20]}, " \
                             f"got {ids[:10]}…{ids[-10:]} ({len(ids)} events)"
     for event_id, event, data in stream.events:
-        assert event == "state", f"unexpected event {event!r}: {data!r:.200}"
+        assert event in ("state", "patch"), f"unexpected event {event!r}: {data!r:.200}"
+        assert data is not None, f"the patch of version {event_id} did not apply to the document before"
         assert data["version"] == event_id, f"event id {event_id} carries version {data['version']}"
 
 
@@ -129,12 +130,15 @@ def test_a_stream_on_b_sees_every_change_made_on_a_and_resumes_on_a_with_last_ev
     assert stream.events[-1][2] == b.request("GET", f"/api/sessions/{session}").json()
     stream.close()
 
-    # Reconnecting to the other node with Last-Event-ID replays what came after it, then continues live.
-    resumed = Stream(a.url, session, last_event_id=start + 150)
+    # Reconnecting to the other node with Last-Event-ID replays what came after it (as patches from the document it
+    # had), then continues live.
+    seen = next(data for event_id, _, data in stream.events if event_id == start + 150)
+    resumed = Stream(a.url, session, last_event_id=start + 150, document=seen)
     resumed.wait_open()
     resumed.wait_version(start + 200)
     assert bump(b, session).status == 200
     assert_every_version(resumed, start + 151, start + 201)
+    assert [event for _, event, _ in resumed.events] == ["patch"] * 51, "the replay and what follows are patches"
     resumed.close()
 
 

@@ -32,6 +32,9 @@ import threading
 import time
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import jsonpatch  # noqa: E402  (Tests/support/jsonpatch.py)
+
 
 KEYS_CHECKED = 10
 
@@ -110,6 +113,7 @@ class Ledger:
         self.versions = {}   # (session, version) -> state document (dict) from a 2xx answer
         self.keyed = []      # (session, path, body, key, status, answer bytes)
         self.streamed = {}   # (session, version) -> state document (dict) shown on a stream
+        self.broken = []     # stream patches that did not apply to the document before them
 
     def acknowledge(self, session, body):
         document = without_result(body)
@@ -186,7 +190,8 @@ class Client(threading.Thread):
 
 
 class Watcher(threading.Thread):
-    """Follows a session's stream and records every state it is shown."""
+    """Follows a session's stream and records every state it is shown (a patch is applied to the document before,
+    as a client does: a patch that does not apply is recorded as a broken document, which the check reports)."""
 
     def __init__(self, port, session, ledger):
         super().__init__(daemon=True)
@@ -199,7 +204,7 @@ class Watcher(threading.Thread):
             connection.request("GET", f"/api/sessions/{self.session}/stream",
                                headers={"Accept": "text/event-stream"})
             response = connection.getresponse()
-            data = []
+            data, event, document = [], "message", None
             while True:
                 line = response.readline()  # decodes the chunked transfer (fp would not)
                 if not line:
@@ -207,10 +212,19 @@ class Watcher(threading.Thread):
                 line = line.decode().rstrip("\r\n")
                 if line.startswith("data:"):
                     data.append(line[5:].lstrip(" "))
+                elif line.startswith("event:"):
+                    event = line[6:].strip()
                 elif line == "" and data:
-                    self.ledger.stream(self.session, json.loads("\n".join(data)))
+                    payload = json.loads("\n".join(data))
+                    try:
+                        document = payload if event == "state" else jsonpatch.apply(document, payload)
+                    except jsonpatch.PatchError as error:
+                        with self.ledger.lock:
+                            self.ledger.broken.append(f"stream {self.session[:6]}: a patch did not apply: {error}")
+                        return
+                    self.ledger.stream(self.session, document)
                     self.events += 1
-                    data = []
+                    data, event = [], "message"
         except (OSError, http.client.HTTPException, ValueError):
             return
 
@@ -255,6 +269,9 @@ def verify(port, ledger, checked, rng):
         for session in {entry[0] for entry in ledger.keyed}:
             keyed += [entry for entry in ledger.keyed if entry[0] == session][-KEYS_CHECKED:]
         ledger.keyed.clear()
+    with ledger.lock:
+        problems += ledger.broken
+        ledger.broken.clear()
     for (session, version), document in versions.items():
         found = stored(session, version)
         if found != document:

@@ -4,7 +4,8 @@
 - `GET /api/openapi.json` serves docs/openapi.json byte for byte.
 - `GET /api/sessions/{id}/stream` (held open forever, so schemathesis only sees its 404s) opens with an
   `event: state` whose `id` is the version and whose `data` is a state document valid against the document's
-  StateDocument schema; a change is pushed as the next event; deleting the session ends the stream.
+  StateDocument schema; a change is pushed as the next event (a small one as a JSON Patch, valid against the
+  JSONPatch schema, that makes a valid state document of the one before); deleting the session ends the stream.
 """
 import json
 import pathlib
@@ -13,6 +14,9 @@ import urllib.error
 import urllib.request
 
 import jsonschema
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+import jsonpatch  # noqa: E402  (Tests/support/jsonpatch.py)
 
 BASE = sys.argv[1].rstrip("/")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -93,9 +97,29 @@ if status != 200:
     fail(f"the welcome screen's button event answered {status}: {body[:300]!r}")
 change.validate(json.loads(body))
 pushed = read_event(stream)
-if pushed.get("event") != "state" or int(pushed.get("id", "-1")) <= created["version"]:
+if pushed.get("event") not in ("state", "patch") or int(pushed.get("id", "-1")) <= created["version"]:
     fail(f"the change was not pushed on the stream: {pushed}")
-state.validate(json.loads(pushed["data"]))
+if pushed["event"] == "patch":
+    validator("JSONPatch").validate(json.loads(pushed["data"]))
+    document = jsonpatch.apply(json.loads(first["data"]), json.loads(pushed["data"]))
+else:
+    document = json.loads(pushed["data"])
+state.validate(document)
+
+# A small change (a push) comes as a JSON Patch from that version, whose first operation tests it.
+status, _, body = request("POST", f"/api/sessions/{session}/transitions",
+                          {"coordinator": "UnauthenticatedCoordinator",
+                           "steps": [{"action": "push", "route": "forgotPassword"}]})
+if status != 200:
+    fail(f"a push answered {status}: {body[:300]!r}")
+patched = read_event(stream)
+if patched.get("event") != "patch" or patched.get("id") != str(json.loads(body)["version"]):
+    fail(f"the push was not streamed as a patch: {patched}")
+patch = json.loads(patched["data"])
+validator("JSONPatch").validate(patch)
+if patch[0] != {"op": "test", "path": "/version", "value": document["version"]}:
+    fail(f"the patch does not start by testing the version it applies to: {patch[0]}")
+state.validate(jsonpatch.apply(document, patch))
 
 status, _, _ = request("DELETE", f"/api/sessions/{session}")
 if status != 204:

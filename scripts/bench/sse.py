@@ -1,7 +1,8 @@
 """SSE fan-out benchmark: N subscribers on one session, time from a transition to the last subscriber's event.
 
-Usage: sse.py HOST PORT [SUBSCRIBERS] [TRANSITIONS]
-Prints one JSON object. Subscribers connect from 127.0.0.2, 127.0.0.3, … (at most PER_IP each) to stay under the
+Usage: sse.py HOST PORT [SUBSCRIBERS] [TRANSITIONS] [UPDATES]
+UPDATES is the stream's `updates` choice: patch (the default: changes as JSON Patches) or state (whole documents).
+Prints one JSON object, with the bytes each subscriber received per change. Subscribers connect from 127.0.0.2, 127.0.0.3, … (at most PER_IP each) to stay under the
 server's per-IP connection limit (64). One process reads all sockets with epoll (selectors).
 """
 
@@ -22,11 +23,11 @@ PER_IP = 60
 class Subscriber:
     """One raw SSE connection: decodes chunked transfer coding and remembers the last event id seen."""
 
-    def __init__(self, host, port, source, session):
+    def __init__(self, host, port, source, session, updates):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind((source, 0))
         self.sock.connect((host, port))
-        request = (f"GET /api/sessions/{session}/stream HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        request = (f"GET /api/sessions/{session}/stream?updates={updates} HTTP/1.1\r\nHost: {host}:{port}\r\n"
                    "Accept: text/event-stream\r\n\r\n")
         self.sock.sendall(request.encode())
         self.sock.setblocking(False)
@@ -36,6 +37,7 @@ class Subscriber:
         self.text = b""
         self.last_id = -1
         self.closed = False
+        self.event_bytes = 0  # bytes of the events received (the SSE text, without the chunked coding)
 
     def feed(self):
         """Reads what is available; returns False when the connection closed."""
@@ -63,6 +65,7 @@ class Subscriber:
 
     def _dechunk(self):
         if not self.chunked:
+            self.event_bytes += len(self.raw)
             self.text += self.raw
             self.raw = b""
             return
@@ -74,6 +77,7 @@ class Subscriber:
             if len(self.raw) < line_end + 2 + size + 2:
                 return
             self.text += self.raw[line_end + 2:line_end + 2 + size]
+            self.event_bytes += size
             self.raw = self.raw[line_end + 2 + size + 2:]
 
     def _scan(self):
@@ -96,6 +100,7 @@ def main():
     host, port = sys.argv[1], int(sys.argv[2])
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     transitions = int(sys.argv[4]) if len(sys.argv) > 4 else 50
+    updates = sys.argv[5] if len(sys.argv) > 5 else "patch"
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, count + 256)), hard))
 
@@ -105,7 +110,7 @@ def main():
     subscribers = []
     for index in range(count):
         source = f"127.0.0.{2 + index // PER_IP}"
-        subscriber = Subscriber(host, port, source, session)
+        subscriber = Subscriber(host, port, source, session, updates)
         subscribers.append(subscriber)
         selector.register(subscriber.sock, selectors.EVENT_READ, subscriber)
 
@@ -132,6 +137,7 @@ def main():
     control.request("GET", f"/api/sessions/{session}")
     state = json.loads(control.getresponse().read())
     wait_for(state["version"], time.perf_counter() + 30)
+    received_before = sum(s.event_bytes for s in subscribers)
 
     from_response, from_request = [], []
     headers = {"Content-Type": "application/json"}
@@ -149,8 +155,10 @@ def main():
         last = wait_for(version, answered + 10)
         from_response.append(max(0.0, last - answered) * 1000)
         from_request.append((last - sent) * 1000)
+    received = sum(s.event_bytes for s in subscribers) - received_before
     print(json.dumps({
-        "subscribers": count, "transitions": transitions,
+        "subscribers": count, "transitions": transitions, "updates": updates,
+        "bytesPerChange": received / (count * transitions),
         "fromResponseMs": {"p50": statistics.median(from_response), "p99": percentile(from_response, 0.99),
                            "max": max(from_response)},
         "fromRequestMs": {"p50": statistics.median(from_request), "p99": percentile(from_request, 0.99),

@@ -1,6 +1,6 @@
 -- wrk script for the Switchyard HTTP benchmark.
 -- Usage: wrk -t2 -c64 -d10s -s wrk.lua http://127.0.0.1:PORT -- MODE SESSIONS_FILE THREADS
---   MODE: healthz | state | transition | transitionMinimal | deeplink
+--   MODE: healthz | hello (GET /: the peer's hello world) | state | transition | transitionMinimal | deeplink
 --   SESSIONS_FILE: lines "<session id> <todos coordinator node id>" (scripts/bench/sessions.py)
 -- Every mode builds its requests in request() from precomputed strings, so wrk's own cost is the same for all
 -- endpoints and their ratios compare the server only. Sessions are split between wrk threads, and each thread walks
@@ -37,6 +37,8 @@ function init(args)
         local entry = {}
         if mode == "healthz" then
           entry.get = wrk.format("GET", "/healthz")
+        elseif mode == "hello" then
+          entry.get = wrk.format("GET", "/")
         elseif mode == "state" then
           entry.get = wrk.format("GET", base)
         elseif mode == "transition" or mode == "transitionMinimal" then
