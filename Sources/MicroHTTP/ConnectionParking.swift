@@ -1,11 +1,11 @@
-/// Told when an event stream parks (suspends) its connection and when it wakes it again, so that the
-/// server can watch parked connections, which libmicrohttpd itself no longer polls.
+/// Told when an event stream parks (suspends) its connection, and when its request ends, so that the server can
+/// watch parked connections, which libmicrohttpd itself no longer polls.
 ///
-/// Both calls happen under the stream's lock, while the connection is suspended: its socket is open
-/// and belongs to it for the whole call.
+/// Both calls happen under the stream's lock while the connection's socket is open and belongs to it.
 protocol ConnectionParking: Sendable {
-    /// `stream` has just suspended `connection`.
-    func parked(_ stream: EventStream, connection: OpaquePointer)
-    /// `stream` is about to resume `connection` (or its request ended while parked).
-    func resuming(_ stream: EventStream, connection: OpaquePointer)
+    /// `stream` has just suspended `connection`. Returns false when its client has hung up already (while the
+    /// stream was busy): the stream then ends the connection itself.
+    func parked(_ stream: EventStream, connection: OpaquePointer) -> Bool
+    /// `stream`'s request ended: its socket is watched no more.
+    func ended(_ stream: EventStream)
 }

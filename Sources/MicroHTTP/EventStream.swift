@@ -50,6 +50,8 @@ public final class EventStream: Sendable {
         var connection: UInt?
         /// The connection's socket while `connection` is set (-1 otherwise).
         var socket: Int32 = -1
+        /// Whether ``parking`` watches the connection's socket (from its first park until the request ends).
+        var watched = false
         var closeCallbacks: [@Sendable () -> Void] = []
         var closeFired = false
         var bytesSent = 0
@@ -166,9 +168,8 @@ public final class EventStream: Sendable {
     /// The request ended (response done, client gone or daemon shutdown): forget the connection.
     func connectionEnded() {
         let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            if state.suspended, let address = state.connection, let connection = OpaquePointer(bitPattern: address) {
-                parking?.resuming(self, connection: connection)
-            }
+            if state.watched { parking?.ended(self) }
+            state.watched = false
             state.connection = nil
             state.socket = -1
             state.suspended = false
@@ -196,7 +197,10 @@ public final class EventStream: Sendable {
             // can never come before the suspend.
             state.suspended = true
             MHD_suspend_connection(connection)
-            parking?.parked(self, connection: connection)
+            if let parking {
+                state.watched = true
+                if !parking.parked(self, connection: connection) { abort(&state) }  // it hung up while busy
+            }
             return 0
         }
     }
@@ -301,7 +305,6 @@ public final class EventStream: Sendable {
     private func wakeIfSuspended(_ state: inout State) {
         if state.suspended, let address = state.connection, let connection = OpaquePointer(bitPattern: address) {
             state.suspended = false
-            parking?.resuming(self, connection: connection)
             MHD_resume_connection(connection)
         }
     }

@@ -5,18 +5,23 @@ import Synchronization
 #if os(Linux)
     import Glibc
 
-    /// Watches the sockets of parked event-stream connections for a hang-up (epoll, `EPOLLRDHUP`).
+    /// Watches the sockets of event-stream connections for a hang-up (epoll, `EPOLLRDHUP`, edge-triggered).
     ///
     /// libmicrohttpd does not poll a suspended connection, so without this a client that closed an idle
     /// stream kept its connection, and its per-address slot, until the next heartbeat. The watcher wakes
-    /// such a stream at once; the server then ends the connection.
+    /// such a stream at once; the server then ends the connection. A socket is added at the stream's first park
+    /// and stays until its request ends (one `epoll_ctl` each way, not two per event: with a thousand streams
+    /// following a session, those calls were a fifth of a broadcast's cost). A hang-up while the stream is busy
+    /// is remembered, and its next park ends it.
     final class HangUpWatcher: ConnectionParking {
         private struct Registry {
             var nextToken: UInt64 = 1
-            /// Parked streams by identity: their epoll token and socket.
-            var parked: [ObjectIdentifier: (token: UInt64, socket: Int32)] = [:]
-            /// Parked streams by epoll token (a token is never reused, so a late event finds nothing).
+            /// Watched streams by identity: their epoll token and socket.
+            var watched: [ObjectIdentifier: (token: UInt64, socket: Int32)] = [:]
+            /// Watched streams by epoll token (a token is never reused, so a late event finds nothing).
             var streams: [UInt64: EventStream] = [:]
+            /// Streams whose client hung up.
+            var hungUp: Set<ObjectIdentifier> = []
         }
 
         private let epoll: Int32
@@ -64,24 +69,30 @@ import Synchronization
             registry.withLock { $0 = Registry() }
         }
 
-        func parked(_ stream: EventStream, connection: OpaquePointer) {
-            let socket = swy_connection_fd(connection)
-            guard socket >= 0 else { return }
-            registry.withLock { registry in
+        func parked(_ stream: EventStream, connection: OpaquePointer) -> Bool {
+            let id = ObjectIdentifier(stream)
+            return registry.withLock { registry in
+                if registry.hungUp.contains(id) { return false }
+                guard registry.watched[id] == nil else { return true }
+                let socket = swy_connection_fd(connection)
+                guard socket >= 0 else { return true }
                 let token = registry.nextToken
                 registry.nextToken += 1
                 var event = epoll_event()
-                event.events = EPOLLRDHUP.rawValue
+                event.events = EPOLLRDHUP.rawValue | EPOLLET.rawValue
                 event.data.u64 = token
-                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return }
-                registry.parked[ObjectIdentifier(stream)] = (token, socket)
+                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return true }
+                registry.watched[id] = (token, socket)
                 registry.streams[token] = stream
+                return true
             }
         }
 
-        func resuming(_ stream: EventStream, connection: OpaquePointer) {
+        func ended(_ stream: EventStream) {
             registry.withLock { registry in
-                guard let entry = registry.parked.removeValue(forKey: ObjectIdentifier(stream)) else { return }
+                let id = ObjectIdentifier(stream)
+                registry.hungUp.remove(id)
+                guard let entry = registry.watched.removeValue(forKey: id) else { return }
                 registry.streams[entry.token] = nil
                 _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
             }
@@ -95,7 +106,9 @@ import Synchronization
                 let count = epoll_wait(epoll, &events, Int32(events.count), 1000)
                 guard count > 0 else { continue }  // timeout or EINTR: check `running` again
                 let hungUp = registry.withLock { registry in
-                    events[0..<Int(count)].compactMap { registry.streams[$0.data.u64] }
+                    let streams = events[0..<Int(count)].compactMap { registry.streams[$0.data.u64] }
+                    for stream in streams { registry.hungUp.insert(ObjectIdentifier(stream)) }
+                    return streams
                 }
                 for stream in hungUp { stream.clientHungUp() }
             }
@@ -106,7 +119,7 @@ import Synchronization
     final class HangUpWatcher: ConnectionParking {
         init?() { nil }
         func stop() {}
-        func parked(_ stream: EventStream, connection: OpaquePointer) {}
-        func resuming(_ stream: EventStream, connection: OpaquePointer) {}
+        func parked(_ stream: EventStream, connection: OpaquePointer) -> Bool { true }
+        func ended(_ stream: EventStream) {}
     }
 #endif

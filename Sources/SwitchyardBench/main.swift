@@ -3,6 +3,8 @@ import Foundation
 // switchyard-bench engine [--quick] [--only ID] [--iterations N]  in-process engine timings, JSON on stdout
 // switchyard-bench memory [--mode api|engine] [--sessions N]          resident memory per session, JSON on stdout
 // switchyard-bench store --data FOLDER [--sessions N]                 fill a SQLite store, time opening and restoring
+// switchyard-bench fanout --port P [--subscribers N] [--transitions N] [--updates patch|state]
+//                                                                       SSE fan-out latency against a running server
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -42,10 +44,17 @@ do {
         guard let folder = option("--data") else { throw BenchUsage.missing("--data FOLDER") }
         let count = Int(option("--sessions") ?? "") ?? 100_000
         try printJSON(try StoreSuite(folder: folder, count: count).run())
+    case "fanout":
+        guard let port = option("--port").flatMap({ UInt16($0) }) else { throw BenchUsage.missing("--port P") }
+        let suite = FanOutSuite(
+            port: port, subscribers: Int(option("--subscribers") ?? "") ?? 1000,
+            transitions: Int(option("--transitions") ?? "") ?? 50, updates: option("--updates") ?? "patch")
+        try printJSON(try suite.run())
     default:
         let usage =
             "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] "
-            + "[--sessions N] | store --data FOLDER [--sessions N]\n"
+            + "[--sessions N] | store --data FOLDER [--sessions N] | fanout --port P [--subscribers N] "
+            + "[--transitions N] [--updates patch|state]\n"
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)
     }

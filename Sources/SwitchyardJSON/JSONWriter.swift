@@ -320,9 +320,38 @@ public struct JSONWriter: ~Copyable {
             reserve(utf8.count + 2)
             base[count] = UInt8(ascii: "\"")
             count += 1
-            appendEscaped(utf8)
+            if Self.needsEscaping(utf8) {
+                appendEscaped(utf8)
+            } else {
+                append(utf8)
+            }
             append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether any byte of `utf8` needs an escape (a control character, `"`, `\\` or `<`), checked eight bytes at a
+    /// time: most strings of a document need none and are copied whole.
+    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = utf8.baseAddress else { return false }
+        let raw = UnsafeRawPointer(start)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// High bit set in each byte of `word` that is zero.
+        func zeros(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
+        var offset = 0
+        while offset + 8 <= utf8.count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            let below = (word &- ones &* 0x20) & ~word & highs  // a byte under 0x20 (bytes ≥ 0x80 never match)
+            let special = zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)) | zeros(word ^ (ones &* 0x3C))
+            if below | special != 0 { return true }
+            offset += 8
+        }
+        while offset < utf8.count {
+            let byte = utf8[offset]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C { return true }
+            offset += 1
+        }
+        return false
     }
 
     /// Appends UTF-8 text with JSON escapes, copying the runs between escapes in one go.

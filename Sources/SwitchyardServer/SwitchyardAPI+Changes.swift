@@ -272,8 +272,14 @@ extension SwitchyardAPI {
     /// already get the full one there).
     static func prefersMinimalReturn(_ request: HTTPRequest) -> Bool {
         guard let prefer = request.headers["prefer"] else { return false }
-        return prefer.split(separator: ",").contains {
-            $0.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "return=minimal"
+        // On the bytes: Foundation's trimming cost ~6 % of a minimal transition's CPU.
+        return prefer.utf8.split(separator: UInt8(ascii: ",")).contains { preference in
+            let token = preference.prefix { $0 != UInt8(ascii: ";") }
+            let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            let trimmed = token.drop(while: blank).reversed().drop(while: blank)
+            return trimmed.elementsEqual("return=minimal".utf8.reversed()) {
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 == $1 : $0 == $1
+            }
         }
     }
 

@@ -130,6 +130,28 @@ struct EventStreamTests {
         }
     }
 
+    @Test("A client that hangs up while events are being sent is ended promptly, not at the heartbeat")
+    func hangUpWhileBusyEndsTheStream() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration { $0.heartbeatInterval = .seconds(60) }
+        try withServer(configuration, handle: box.handler) { server in
+            for cycle in 0..<20 {
+                var reader: EventReader? = try EventReader(port: server.port)
+                #expect(eventually { box.streams.values.count == cycle + 1 })
+                let stream = try #require(box.streams.values.last)
+                // Events keep the stream busy around the hang-up (a hang-up seen while it is busy ends it at its
+                // next park, or a write reveals it); then it goes idle.
+                DispatchQueue.global().async {
+                    for index in 0..<2_000 where !stream.send(id: nil, event: nil, data: "event \(index)") { break }
+                }
+                reader = nil
+                _ = reader
+                #expect(eventually { stream.isClosed }, "cycle \(cycle): the stream ended")
+            }
+            #expect(eventually { box.closed.values.count == 20 })
+        }
+    }
+
     @Test("Sixty-five tabs behind one address each hold a stream and a keep-alive connection (default limits)")
     func tabsBehindOneAddress() throws {
         let box = StreamBox()

@@ -1,5 +1,8 @@
+import MicroHTTP
 import Switchyard
 import Testing
+
+@testable import SwitchyardServer
 
 /// `Prefer: return=minimal` answers a change with the short document; the change itself is the same.
 @Suite("Minimal return")
@@ -35,5 +38,16 @@ struct MinimalReturnTests {
             #expect(reply.header("Preference-Applied") == nil)
             #expect(reply.json["tree"] != nil)
         }
+    }
+
+    /// RFC 7240: preferences are comma-separated, case-insensitive, with optional blanks and parameters.
+    @Test(arguments: [
+        ("return=minimal", true), ("RETURN=Minimal", true), (" return=minimal ; strict", true),
+        ("respond-async,\treturn=minimal", true), ("return=minimalist", false), ("return = minimal", false),
+        ("xreturn=minimal", false), ("", false),
+    ])
+    func thePreferHeaderIsReadAsTheRFCWritesIt(header: String, minimal: Bool) {
+        let request = HTTPRequest(method: "POST", path: "/", headers: HTTPHeaders([("Prefer", header)]))
+        #expect(SwitchyardAPI.prefersMinimalReturn(request) == minimal)
     }
 }
