@@ -159,7 +159,8 @@ fi
 if [[ $SKIP != *" sse "* ]]; then
     for updates in state patch; do
         echo "bench: SSE, $SSE subscribers, $SSE_TRANSITIONS transitions, updates=$updates" >&2
-        (cd "$HERE" && python3 sse.py 127.0.0.1 "$PORT" "$SSE" "$SSE_TRANSITIONS" "$updates") > "$OUT/sse-$updates.json"
+        "$BIN/switchyard-bench" fanout --port "$PORT" --subscribers "$SSE" --transitions "$SSE_TRANSITIONS" \
+            --updates "$updates" > "$OUT/sse-$updates.json"
     done
 fi
 

@@ -14,12 +14,10 @@ public struct JSONWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
-    /// Whether the open container at each depth needs a comma before its next element: one bit per depth below 64,
-    /// deeper levels in `deepCommas`.
-    private var commaBits: UInt64 = 0
-    private var deepCommas: [Bool] = []
-    private var depth = 0
-    private var pendingKey = false
+    /// Whether the next element of the open container needs a comma before it: it has one already. A value
+    /// (a closed container too) sets it; opening a container and writing a key clear it. No stack is needed: once
+    /// a container closes, its parent has an element.
+    private var needsComma = false
 
     /// Creates an empty writer with room for `capacity` bytes (it grows as needed).
     public init(capacity: Int = 1024) {
@@ -37,44 +35,47 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Opens an object (`{`), as a value or as the value of a pending key.
+    @inline(__always)
     public mutating func beginObject() {
-        separate()
-        append(UInt8(ascii: "{"))
-        push()
+        open(UInt8(ascii: "{"))
     }
 
     /// Closes the innermost object.
+    @inline(__always)
     public mutating func endObject() {
-        pop()
-        append(UInt8(ascii: "}"))
+        close(UInt8(ascii: "}"))
     }
 
     /// Opens an array (`[`).
+    @inline(__always)
     public mutating func beginArray() {
-        separate()
-        append(UInt8(ascii: "["))
-        push()
+        open(UInt8(ascii: "["))
     }
 
     /// Closes the innermost array.
+    @inline(__always)
     public mutating func endArray() {
-        pop()
-        append(UInt8(ascii: "]"))
+        close(UInt8(ascii: "]"))
     }
 
     /// Writes a constant object key (a literal that needs no escaping); the next value written belongs to it.
     ///
-    /// The fast path for the document's fixed member names: the bytes are copied as they are.
+    /// The fast path for the document's fixed member names: comma, quotes, name and colon in one reservation.
+    @inline(__always)
     public mutating func key(_ key: StaticString) {
-        separate()
-        reserve(key.utf8CodeUnitCount + 3)
+        let length = key.utf8CodeUnitCount
+        reserve(length + 4)
+        if needsComma {
+            base[count] = UInt8(ascii: ",")
+            count += 1
+        }
         base[count] = UInt8(ascii: "\"")
         count += 1
-        copy(key.utf8Start, key.utf8CodeUnitCount)
+        copy(key.utf8Start, length)
         base[count] = UInt8(ascii: "\"")
         base[count + 1] = UInt8(ascii: ":")
         count += 2
-        pendingKey = true
+        needsComma = false
     }
 
     /// Writes an object key computed at run time (escaped as needed); the next value written belongs to it.
@@ -82,7 +83,7 @@ public struct JSONWriter: ~Copyable {
         separate()
         quoted(key)
         append(UInt8(ascii: ":"))
-        pendingKey = true
+        needsComma = false
     }
 
     /// Writes a string value.
@@ -187,10 +188,7 @@ public struct JSONWriter: ~Copyable {
     /// A position in the text, with the writer's state there (``rewind(to:)``).
     struct Mark {
         let byteCount: Int
-        fileprivate let commaBits: UInt64
-        fileprivate let deepCommas: [Bool]
-        fileprivate let depth: Int
-        fileprivate let pendingKey: Bool
+        fileprivate let needsComma: Bool
     }
 
     /// Bytes written so far.
@@ -198,47 +196,40 @@ public struct JSONWriter: ~Copyable {
 
     /// The current position, to come back to with ``rewind(to:)``.
     func mark() -> Mark {
-        Mark(byteCount: count, commaBits: commaBits, deepCommas: deepCommas, depth: depth, pendingKey: pendingKey)
+        Mark(byteCount: count, needsComma: needsComma)
     }
 
     /// Forgets what was written since `mark`.
     mutating func rewind(to mark: Mark) {
         count = mark.byteCount
-        commaBits = mark.commaBits
-        deepCommas = mark.deepCommas
-        depth = mark.depth
-        pendingKey = mark.pendingKey
+        needsComma = mark.needsComma
     }
 
     // MARK: - Separators
 
-    private mutating func push() {
-        depth += 1
-        if depth < 64 {
-            commaBits &= ~(1 << UInt64(depth))
-        } else {
-            deepCommas.append(false)
-        }
-    }
-
-    private mutating func pop() {
-        if depth >= 64 { deepCommas.removeLast() }
-        depth -= 1
-    }
-
+    /// Before a value: the comma its container needs, if any; after it, the container needs one.
+    @inline(__always)
     private mutating func separate() {
-        if pendingKey {
-            pendingKey = false
-            return
+        if needsComma { append(UInt8(ascii: ",")) }
+        needsComma = true
+    }
+
+    @inline(__always)
+    private mutating func open(_ bracket: UInt8) {
+        reserve(2)
+        if needsComma {
+            base[count] = UInt8(ascii: ",")
+            count += 1
         }
-        if depth < 64 {
-            let bit: UInt64 = 1 << UInt64(depth)
-            if commaBits & bit != 0 { append(UInt8(ascii: ",")) }
-            commaBits |= bit
-        } else {
-            if deepCommas[deepCommas.count - 1] { append(UInt8(ascii: ",")) }
-            deepCommas[deepCommas.count - 1] = true
-        }
+        base[count] = bracket
+        count += 1
+        needsComma = false
+    }
+
+    @inline(__always)
+    private mutating func close(_ bracket: UInt8) {
+        append(bracket)
+        needsComma = true
     }
 
     // MARK: - Bytes
@@ -315,43 +306,55 @@ public struct JSONWriter: ~Copyable {
     }
 
     private mutating func quoted(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            reserve(utf8.count + 2)
-            base[count] = UInt8(ascii: "\"")
-            count += 1
-            if Self.needsEscaping(utf8) {
-                appendEscaped(utf8)
-            } else {
-                append(utf8)
-            }
-            append(UInt8(ascii: "\""))
+        // Native strings are contiguous UTF-8: no copy of the string to make it so (a retain and a release each).
+        if text.utf8.withContiguousStorageIfAvailable({ appendQuoted($0) }) == nil {
+            var text = text
+            text.withUTF8 { appendQuoted($0) }
         }
     }
 
-    /// Whether any byte of `utf8` needs an escape (a control character, `"`, `\\` or `<`), checked eight bytes at a
-    /// time: most strings of a document need none and are copied whole.
-    static func needsEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = utf8.baseAddress else { return false }
-        let raw = UnsafeRawPointer(start)
+    /// Appends `utf8` in quotes, checking and copying eight bytes at a time while no byte needs an escape (most
+    /// strings of a document need none), then byte by byte; the first byte that needs one hands the rest to
+    /// ``appendEscaped(_:)``.
+    @inline(__always)
+    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let length = utf8.count
+        reserve(length + 2)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+        var offset = 0
+        if let start = utf8.baseAddress {
+            let source = UnsafeRawPointer(start)
+            let target = UnsafeMutableRawPointer(base)
+            while offset + 8 <= length {
+                let word = source.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                if Self.needsEscape(word) { break }
+                target.storeBytes(of: word, toByteOffset: count, as: UInt64.self)
+                count += 8
+                offset += 8
+            }
+            while offset < length {
+                let byte = start[offset]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C { break }
+                base[count] = byte
+                count += 1
+                offset += 1
+            }
+            if offset < length { appendEscaped(UnsafeBufferPointer(rebasing: utf8[offset...])) }
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Whether one of the eight bytes of `word` needs an escape: a control character (under 0x20), `"`, `\\` or `<`.
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        /// High bit set in each byte of `word` that is zero.
+        /// High bit set in each byte of `word` that is zero (exact when the result is zero).
         func zeros(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-        var offset = 0
-        while offset + 8 <= utf8.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            let below = (word &- ones &* 0x20) & ~word & highs  // a byte under 0x20 (bytes ≥ 0x80 never match)
-            let special = zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)) | zeros(word ^ (ones &* 0x3C))
-            if below | special != 0 { return true }
-            offset += 8
-        }
-        while offset < utf8.count {
-            let byte = utf8[offset]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C { return true }
-            offset += 1
-        }
-        return false
+        let below = (word &- ones &* 0x20) & ~word & highs  // a byte under 0x20 (bytes ≥ 0x80 never match)
+        let special = zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C)) | zeros(word ^ (ones &* 0x3C))
+        return below | special != 0
     }
 
     /// Appends UTF-8 text with JSON escapes, copying the runs between escapes in one go.

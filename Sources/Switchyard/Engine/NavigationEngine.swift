@@ -23,6 +23,9 @@ public final class NavigationEngine {
     private var collectedCommits: [Commit]?
     /// Set when the last transaction's commit check refused it (so a pending deep link stays pending).
     private var refusedByCommitCheck = false
+    /// The size of the last state document written (not state): the next one starts with room for it, instead of
+    /// growing its buffer (and copying it) several times.
+    var documentSizeHint = 4096
 
     /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
     /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and

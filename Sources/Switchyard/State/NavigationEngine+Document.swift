@@ -6,7 +6,7 @@ extension NavigationEngine {
     ///   - session: The session id to include, if any.
     ///   - result: Extra members for a `result` object (e.g. where a chain ended).
     public func stateDocument(session: String? = nil, result: [String: JSONValue]? = nil) -> [UInt8] {
-        var writer = JSONWriter(capacity: 4096)
+        var writer = JSONWriter(capacity: documentSizeHint + 256)
         writer.beginObject()
         writer.member("session", ifPresent: session)
         writeState(into: &writer)
@@ -14,7 +14,9 @@ extension NavigationEngine {
             writer.member("result", .object(result))
         }
         writer.endObject()
-        return writer.bytes
+        let bytes = writer.bytes
+        documentSizeHint = bytes.count
+        return bytes
     }
 
     /// The short form of the state document, for clients that follow the stream and only need to know where a change
