@@ -1,7 +1,7 @@
 import Switchyard
 
 /// The body of `POST /api/sessions/{id}/transitions`: one step, or `{coordinator?, steps, expectedVersion?}`.
-struct TransitionRequest: Decodable {
+struct TransitionRequest: Decodable, PlainJSONDecodable {
     var coordinator: String?
     var steps: [Step]
     var expectedVersion: Int?
@@ -18,6 +18,39 @@ struct TransitionRequest: Decodable {
             steps = try container.decode([Step].self, forKey: .steps)
         } else {
             steps = [try Step(from: decoder)]
+        }
+    }
+
+    /// The common shapes in one pass (``Step/init(plainJSON:)``); nil for anything else, which `Codable` decodes
+    /// or explains.
+    init?(plainJSON value: JSONValue) {
+        guard case .object(let members) = value else { return nil }
+        switch members["coordinator"] {
+        case nil, .null?: coordinator = nil
+        case .string(let name)?: coordinator = name
+        default: return nil
+        }
+        switch members["expectedVersion"] {
+        case nil, .null?: expectedVersion = nil
+        case .number(let number)?:
+            guard let version = Int(exactly: number) else { return nil }
+            expectedVersion = version
+        default: return nil
+        }
+        switch members["steps"] {
+        case nil:
+            guard let step = Step(plainJSON: members) else { return nil }
+            steps = [step]
+        case .array(let elements)?:
+            var steps: [Step] = []
+            for case .object(let object) in elements {
+                guard let step = Step(plainJSON: object) else { return nil }
+                steps.append(step)
+            }
+            guard steps.count == elements.count else { return nil }
+            self.steps = steps
+        default:
+            return nil
         }
     }
 
@@ -51,4 +84,10 @@ struct RestoreRequest: Decodable {
 /// The optional body of `POST /api/sessions`.
 struct CreateSessionRequest: Decodable {
     var app: String?
+}
+
+/// A request body with a one-pass decoding for its common shapes (``SwitchyardAPI/decode(_:_:)`` tries it first);
+/// nil means "decode with `Codable`", which gives the same value or the precise problem.
+protocol PlainJSONDecodable {
+    init?(plainJSON value: JSONValue)
 }

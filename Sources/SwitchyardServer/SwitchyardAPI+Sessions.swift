@@ -256,7 +256,11 @@ extension SwitchyardAPI {
         } catch {
             throw Problem.malformed("the body is not valid JSON")
         }
-        try checkFieldLengths(value, path: "")
+        if Self.longestField(value) > configuration.maxFieldBytes { try checkFieldLengths(value, path: "") }
+        if let plain = Value.self as? any PlainJSONDecodable.Type, let decoded = plain.init(plainJSON: value) as? Value
+        {
+            return decoded
+        }
         do {
             return try JSONValueDecoder().decode(Value.self, from: value)
         } catch let error as NavigationError {
@@ -267,6 +271,17 @@ extension SwitchyardAPI {
             throw Problem.malformed(Self.describe(error))
         } catch {
             throw Problem.malformed("the body is not valid JSON")
+        }
+    }
+
+    /// The length in bytes of the longest string (member name or value) in `value`: the common check, which
+    /// builds no paths (``checkFieldLengths(_:path:)`` names the field once one is too long).
+    private static func longestField(_ value: JSONValue) -> Int {
+        switch value {
+        case .string(let text): text.utf8.count
+        case .array(let items): items.reduce(0) { max($0, longestField($1)) }
+        case .object(let members): members.reduce(0) { max($0, $1.key.utf8.count, longestField($1.value)) }
+        default: 0
         }
     }
 

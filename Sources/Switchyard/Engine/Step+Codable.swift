@@ -4,45 +4,108 @@ extension Step: Codable {
         case action, route, input, animated, presentation, match, item, routes, title, message, actions, choice
     }
 
+    /// The members of a step's JSON object, each decoded when present.
+    struct Members {
+        var route: String?
+        var input: JSONValue?
+        var animated: Bool?
+        var presentation: Presentation?
+        var match: StackMatch?
+        var item: String?
+        var routes: [RouteReference]?
+        var title: String?
+        var message: String?
+        var actions: [AlertAction]?
+        var choice: Int?
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Member.self)
-        let name = try container.decode(String.self, forKey: .action)
+        let action = try Self.action(named: try container.decode(String.self, forKey: .action))
+        // Every member is type-checked, whether or not the action uses it (as the wire always did); then the
+        // action takes the ones it needs.
+        var members = Members()
+        members.route = try container.decodeIfPresent(String.self, forKey: .route)
+        members.input = try container.decodeIfPresent(JSONValue.self, forKey: .input)
+        members.animated = try container.decodeIfPresent(Bool.self, forKey: .animated)
+        members.presentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation)
+        members.match = try container.decodeIfPresent(StackMatch.self, forKey: .match)
+        members.item = try container.decodeIfPresent(String.self, forKey: .item)
+        members.routes = try container.decodeIfPresent([RouteReference].self, forKey: .routes)
+        members.title = try container.decodeIfPresent(String.self, forKey: .title)
+        members.message = try container.decodeIfPresent(String.self, forKey: .message)
+        members.actions = try container.decodeIfPresent([AlertAction].self, forKey: .actions)
+        members.choice = try container.decodeIfPresent(Int.self, forKey: .choice)
+        try self.init(action, members)
+    }
+
+    /// The step of a JSON object in one pass, without `Codable`, for the common shapes: nil when any member is not
+    /// of its plain JSON type, when a member needs `Codable` (`presentation`, `match`, `routes`, `actions`), or when
+    /// the step is wrong. Decoding such an object with `Codable` gives the same step or says what is wrong.
+    public init?(plainJSON object: [String: JSONValue]) {
+        guard case .string(let name) = object["action"], let action = Action(rawValue: name) else { return nil }
+        func string(_ member: Member) -> String?? {
+            switch object[member.rawValue] {
+            case nil, .null?: .some(nil)
+            case .string(let text)?: .some(text)
+            default: nil
+            }
+        }
+        var members = Members()
+        guard let route = string(.route), let item = string(.item), let title = string(.title),
+            let message = string(.message)
+        else { return nil }
+        (members.route, members.item, members.title, members.message) = (route, item, title, message)
+        switch object["animated"] {
+        case nil, .null?: break
+        case .bool(let animated)?: members.animated = animated
+        default: return nil
+        }
+        switch object["choice"] {
+        case nil, .null?: break
+        case .number(let number)?:
+            guard let choice = Int(exactly: number) else { return nil }
+            members.choice = choice
+        default: return nil
+        }
+        for member in [Member.presentation, .match, .routes, .actions] where object[member.rawValue] ?? .null != .null {
+            return nil
+        }
+        members.input = object["input"].flatMap { $0 == .null ? nil : $0 }
+        guard let step = try? Step(action, members) else { return nil }
+        self = step
+    }
+
+    private static func action(named name: String) throws -> Action {
         guard let action = Action(rawValue: name) else {
             throw NavigationError(
                 code: "unknownAction", category: .invalidRequest, message: "unknown action '\(name)'",
                 choices: Action.allCases.map(\.rawValue))
         }
-        // Every member is type-checked, whether or not the action uses it (as the wire always did); then the
-        // action takes the ones it needs.
-        let route = try container.decodeIfPresent(String.self, forKey: .route)
-        let input = try container.decodeIfPresent(JSONValue.self, forKey: .input)
-        animated = try container.decodeIfPresent(Bool.self, forKey: .animated)
-        let presentation = try container.decodeIfPresent(Presentation.self, forKey: .presentation)
-        let match = try container.decodeIfPresent(StackMatch.self, forKey: .match)
-        let item = try container.decodeIfPresent(String.self, forKey: .item)
-        let routes = try container.decodeIfPresent([RouteReference].self, forKey: .routes)
-        let title = try container.decodeIfPresent(String.self, forKey: .title)
-        let message = try container.decodeIfPresent(String.self, forKey: .message)
-        let actions = try container.decodeIfPresent([AlertAction].self, forKey: .actions)
-        let choice = try container.decodeIfPresent(Int.self, forKey: .choice)
+        return action
+    }
+
+    private init(_ action: Action, _ members: Members) throws {
         func needed<Value>(_ value: Value?, _ member: Member) throws -> Value {
             if let value { return value }
             throw NavigationError(
                 code: "missingMember", category: .invalidRequest,
                 message: "action '\(action.rawValue)' needs '\(member.rawValue)'")
         }
+        let (route, input, item) = (members.route, members.input, members.item)
+        animated = members.animated
         switch action {
         case .root: operation = .root(route: try needed(route, .route), input: input)
         case .hasRoot: operation = .hasRoot(route: try needed(route, .route))
         case .route: operation = .route(route: try needed(route, .route), input: input)
         case .show: operation = .show(route: try needed(route, .route), input: input)
         case .push: operation = .push(route: try needed(route, .route), input: input)
-        case .pushStack: operation = .pushStack(routes: try needed(routes, .routes))
+        case .pushStack: operation = .pushStack(routes: try needed(members.routes, .routes))
         case .present:
-            operation = .present(route: try needed(route, .route), input: input, presentation: presentation)
+            operation = .present(route: try needed(route, .route), input: input, presentation: members.presentation)
         case .pop: operation = .pop
         case .popItem: operation = .popItem(item: try needed(item, .item))
-        case .popTo: operation = .popTo(route: try needed(route, .route), match: match)
+        case .popTo: operation = .popTo(route: try needed(route, .route), match: members.match)
         case .focusFirst: operation = .focusFirst(route: try needed(route, .route), input: input)
         case .focus: operation = .focus(route: try needed(route, .route))
         case .popToRoot: operation = .popToRoot
@@ -52,8 +115,9 @@ extension Step: Codable {
         case .addTab: operation = .addTab(route: try needed(route, .route), input: input)
         case .removeTab: operation = .removeTab(item: try needed(item, .item))
         case .presentAlert:
-            operation = .presentAlert(title: try needed(title, .title), message: message, actions: actions)
-        case .respondToAlert: operation = .respondToAlert(choice: try needed(choice, .choice))
+            operation = .presentAlert(
+                title: try needed(members.title, .title), message: members.message, actions: members.actions)
+        case .respondToAlert: operation = .respondToAlert(choice: try needed(members.choice, .choice))
         case .back: operation = .back
         case .dismissModal: operation = .dismissModal
         case .selectTab: operation = .selectTab(route: try needed(route, .route))
