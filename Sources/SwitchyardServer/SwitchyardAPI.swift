@@ -49,7 +49,8 @@ public final class SwitchyardAPI: HTTPHandler {
 
     public func handle(_ request: HTTPRequest) throws -> HTTPResponse {
         let started = ServerConfiguration.systemNow()
-        let parts = request.path.split(separator: "/")
+        // Split on the UTF-8 bytes: splitting the String walks grapheme clusters (~5 % of a GET's CPU).
+        let parts = request.path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
         let matched = Self.routes.lazy.compactMap { route in route.match(parts).map { (route, $0) } }.first
         var (template, response) = withCORS(request, matched?.0) { route(request, parts, matched) }
         // No answer of the API may be taken for another type than it says (static files say it themselves).
