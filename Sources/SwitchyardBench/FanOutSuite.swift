@@ -28,22 +28,6 @@ struct FanOutSuite {
         var fromResponseMs: Percentiles
     }
 
-    struct Percentiles: Encodable {
-        var p50: Double
-        var p99: Double
-        var max: Double
-
-        init(_ values: [Double]) {
-            let sorted = values.sorted()
-            func at(_ fraction: Double) -> Double {
-                sorted[min(sorted.count - 1, Int((fraction * Double(sorted.count - 1)).rounded()))]
-            }
-            p50 = at(0.5)
-            p99 = at(0.99)
-            max = sorted.last ?? 0
-        }
-    }
-
     func run() throws -> Result {
         let control = try BlockingHTTPConnection(port: port)
         let session = try control.json("POST", "/api/sessions")["session"]?.stringValue ?? ""

@@ -23,11 +23,6 @@ struct StoreSuite {
         let sampleSession: String
     }
 
-    struct Percentiles: Encodable {
-        let p50: Double
-        let p99: Double
-    }
-
     func run() throws -> Result {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/switchyard.sqlite"
@@ -93,15 +88,11 @@ struct StoreSuite {
             ])
             commits.append(Double(Harness.now() - start) / 1e3)
         }
-        commits.sort()
         reopened.close()
-        samples.sort()
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         return Result(
             sessions: count, bytes: bytes, fillSeconds: fillSeconds, openMilliseconds: openMilliseconds,
-            restoreMicroseconds: Percentiles(
-                p50: samples[samples.count / 2], p99: samples[samples.count * 99 / 100]),
-            commitMicroseconds: Percentiles(p50: commits[commits.count / 2], p99: commits[commits.count * 99 / 100]),
+            restoreMicroseconds: Percentiles(samples), commitMicroseconds: Percentiles(commits),
             sampleSession: ids.randomElement(using: &generator) ?? "")
     }
 
