@@ -34,6 +34,7 @@ struct ChainTests {
         #expect(error?.choices.contains("main") == true)
         let wrongKind = expectRefusal(engine, "wrongRouteKind") { try engine.perform([Step(.root(route: "sheet"))]) }
         #expect(wrongKind?.choices == ["launch", "main", "tabs", "user"])
+        #expect(wrongKind?.message.hasSuffix("is not a root route (@Root)") == true, "\(wrongKind?.message ?? "")")
         #expect(throws: NavigationError.self) {
             _ = try JSONDecoder().decode(Step.self, from: Data(#"{"action":"jump"}"#.utf8))
         }

@@ -62,7 +62,7 @@ extension NavigationEngine {
             throw NavigationError.unknownRoute(route, in: table.typeName, choices: table.order)
         }
         guard kinds.contains(transition.kind) else {
-            let expected = kinds.map { "a \($0.rawValue) route" }.sorted().joined(separator: " or ")
+            let expected = kinds.map(\.phrase).sorted().joined(separator: " or ")
             let choices = table.order.filter { name in table.routes[name].map { kinds.contains($0.kind) } ?? false }
             throw NavigationError.wrongRouteKind(route, in: table.typeName, expected: expected, choices: choices)
         }

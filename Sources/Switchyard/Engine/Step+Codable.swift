@@ -71,7 +71,7 @@ extension Step: Codable {
         for member in [Member.presentation, .match, .routes, .actions] where object[member.rawValue] ?? .null != .null {
             return nil
         }
-        members.input = object["input"].flatMap { $0 == .null ? nil : $0 }
+        if let input = object["input"], input != .null { members.input = input }
         guard let step = try? Step(action, members) else { return nil }
         self = step
     }

@@ -7,6 +7,15 @@ enum RouteProduct {
 /// The kinds of route declaration.
 enum RouteKind: String, Sendable {
     case root, route, tab
+
+    /// How an error names a route of this kind ("… is not a tab route (@TabRoute)").
+    var phrase: String {
+        switch self {
+        case .root: "a root route (@Root)"
+        case .route: "a stack route (@Route: pushed or presented)"
+        case .tab: "a tab route (@TabRoute)"
+        }
+    }
 }
 
 /// A route of coordinator `Owner`: what `@Root`, `@Route` and `@TabRoute` wrap. Key paths to transitions are the
