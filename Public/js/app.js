@@ -19,6 +19,7 @@ const phone = new Phone(document.getElementById('phone'), {
   onAction: perform,
   onBack: () => send('transitions', { action: 'back' }),
   onDismiss: () => send('transitions', { action: 'dismissModal' }),
+  onClose: (layer) => send('transitions', { coordinator: layer.owner.id, steps: [{ action: 'popItem', item: layer.item.id }] }),
   onSelectTab: (node, tab) => send('transitions', { action: 'selectTab', route: tab.route }),
   onAlert: respondToAlert,
 });

@@ -32,7 +32,7 @@ const FILLED = new Set(['house', 'person', 'star', 'circle', 'square']);
 const filled = (name) => (FILLED.has(name) ? `${name}.fill` : name);
 
 export class Phone {
-  /** handlers: { onAction(action, pageEl, toggle?), onBack(), onDismiss(): Promise, onSelectTab(node, tab), onAlert(nodeId, index) } */
+  /** handlers: { onAction(action, pageEl, toggle?), onBack(), onDismiss(): Promise, onClose(layer), onSelectTab(node, tab), onAlert(nodeId, index) } */
   constructor(phoneEl, handlers) {
     this.phoneEl = phoneEl;
     this.layersEl = phoneEl.querySelector('#layers');
@@ -205,7 +205,9 @@ export class Phone {
     if (dismissible) {
       const close = el('button', { type: 'button', class: 'nav-close', 'data-testid': 'sheet-close', 'aria-label': 'Close' },
         icon('xmark', { size: 16 }));
-      close.addEventListener('click', () => this.handlers.onDismiss());
+      // A sheet's close button is the swipe-down gesture; a full-screen cover, which no swipe closes, closes itself.
+      close.addEventListener('click', () => (layer.presentation === 'fullScreen'
+        ? this.handlers.onClose(layer) : this.handlers.onDismiss()));
       right.append(close);
     }
     const heading = el('h2', { class: 'navbar-title', id: titleId, text: title, tabindex: -1, 'data-testid': 'nav-title' });

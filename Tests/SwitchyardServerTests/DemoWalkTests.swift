@@ -123,7 +123,11 @@ struct DemoWalkTests {
             #expect(linked.json["visible"]?["screen"]?["title"] == "Hello, world!")
             #expect(linked.text.contains("\"presentation\":\"modal\""))
 
-            // Logout from the profile tab.
+            // Logout from the profile tab: its bar is under the todo's sheet until that is swiped down.
+            let covered = try session.transition(#"{"action":"selectTab","route":"profile"}"#)
+            #expect(covered.status == 409)
+            #expect(covered.json["code"] == "tabBarCovered")
+            try session.must(session.transition(#"{"action":"dismissModal"}"#))
             let profile = try session.must(session.transition(#"{"action":"selectTab","route":"profile"}"#))
             #expect(profile.path == ["authenticated", "profile"])
             let loggedOut = try session.must(session.event(#"{"name":"logout"}"#))

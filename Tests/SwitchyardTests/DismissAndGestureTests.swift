@@ -123,4 +123,72 @@ struct DismissAndGestureTests {
         #expect(main.stackRoutes == ["home", "a"])
         expectRefusal(engine, "noAlert") { try main.respondToAlert(choice: 0) }
     }
+
+    /// As on iOS: a sheet or a full-screen cover hides the tab bar under it.
+    @Test func theTabBarUnderASheetOrACoverCannotBeTapped() throws {
+        let (engine, app) = try makeEngine()
+        let tabs = try app.root(\.tabs)
+        try tabs.present(\.sheet)
+        let covered = expectRefusal(engine, "tabBarCovered") { try engine.tapTab("two") }
+        #expect(covered?.message.contains("sheet 'sheet'") == true, "\(covered?.message ?? "")")
+        expectRefusal(engine, "tabBarCovered") { try engine.tapTab("nope") }
+        try engine.dismissTopModal()
+        let flow = try app.present(\.flow)
+        let cover = expectRefusal(engine, "tabBarCovered") { try engine.tapTab("two") }
+        #expect(cover?.message.contains("full-screen cover 'flow'") == true)
+        #expect(tabs.selectedTab == "one", "nothing changed")
+        try flow.dismiss()
+        try engine.tapTab("two")
+        #expect(tabs.selectedTab == "two")
+    }
+
+    /// As on iOS: an alert takes every touch until it is answered.
+    @Test func gesturesWaitUntilTheAlertIsAnswered() throws {
+        let (engine, app) = try makeEngine()
+        let main = try app.root(\.main)
+        try main.route(to: \.a)
+        try main.route(to: \.sheet)
+        try main.presentAlert(title: "Error", actions: [AlertAction("OK", role: .cancel)])
+        let version = engine.version
+        let refusal = expectRefusal(engine, "alertShown") { try engine.goBack() }
+        #expect(refusal?.message.contains("'Error'") == true)
+        expectRefusal(engine, "alertShown") { try engine.dismissTopModal() }
+        #expect(engine.version == version)
+        try main.respondToAlert(choice: 0)
+        try engine.dismissTopModal()
+        try engine.goBack()
+        #expect(main.stackRoutes == ["home"])
+        let tabs = try app.root(\.tabs)
+        try tabs.presentAlert(title: "Tabs")
+        expectRefusal(engine, "alertShown") { try engine.tapTab("two") }
+    }
+
+    /// As on iOS: swiping down closes a sheet, not a full-screen cover (its own button does, by code).
+    @Test func swipingDownDoesNotCloseAFullScreenCover() throws {
+        let (engine, app) = try makeEngine()
+        let main = try app.root(\.main)
+        try main.route(to: \.cover)
+        try main.route(to: \.sheet)
+        try engine.dismissTopModal()  // the sheet over the cover
+        let refusal = expectRefusal(engine, "notSwipeDismissible") { try engine.dismissTopModal() }
+        #expect(refusal?.message.contains("'cover'") == true)
+        #expect(main.stackRoutes == ["home", "cover"])
+        try main.pop()
+        #expect(main.stackRoutes == ["home"])
+    }
+
+    /// A coordinator pushed outside any sheet is dismissed with everything above it (Stinsen's
+    /// `dismissCoordinator`, Jumper's `dismiss()`); the refusal for a root content names the real reason.
+    @Test func dismissingAPushedCoordinatorRemovesItWithEverythingAbove() throws {
+        let (engine, app) = try makeEngine()
+        let main = try app.root(\.main)
+        try main.route(to: \.a)
+        let nested = try main.route(to: \.nested)
+        try nested.route(to: \.b)
+        try main.route(to: \.a)
+        try nested.dismiss()
+        #expect(engine.visiblePath == ["main", "home", "a"])
+        let refusal = expectRefusal(engine, "notPresented") { try main.dismiss() }
+        #expect(refusal?.message.contains("is the root of its parent") == true)
+    }
 }

@@ -18,7 +18,8 @@ extension NavigationEngine {
     }
 
     /// Dismisses the presentation layer the coordinator is in: the nearest modal or full-screen item at or below
-    /// it, with everything above that item. Continues in the coordinator that owned the modal item.
+    /// it, with everything above that item. A coordinator pushed outside any presentation layer is removed with
+    /// everything above it, as Stinsen's `dismissCoordinator` does. Continues in the coordinator that owned the item.
     func dismiss(_ nodeID: NodeID) throws -> NodeID {
         let start = try requireNode(nodeID)
         var currentID = nodeID
@@ -33,11 +34,16 @@ extension NavigationEngine {
             }
             currentID = parentID
         }
-        if start.parent == nil { throw NavigationError.cannotDismissRoot }
-        if let parentID = start.parent, let host = start.host, case .tab = storage.nodes[parentID]?.slot(of: host) {
+        guard let parentID = start.parent, let host = start.host else { throw NavigationError.cannotDismissRoot }
+        switch storage.nodes[parentID]?.slot(of: host) {
+        case .stack(let index):
+            truncateStack(parentID, from: index)
+            return parentID
+        case .tab:
             throw NavigationError.cannotDismissTabContent(start.typeName)
+        case .root, nil:
+            throw NavigationError.notPresented(start.typeName)
         }
-        throw NavigationError.notPresented(start.typeName)
     }
 
     /// Shows an alert on a coordinator (one at a time).

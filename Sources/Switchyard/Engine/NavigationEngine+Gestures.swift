@@ -1,9 +1,12 @@
-/// User gestures: back, dismiss modal, select tab. They act on what is visible, respect non-dismissible modals
-/// and the owners' `shouldLeave` vetoes, and say why they were refused. Only called inside a transaction.
+/// User gestures: back, dismiss modal, select tab. They act on what is visible as iOS lets a user: an alert takes
+/// every touch until it is answered, a sheet or full-screen cover hides the tab bar under it, and swiping down does
+/// not close a full-screen cover. They respect non-dismissible modals and the owners' `shouldLeave` vetoes, and say
+/// why they were refused. Only called inside a transaction.
 extension NavigationEngine {
     /// Pops the visible pushed item, whoever owns it. Continues in the coordinator that owned it.
     func back() throws -> NodeID {
         let entries = visibleEntries()
+        try refuseUnderAlert(entries)
         guard let top = topScreen(in: entries) else { throw NavigationError.cannotGoBack }
         var owner = top.owner
         var slot = top.slot
@@ -30,9 +33,13 @@ extension NavigationEngine {
     /// Removes the top-most modal or full-screen item with everything above it.
     func dismissModal() throws -> NodeID {
         let entries = visibleEntries()
+        try refuseUnderAlert(entries)
         guard let modal = entries.last(where: { $0.entry.presentation?.isPresentation == true }),
             case .stack(let index) = modal.slot
         else { throw NavigationError.noModal }
+        guard modal.entry.presentation != .fullScreen else {
+            throw NavigationError.notSwipeDismissible(route: modal.entry.route)
+        }
         guard modal.entry.dismissible else { throw NavigationError.notDismissible(route: modal.entry.route) }
         try checkLeave(owner: modal.owner, item: modal.entry, gesture: .dismissModal)
         truncateStack(modal.owner, from: index)
@@ -42,11 +49,18 @@ extension NavigationEngine {
     /// Taps a tab of the tab coordinator nearest the visible screen that has it.
     func selectTab(_ route: String) throws -> NodeID {
         let entries = visibleEntries()
-        let tabNodes = entries.reversed().map(\.owner).filter { storage.nodes[$0]?.kind == .tab }
-        guard
-            let nodeID = tabNodes.first(where: { id in storage.nodes[id]?.tabs.contains { $0.route == route } ?? false }
-            )
-        else {
+        try refuseUnderAlert(entries)
+        // Only the tab bars above the top-most sheet or cover can be touched.
+        let cover = entries.lastIndex { $0.entry.presentation?.isPresentation == true }
+        let touchable = cover.map { entries[($0 + 1)...] } ?? entries[...]
+        let tabNodes = touchable.reversed().map(\.owner).filter { storage.nodes[$0]?.kind == .tab }
+        if let cover, !tabNodes.contains(where: { hasTab($0, route) }),
+            entries[..<cover].contains(where: { storage.nodes[$0.owner]?.kind == .tab })
+        {
+            let modal = entries[cover].entry
+            throw NavigationError.tabBarCovered(by: modal.route, presentation: modal.presentation ?? .modal)
+        }
+        guard let nodeID = tabNodes.first(where: { hasTab($0, route) }) else {
             guard let nearest = tabNodes.first, let node = storage.nodes[nearest] else {
                 throw NavigationError.notATab(route, tabs: [])
             }
@@ -57,6 +71,20 @@ extension NavigationEngine {
             throw NavigationError.notATab(route, tabs: tabs)
         }
         return try selectTabGesture(nodeID, route)
+    }
+
+    private func hasTab(_ nodeID: NodeID, _ route: String) -> Bool {
+        storage.nodes[nodeID]?.tabs.contains { $0.route == route } ?? false
+    }
+
+    /// Refuses a gesture while an alert is shown on the visible path.
+    private func refuseUnderAlert(_ entries: [VisibleEntry]) throws {
+        for entry in entries {
+            if let alert = storage.nodes[entry.owner]?.alert { throw NavigationError.alertShown(title: alert.title) }
+            if let child = entry.entry.content.nodeID, let alert = storage.nodes[child]?.alert {
+                throw NavigationError.alertShown(title: alert.title)
+            }
+        }
     }
 
     private func checkLeave(owner: NodeID, item: EntryState, gesture: Gesture) throws {

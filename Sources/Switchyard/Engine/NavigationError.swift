@@ -97,7 +97,31 @@ extension NavigationError {
     public static func notPresented(_ type: String) -> Self {
         .init(
             code: "notPresented", category: .conflict,
-            message: "\(type) is not presented or pushed by its parent; it cannot be dismissed")
+            message: "\(type) is the root of its parent, not presented or pushed; it cannot be dismissed (dismiss its "
+                + "parent, or switch the parent's root)")
+    }
+
+    /// A gesture while an alert is shown: as on iOS, the alert takes every touch until it is answered.
+    public static func alertShown(title: String) -> Self {
+        .init(
+            code: "alertShown", category: .conflict,
+            message: "the alert '\(title)' is shown; answer it first (respondToAlert)")
+    }
+
+    /// A tab tap while a sheet or full-screen cover is presented over the tab bar.
+    public static func tabBarCovered(by route: String, presentation: Presentation) -> Self {
+        let cover = presentation == .fullScreen ? "full-screen cover" : "sheet"
+        return .init(
+            code: "tabBarCovered", category: .conflict,
+            message: "the tab bar is under the \(cover) '\(route)'; dismiss it before switching tabs")
+    }
+
+    /// Swipe-down on a full-screen cover, which (as on iOS) only its own controls close.
+    public static func notSwipeDismissible(route: String) -> Self {
+        .init(
+            code: "notSwipeDismissible", category: .conflict,
+            message: "'\(route)' is a full-screen cover: swiping down does not close it; use its own close button (a "
+                + "dismiss step)")
     }
 
     /// A user gesture tried to remove a modal declared non-dismissible.
