@@ -13,6 +13,25 @@ struct RootAndTabTests {
         #expect(app.hasRoot(\.tabs) == nil)
     }
 
+    /// `isRoot` by name: a query step that goes on in the same coordinator, or refuses with the current root.
+    @Test func isRootByNameGuardsAChainAndChangesNothing() throws {
+        let (engine, app) = try makeEngine()
+        try app.root(\.main)
+        let version = engine.version
+        try engine.perform([Step(.isRoot(route: "main"))])
+        #expect(engine.version == version, "a query alone commits nothing")
+        try engine.perform([Step(.isRoot(route: "home")), Step(.push(route: "a"))], from: "StackCoordinator")
+        #expect(engine.visiblePath == ["main", "home", "a"])
+        let refusal = expectRefusal(engine, "notRoot") {
+            try engine.perform([Step(.isRoot(route: "other")), Step(.push(route: "b"))], from: "StackCoordinator")
+        }
+        #expect(refusal?.message == "the current root is 'home', not 'other'")
+        #expect(engine.visiblePath == ["main", "home", "a"], "the chain stopped before its push")
+        expectRefusal(engine, "wrongRouteKind") {
+            try engine.perform([Step(.isRoot(route: "a"))], from: "StackCoordinator")
+        }
+    }
+
     @Test func switchingRootRemovesPresentationsAndFinishesTheOldChild() throws {
         let log = HookLog()
         let (engine, app) = try makeEngine(log: log)

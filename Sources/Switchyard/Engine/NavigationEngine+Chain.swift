@@ -42,6 +42,7 @@ extension NavigationEngine {
         switch step.operation {
         case .root(let route, let input): return try switchRoot(nodeID, route, input: input, animated: animated)
         case .hasRoot(let route): return try hasRoot(nodeID, route)
+        case .isRoot(let route): return try isRoot(nodeID, route)
         case .route(let route, let input): return try self.route(nodeID, route, input: input, animated: animated)
         case .show(let route, let input): return try show(nodeID, route, input: input, animated: animated)
         case .push(let route, let input): return try push(nodeID, route, input: input, animated: animated)

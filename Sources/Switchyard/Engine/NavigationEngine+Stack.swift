@@ -114,6 +114,17 @@ extension NavigationEngine {
         return landing(root, owner: nodeID)
     }
 
+    /// Continues the chain here if the current root's route is `route` (a screen or a coordinator); otherwise fails.
+    func isRoot(_ nodeID: NodeID, _ route: String) throws -> NodeID {
+        let node = try requireNode(nodeID)
+        try require(node, kinds: [.root, .navigation], for: "isRoot")
+        _ = try transition(of: nodeID, named: route, kinds: [.root])
+        guard let root = node.root, root.route == route else {
+            throw NavigationError.notRoot(route, current: node.root?.route ?? "")
+        }
+        return nodeID
+    }
+
     /// Removes the top stack item (pushed or presented).
     func pop(_ nodeID: NodeID) throws -> NodeID {
         let node = try requireNode(nodeID)

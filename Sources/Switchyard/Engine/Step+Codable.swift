@@ -97,6 +97,7 @@ extension Step: Codable {
         switch action {
         case .root: operation = .root(route: try needed(route, .route), input: input)
         case .hasRoot: operation = .hasRoot(route: try needed(route, .route))
+        case .isRoot: operation = .isRoot(route: try needed(route, .route))
         case .route: operation = .route(route: try needed(route, .route), input: input)
         case .show: operation = .show(route: try needed(route, .route), input: input)
         case .push: operation = .push(route: try needed(route, .route), input: input)
@@ -132,7 +133,7 @@ extension Step: Codable {
             .push(let route, let input), .focusFirst(let route, let input), .addTab(let route, let input):
             try container.encode(route, forKey: .route)
             try container.encodeIfPresent(input, forKey: .input)
-        case .hasRoot(let route), .focus(let route), .selectTab(let route):
+        case .hasRoot(let route), .isRoot(let route), .focus(let route), .selectTab(let route):
             try container.encode(route, forKey: .route)
         case .pushStack(let routes):
             try container.encode(routes, forKey: .routes)

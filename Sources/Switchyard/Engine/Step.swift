@@ -24,8 +24,10 @@ public struct Step: Sendable, Hashable {
     public enum Operation: Sendable, Hashable {
         /// Switch the root (root and navigation kinds).
         case root(route: String, input: JSONValue? = nil)
-        /// Assert the current root.
+        /// Assert the current root and continue in its coordinator.
         case hasRoot(route: String)
+        /// Assert the current root (a screen or a coordinator) and continue here: Jumper's and Stinsen's `isRoot`.
+        case isRoot(route: String)
         /// Use the route's declared presentation.
         case route(route: String, input: JSONValue? = nil)
         /// Let the container decide: push, add a tab or switch the root.
@@ -72,7 +74,8 @@ public struct Step: Sendable, Hashable {
 
     /// Every action name a step can carry (the `action` member); ``WireVocabulary/actions`` lists them.
     public enum Action: String, Sendable, Hashable, CaseIterable, Codable {
-        case root, hasRoot, route, show, push, pushStack, present, pop, popItem, popTo, focusFirst, focus, popToRoot
+        case root, hasRoot, isRoot, route, show, push, pushStack, present, pop, popItem, popTo, focusFirst, focus
+        case popToRoot
         case child, dismiss, dismissCoordinator, addTab, removeTab, presentAlert, respondToAlert
         case back, dismissModal, selectTab
     }
@@ -101,6 +104,7 @@ extension Step.Operation {
         switch self {
         case .root: .root
         case .hasRoot: .hasRoot
+        case .isRoot: .isRoot
         case .route: .route
         case .show: .show
         case .push: .push
@@ -146,7 +150,8 @@ extension Step {
     /// The `route` member, for the operations that have one.
     public var route: String? {
         switch operation {
-        case .root(let route, _), .hasRoot(let route), .route(let route, _), .show(let route, _), .push(let route, _),
+        case .root(let route, _), .hasRoot(let route), .isRoot(let route), .route(let route, _), .show(let route, _),
+            .push(let route, _),
             .present(let route, _, _), .popTo(let route, _), .focusFirst(let route, _), .focus(let route),
             .addTab(let route, _), .selectTab(let route):
             route
