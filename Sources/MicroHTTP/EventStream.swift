@@ -100,12 +100,13 @@ public final class EventStream: Sendable {
 
     /// Queues `delta` (a change to the state sent before it), or `snapshot` (the whole new state) instead when the
     /// client has fallen behind: the snapshot then replaces every unsent snapshot and delta, so that a slow client
-    /// gets the latest state rather than a growing backlog of changes. Returns false once the stream is closed.
+    /// gets the latest state rather than a growing backlog of changes. `snapshot` is made only then. Returns false once
+    /// the stream is closed.
     @discardableResult
-    public func send(_ delta: EventFrame, orWhenBehind snapshot: EventFrame) -> Bool {
+    public func send(_ delta: EventFrame, orWhenBehind snapshot: @autoclosure () -> EventFrame) -> Bool {
         state.withLock { state in
             if state.queuedBytes >= coalescingThreshold {
-                return enqueue(snapshot.bytes, role: .snapshot, &state)
+                return enqueue(snapshot().bytes, role: .snapshot, &state)
             }
             return enqueue(delta.bytes, role: .delta, &state)
         }

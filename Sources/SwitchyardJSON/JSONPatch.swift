@@ -12,9 +12,18 @@ public enum JSONPatch {
     public static func diff(
         from old: [UInt8], to new: [UInt8], testing tests: [(pointer: String, value: JSONValue)] = []
     ) -> [UInt8] {
-        old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
-                var diff = JSONTextDiff(old: old, new: new)
+        diff(from: IndexedJSONText(old), to: IndexedJSONText(new), testing: tests)
+    }
+
+    /// ``diff(from:to:testing:)`` of texts that keep what they learn of their structure: diffing a text again (the
+    /// next version against this one) does not read it again.
+    public static func diff(
+        from old: IndexedJSONText, to new: IndexedJSONText, testing tests: [(pointer: String, value: JSONValue)] = []
+    ) -> [UInt8] {
+        let (oldEnds, newEnds) = (old.containerEnds, new.containerEnds)
+        return old.bytes.withUnsafeBufferPointer { oldBytes in
+            new.bytes.withUnsafeBufferPointer { newBytes in
+                var diff = JSONTextDiff(old: oldBytes, oldEnds, new: newBytes, newEnds)
                 for test in tests { diff.test(test.pointer, test.value) }
                 return diff.patch()
             }

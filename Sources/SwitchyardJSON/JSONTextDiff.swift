@@ -16,14 +16,18 @@
 struct JSONTextDiff: ~Copyable {
     private let old: UnsafeBufferPointer<UInt8>
     private let new: UnsafeBufferPointer<UInt8>
+    private let oldScanner: JSONTextScanner
+    private let newScanner: JSONTextScanner
     private var writer = JSONWriter(capacity: 512)
     /// The JSON Pointer of the value being compared, as UTF-8.
     private var path: [UInt8] = []
     private(set) var operations = 0
 
-    init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>) {
+    init(old: UnsafeBufferPointer<UInt8>, _ oldEnds: [Int32], new: UnsafeBufferPointer<UInt8>, _ newEnds: [Int32]) {
         self.old = old
         self.new = new
+        oldScanner = JSONTextScanner(old, containerEnds: oldEnds)
+        newScanner = JSONTextScanner(new, containerEnds: newEnds)
         writer.beginArray()
     }
 
@@ -38,8 +42,8 @@ struct JSONTextDiff: ~Copyable {
 
     /// Compares the two whole texts and returns the patch.
     mutating func patch() -> [UInt8] {
-        let oldRange = JSONTextScanner(old).valueRange(at: 0)
-        let newRange = JSONTextScanner(new).valueRange(at: 0)
+        let oldRange = oldScanner.wholeRange
+        let newRange = newScanner.wholeRange
         compare(oldRange, newRange)
         writer.endArray()
         return writer.bytes
@@ -68,8 +72,8 @@ struct JSONTextDiff: ~Copyable {
     }
 
     private mutating func compareObjects(_ before: Range<Int>, _ after: Range<Int>) {
-        let oldMembers = JSONTextScanner(old).members(of: before)
-        let newMembers = JSONTextScanner(new).members(of: after)
+        let oldMembers = oldScanner.members(of: before)
+        let newMembers = newScanner.members(of: after)
         let newIndex = newMembers.map { member in
             oldMembers.firstIndex { sameKey($0.key, member.key) }
         }
@@ -102,8 +106,8 @@ struct JSONTextDiff: ~Copyable {
     }
 
     private mutating func compareArrays(_ before: Range<Int>, _ after: Range<Int>) {
-        let oldElements = JSONTextScanner(old).elements(of: before)
-        let newElements = JSONTextScanner(new).elements(of: after)
+        let oldElements = oldScanner.elements(of: before)
+        let newElements = newScanner.elements(of: after)
         var prefix = 0
         while prefix < min(oldElements.count, newElements.count), same(oldElements[prefix], newElements[prefix]) {
             prefix += 1

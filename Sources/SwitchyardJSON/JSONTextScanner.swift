@@ -6,11 +6,48 @@
 
 /// Finds the byte ranges of values in a JSON text without decoding them: where a value ends, an object's members,
 /// an array's elements. The text must be valid JSON (whitespace is allowed); it is not checked.
+///
+/// It is given where each object and array ends (``containerEnds(_:)``, one read of the text), so that finding a
+/// container's end costs one look-up: a diff walks down the changed path without reading the text again at every
+/// level.
 struct JSONTextScanner {
     private let text: UnsafeBufferPointer<UInt8>
+    /// For each byte that opens an object or an array, the index just after its closing bracket (0 elsewhere).
+    private let containerEnds: [Int32]
 
-    init(_ text: UnsafeBufferPointer<UInt8>) {
+    init(_ text: UnsafeBufferPointer<UInt8>, containerEnds: [Int32]) {
         self.text = text
+        self.containerEnds = containerEnds
+    }
+
+    /// Where each object and array of `text` ends, in one read (strings are skipped with `memchr`).
+    static func containerEnds(_ text: UnsafeBufferPointer<UInt8>) -> [Int32] {
+        var ends = [Int32](repeating: 0, count: text.count)
+        var open: [Int] = []
+        var index = 0
+        while index < text.count {
+            switch text[index] {
+            case UInt8(ascii: "\""):
+                index = Self.endOfString(text, index)
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open.append(index)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if let start = open.popLast() { ends[start] = Int32(index + 1) }
+            default:
+                break
+            }
+            index += 1
+        }
+        return ends
+    }
+
+    /// The whole text's value: from its first byte that is not whitespace to its end (trailing whitespace aside).
+    var wholeRange: Range<Int> {
+        let start = skipWhitespace(0)
+        var end = text.count
+        while end > start, Self.isWhitespace(text[end - 1]) { end -= 1 }
+        return start..<end
     }
 
     /// The range of the value that starts at `index` or after whitespace there.
@@ -24,7 +61,7 @@ struct JSONTextScanner {
         var members: [(key: Range<Int>, value: Range<Int>)] = []
         var index = skipWhitespace(object.lowerBound + 1)
         while index < object.upperBound - 1, text[index] == UInt8(ascii: "\"") {
-            let keyEnd = endOfString(index)
+            let keyEnd = Self.endOfString(text, index)
             let value = valueRange(at: skipWhitespace(keyEnd) + 1)  // after the colon
             members.append((index..<keyEnd, value))
             index = skipWhitespace(value.upperBound)
@@ -50,26 +87,10 @@ struct JSONTextScanner {
     private func end(ofValueAt start: Int) -> Int {
         switch text[start] {
         case UInt8(ascii: "\""):
-            return endOfString(start)
+            return Self.endOfString(text, start)
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var index = start
-            while index < text.count {
-                switch text[index] {
-                case UInt8(ascii: "\""):
-                    index = endOfString(index)
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return index + 1 }
-                default:
-                    break
-                }
-                index += 1
-            }
-            return text.count
+            let end = Int(containerEnds[start])
+            return end > start ? end : text.count
         default:  // a number, true, false or null
             var index = start
             while index < text.count, !Self.endsScalar(text[index]) { index += 1 }
@@ -79,7 +100,7 @@ struct JSONTextScanner {
 
     /// The index just after the string whose opening quote is at `start`: the next quote not escaped (found with
     /// `memchr`, as most of a document's bytes are in strings).
-    private func endOfString(_ start: Int) -> Int {
+    private static func endOfString(_ text: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         guard let base = text.baseAddress else { return text.count }
         var index = start + 1
         while index < text.count {

@@ -15,7 +15,7 @@ struct SessionState {
     private(set) var subscribers: [ObjectIdentifier: Subscriber] = [:]
     /// The last state document sent to the subscribers (all of them have it): the next patch is made from it.
     /// Kept only while a stream follows the session.
-    private var streamed: (version: Int, document: [UInt8])?
+    private var streamed: (version: Int, document: IndexedJSONText)?
     /// Set once the session ended (deleted or expired): no stream may subscribe any more.
     var ended = false
     let documents: DocumentCache
@@ -117,16 +117,20 @@ struct SessionState {
         earlier: [(version: Int, document: [UInt8])] = [], current: Bool = true
     ) {
         subscribers[ObjectIdentifier(subscriber.stream)] = subscriber
-        var sent = base
+        var sent = base.map { (version: $0.version, document: IndexedJSONText($0.document)) }
         var documents = earlier
         if current { documents.append((engine.version, document(keep: true))) }
-        for (version, document) in documents {
-            let update = StreamUpdate(version: version, document: document, base: sent)
+        for (version, bytes) in documents {
+            let update = StreamUpdate(version: version, document: IndexedJSONText(bytes), base: sent)
             let patch = subscriber.updates == .patch ? update.patch() : nil
             _ = subscriber.stream.send(patch ?? update.snapshot)
-            sent = (version, document)
+            sent = (version, update.document)
         }
-        streamed = (engine.version, document(keep: true))
+        if let sent, sent.version == engine.version, streamed?.version != engine.version {
+            streamed = sent
+        } else if streamed?.version != engine.version {
+            streamed = (engine.version, IndexedJSONText(document(keep: true)))
+        }
     }
 
     /// Removes a subscriber (its stream ended).
@@ -147,19 +151,26 @@ struct SessionState {
     /// Sends a version's state document to every subscriber, as a patch from the last one sent to those who take
     /// patches; drops those whose stream has ended.
     mutating func send(version: Int, _ document: [UInt8]) {
-        let update = StreamUpdate(version: version, document: document, base: streamed)
-        let snapshot = update.snapshot
+        let update = StreamUpdate(version: version, document: IndexedJSONText(document), base: streamed)
         let patch = subscribers.values.contains { $0.updates == .patch } ? update.patch() : nil
+        // The whole document's frame is made once, and only if a subscriber gets it.
+        var made: EventFrame?
+        func snapshot() -> EventFrame {
+            if let made { return made }
+            let frame = update.snapshot
+            made = frame
+            return frame
+        }
         for (key, subscriber) in subscribers {
             let delivered =
                 if let patch, subscriber.updates == .patch {
-                    subscriber.stream.send(patch, orWhenBehind: snapshot)
+                    subscriber.stream.send(patch, orWhenBehind: snapshot())
                 } else {
-                    subscriber.stream.send(snapshot)
+                    subscriber.stream.send(snapshot())
                 }
             if !delivered { subscribers[key] = nil }
         }
-        streamed = subscribers.isEmpty ? nil : (version, document)
+        streamed = subscribers.isEmpty ? nil : (version, update.document)
     }
 
     /// Takes the state another node stored (a newer version, or the stored one after a change here could not be
