@@ -1,10 +1,10 @@
 /// JSON Patch (RFC 6902): the operations that turn one JSON value into another, and applying them.
 ///
-/// ``diff(from:to:testing:)`` compares two JSON texts on their bytes: objects member by member (in their order),
-/// arrays after their common beginning and end (so a pushed or popped element is one `add` or `remove`), and
-/// replaces whatever else differs, or a whole subtree when that is shorter. That is not always the shortest patch,
-/// but it is exact, deterministic and cheap, and it keeps member order: a client that appends added members rebuilds
-/// the new text byte for byte.
+/// ``diff(from:to:testing:)-([UInt8],_,_)`` compares two JSON texts on their bytes: objects member by member (in
+/// their order), arrays after their common beginning and end (so a pushed or popped element is one `add` or
+/// `remove`), and replaces whatever else differs, or a whole subtree when that is shorter. That is not always the
+/// shortest patch, but it is exact, deterministic and cheap, and it keeps member order: a client that appends added
+/// members rebuilds the new text byte for byte.
 public enum JSONPatch {
     /// The patch that turns the JSON text `old` into `new`: a JSON array of `{"op", "path", "value"?}` objects,
     /// starting with a `test` operation for each of `tests` (what the receiver must hold for the patch to apply).
@@ -15,8 +15,8 @@ public enum JSONPatch {
         diff(from: IndexedJSONText(old), to: IndexedJSONText(new), testing: tests)
     }
 
-    /// ``diff(from:to:testing:)`` of texts that keep what they learn of their structure: diffing a text again (the
-    /// next version against this one) does not read it again.
+    /// ``diff(from:to:testing:)-([UInt8],_,_)`` of texts that keep what they learn of their structure: diffing a
+    /// text again (the next version against this one) does not read it again.
     public static func diff(
         from old: IndexedJSONText, to new: IndexedJSONText, testing tests: [(pointer: String, value: JSONValue)] = []
     ) -> [UInt8] {

@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// The JSON Patch between two JSON texts, computed on their bytes (``JSONPatch/diff(from:to:testing:)``).
+/// The JSON Patch between two JSON texts, computed on their bytes (``JSONPatch/diff(from:to:testing:)-([UInt8],_,_)``).
 ///
 /// Values are compared as byte ranges, so an unchanged subtree costs one `memcmp` however deep it is, and every
 /// value in the patch is copied from the new text as it is written there (numbers and strings keep their exact

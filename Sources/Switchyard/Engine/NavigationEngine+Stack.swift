@@ -105,24 +105,25 @@ extension NavigationEngine {
 
     /// Continues the chain in the current root's coordinator if its route is `route`; otherwise fails.
     func hasRoot(_ nodeID: NodeID, _ route: String) throws -> NodeID {
-        let node = try requireNode(nodeID)
-        try require(node, kinds: [.root, .navigation], for: "hasRoot")
-        _ = try transition(of: nodeID, named: route, kinds: [.root])
-        guard let root = node.root, root.route == route else {
-            throw NavigationError.notRoot(route, current: node.root?.route ?? "")
-        }
-        return landing(root, owner: nodeID)
+        landing(try currentRoot(of: nodeID, is: route, for: "hasRoot"), owner: nodeID)
     }
 
     /// Continues the chain here if the current root's route is `route` (a screen or a coordinator); otherwise fails.
     func isRoot(_ nodeID: NodeID, _ route: String) throws -> NodeID {
+        _ = try currentRoot(of: nodeID, is: route, for: "isRoot")
+        return nodeID
+    }
+
+    /// The root entry of a root or navigation coordinator when its route is `route` (a root route of the node);
+    /// 409 `notRoot` naming the current one otherwise.
+    private func currentRoot(of nodeID: NodeID, is route: String, for operation: String) throws -> EntryState {
         let node = try requireNode(nodeID)
-        try require(node, kinds: [.root, .navigation], for: "isRoot")
+        try require(node, kinds: [.root, .navigation], for: operation)
         _ = try transition(of: nodeID, named: route, kinds: [.root])
         guard let root = node.root, root.route == route else {
             throw NavigationError.notRoot(route, current: node.root?.route ?? "")
         }
-        return nodeID
+        return root
     }
 
     /// Removes the top stack item (pushed or presented).
