@@ -33,12 +33,14 @@ enum PostgresRows {
         Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { Array($0) }
     }
 
-    /// History rows (`version, time, source, request, visible_path`), without their states.
+    /// History rows (`version, time, source, request, visible_path, lifecycle`), without their states.
     static func changes(_ result: PostgresResult) -> [StoredChange] {
         result.rows.indices.map { row in
-            StoredChange(
+            let lifecycle = StoredText.lifecycle(result.text(row, 5))
+            return StoredChange(
                 version: result.integer(row, 0), time: result.real(row, 1), source: result.text(row, 2),
-                request: result.bytes(row, 3), visiblePath: StoredText.path(result.text(row, 4)), state: [])
+                request: result.bytes(row, 3), visiblePath: StoredText.path(result.text(row, 4)), state: [],
+                started: lifecycle.started, finished: lifecycle.finished)
         }
     }
 }

@@ -29,7 +29,9 @@ enum PostgresSchema {
             key text PRIMARY KEY, session text NOT NULL REFERENCES switchyard_sessions(id) ON DELETE CASCADE,
             fingerprint bigint NOT NULL, status bigint NOT NULL, headers text NOT NULL, body bytea NOT NULL);
         CREATE INDEX switchyard_creations_by_session ON switchyard_creations(session);
-        """
+        """,
+        // 2: the coordinators each change started and finished (JSON, NULL when none; earlier rows have none).
+        "ALTER TABLE switchyard_history ADD COLUMN lifecycle text;",
     ]
 
     /// The schema this program writes.

@@ -116,10 +116,11 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         }
     }
 
-    /// A history entry's source, request, visible path and state, as statement parameters.
+    /// A history entry's source, request, visible path, state and lifecycle ("" for none), as statement parameters.
     private static func entry(_ change: StoredChange) -> [PostgresValue] {
         let path = StoredText.path(change.visiblePath)
-        return [.text(change.source), .bytes(change.request), .text(path), .bytes(change.state)]
+        let lifecycle = StoredText.lifecycle(started: change.started, finished: change.finished) ?? ""
+        return [.text(change.source), .bytes(change.request), .text(path), .bytes(change.state), .text(lifecycle)]
     }
 
     /// The parameters of a remembered reply: `first` (and `then`) followed by its fingerprint, status, headers and

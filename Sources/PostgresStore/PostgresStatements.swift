@@ -25,18 +25,18 @@ enum PostgresStatements {
             SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4)
             WHERE id = $1 AND version = $2 RETURNING id),
         entry AS (
-            INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state)
-            SELECT id, $3, $4, $5, $6, $7, $8 FROM moved WHERE $9
+            INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
+            SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, '') FROM moved WHERE $10
             RETURNING 1)
         SELECT 1 / (SELECT count(*)::int FROM moved) + (SELECT count(*)::int FROM entry)
-        """, [.text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .bool])
+        """, [.text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .text, .bool])
     /// An earlier version's entry, when one change made several versions.
     static let insertHistory = PostgresStatement(
         "sy_insert_history",
         """
-        INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state)
-        VALUES($1, $2, $3, $4, $5, $6, $7)
-        """, [.text, .int8, .float8, .text, .bytea, .text, .bytea])
+        INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
+        VALUES($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''))
+        """, [.text, .int8, .float8, .text, .bytea, .text, .bytea, .text])
     /// A change without a new version: the current version's state is this one now, in its history entry or,
     /// without one, in the session's row.
     static let replaceState = PostgresStatement(
@@ -105,13 +105,13 @@ enum PostgresStatements {
     static let latestHistory = PostgresStatement(
         "sy_latest_history",
         """
-        SELECT version, time, source, request, visible_path FROM switchyard_history WHERE session = $1
+        SELECT version, time, source, request, visible_path, lifecycle FROM switchyard_history WHERE session = $1
         ORDER BY version DESC LIMIT $2
         """, [.text, .int8])
     static let historyAfter = PostgresStatement(
         "sy_history_after",
         """
-        SELECT version, time, source, request, visible_path FROM switchyard_history
+        SELECT version, time, source, request, visible_path, lifecycle FROM switchyard_history
         WHERE session = $1 AND version > $2 ORDER BY version LIMIT $3
         """, [.text, .int8, .int8])
     static let versionState = PostgresStatement(

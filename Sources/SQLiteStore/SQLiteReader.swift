@@ -30,12 +30,12 @@ final class SQLiteReader {
             """)
         history = try connection.prepare(
             """
-            SELECT version, time, source, request, visible_path FROM history WHERE session = ?
+            SELECT version, time, source, request, visible_path, lifecycle FROM history WHERE session = ?
             ORDER BY version DESC LIMIT ?
             """)
         historyAfter = try connection.prepare(
             """
-            SELECT version, time, source, request, visible_path FROM history WHERE session = ? AND version > ?
+            SELECT version, time, source, request, visible_path, lifecycle FROM history WHERE session = ? AND version > ?
             ORDER BY version LIMIT ?
             """)
         replies = try connection.prepare(
@@ -98,10 +98,12 @@ final class SQLiteReader {
         defer { statement.reset() }
         var changes: [StoredChange] = []
         while try statement.step() {
+            let lifecycle = StoredText.lifecycle(statement.text(5))
             changes.append(
                 StoredChange(
                     version: statement.integer(0), time: statement.real(1), source: statement.text(2),
-                    request: statement.blob(3), visiblePath: StoredText.path(statement.text(4)), state: []))
+                    request: statement.blob(3), visiblePath: StoredText.path(statement.text(4)), state: [],
+                    started: lifecycle.started, finished: lifecycle.finished))
         }
         return changes
     }

@@ -29,6 +29,8 @@ enum SQLiteSchema {
         ALTER TABLE history ADD COLUMN state BLOB;
         ALTER TABLE sessions ADD COLUMN initial_state BLOB;
         """,
+        // 3: the coordinators each change started and finished (JSON, NULL when none; earlier rows have none).
+        "ALTER TABLE history ADD COLUMN lifecycle TEXT;",
     ]
 
     /// A session's version (`?1` its id): that of its latest history entry, or its row's when it has none.

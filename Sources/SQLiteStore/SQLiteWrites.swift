@@ -59,8 +59,8 @@ final class SQLiteWrites {
         )
         insertHistory = try connection.prepare(
             """
-            INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state)
-            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state, lifecycle)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
         pruneHistory = try connection.prepare("DELETE FROM history WHERE session = ?1 AND version <= ?2")
         insertReply = try connection.prepare(
@@ -132,7 +132,8 @@ final class SQLiteWrites {
         let path = StoredText.path(change.visiblePath)
         try insertHistory.bind(
             .text(session), .integer(change.version), .real(change.time), .text(change.source),
-            .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state)
+            .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state),
+            StoredText.lifecycle(started: change.started, finished: change.finished).map { .text($0) } ?? .null
         ).run()
     }
 

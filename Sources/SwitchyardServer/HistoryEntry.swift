@@ -1,4 +1,4 @@
-import SwitchyardJSON
+import Switchyard
 
 /// One committed change of a session, as `GET /api/sessions/{id}/history` lists it.
 struct HistoryEntry: Sendable {
@@ -14,12 +14,17 @@ struct HistoryEntry: Sendable {
     /// every change skips a JSON parse.
     var request: [UInt8]
     let visiblePath: [String]
+    /// The coordinators the change started, in order, and those it finished, deepest first.
+    var started: [CoordinatorReference] = []
+    var finished: [CoordinatorReference] = []
 
     /// An entry read back from the store.
     init(_ stored: StoredChange) {
         self.init(
             version: stored.version, time: stored.time, source: Source(rawValue: stored.source) ?? .api,
             request: stored.request, visiblePath: stored.visiblePath)
+        started = stored.started
+        finished = stored.finished
     }
 
     init(version: Int, time: Double, source: Source, request: [UInt8], visiblePath: [String]) {
@@ -38,7 +43,9 @@ struct HistoryEntry: Sendable {
 
     /// Bytes it holds, as counted against ``ServerConfiguration/maxHistoryBytes``.
     var cost: Int {
-        request.count + visiblePath.reduce(64) { $0 + $1.utf8.count + 16 }
+        let path = visiblePath.reduce(64) { $0 + $1.utf8.count + 16 }
+        let lifecycle = (started + finished).reduce(0) { $0 + $1.type.utf8.count + 32 }
+        return request.count + path + lifecycle
     }
 
     func write(into writer: inout JSONWriter) {
@@ -51,6 +58,17 @@ struct HistoryEntry: Sendable {
         writer.beginArray()
         for route in visiblePath { writer.string(route) }
         writer.endArray()
+        for (name, references) in [("started", started), ("finished", finished)] where !references.isEmpty {
+            writer.key(escaping: name)
+            writer.beginArray()
+            for reference in references {
+                writer.beginObject()
+                writer.member("id", reference.id.description)
+                writer.member("type", reference.type)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.endObject()
     }
 

@@ -60,9 +60,12 @@ struct SessionState {
     func historyEntries(_ commits: [Commit], cause: SessionCause, time: Double) -> [HistoryEntry] {
         commits.map { commit in
             let source = commit.cause == .pendingDeepLink ? SessionCause.pendingDeepLink : cause
-            return HistoryEntry(
+            var entry = HistoryEntry(
                 version: commit.version, time: time, source: source.source, request: source.request,
                 visiblePath: commit.visiblePath)
+            entry.started = commit.started
+            entry.finished = commit.finished
+            return entry
         }
     }
 
@@ -81,7 +84,8 @@ struct SessionState {
             StoredChange(
                 version: entry.version, time: entry.time, source: entry.source.rawValue,
                 request: entry.request, visiblePath: entry.visiblePath,
-                state: entry.version == engine.version ? state : earlier[entry.version] ?? [])
+                state: entry.version == engine.version ? state : earlier[entry.version] ?? [], started: entry.started,
+                finished: entry.finished)
         }
         return .change(
             session: id, base: base, version: engine.version, state: state, history: changes, reply: reply)

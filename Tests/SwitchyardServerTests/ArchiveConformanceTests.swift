@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 import SwitchyardServer
 import Synchronization
 import Testing
@@ -28,6 +29,34 @@ struct ArchiveConformanceTests {
         StoredReply(
             key: key, fingerprint: UInt64.max - 7, session: session, status: 201, headers: [("ETag", "\"1\"")],
             body: Array(body.utf8))
+    }
+
+    /// A history entry keeps the coordinators its change started and finished, in their order.
+    @Test(arguments: ArchiveKind.available)
+    func aHistoryEntryKeepsItsLifecycle(kind: ArchiveKind) throws {
+        let (archive, keep) = try kind.open()
+        defer { archive.close() }
+        _ = keep
+        try archive.apply([.create(Self.session("s1"), creation: nil)])
+        let started = [
+            CoordinatorReference(id: try #require(NodeID("n12")), type: "AuthenticatedCoordinator"),
+            CoordinatorReference(id: try #require(NodeID("n14")), type: "TodosCoordinator"),
+        ]
+        let finished = [CoordinatorReference(id: try #require(NodeID("n6")), type: "UnauthenticatedCoordinator")]
+        guard
+            case .change(let id, let base, let version, let state, var history, let reply) = Self.change(
+                "s1", from: 0, to: 2)
+        else { return }
+        history[1].started = started
+        history[1].finished = finished
+        try archive.apply([
+            .change(session: id, base: base, version: version, state: state, history: history, reply: reply)
+        ])
+        let entries = try archive.history(of: "s1", after: nil, limit: 10)
+        #expect(entries.map(\.version) == [1, 2])
+        #expect(entries[0].started.isEmpty && entries[0].finished.isEmpty, "an entry without lifecycle has none")
+        #expect(entries[1].started == started)
+        #expect(entries[1].finished == finished)
     }
 
     @Test(arguments: ArchiveKind.available)

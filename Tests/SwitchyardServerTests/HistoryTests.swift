@@ -50,6 +50,34 @@ struct HistoryTests {
         }
     }
 
+    /// A change lists the coordinators it started and finished, in memory and in the durable store alike.
+    @Test func anEntryListsTheCoordinatorsItsChangeStartedAndFinished() throws {
+        func check(_ server: TestServer) throws {
+            let session = try server.createSession()
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+            try session.must(session.event(#"{"name":"login","fields":{"username":"ada"}}"#))
+            try session.must(session.transition(#"{"action":"selectTab","route":"todos"}"#))
+            func list(_ value: JSONValue?) -> [JSONValue] {
+                if case .array(let items)? = value { return items }
+                return []
+            }
+            let entries = list(try session.history().json["entries"])
+            try #require(entries.count == 3)
+            let login = entries[1]
+            let started = list(login["started"]).compactMap { $0["type"]?.stringValue }
+            let finished = list(login["finished"]).compactMap { $0["type"]?.stringValue }
+            #expect(started.first == "AuthenticatedCoordinator", "\(started)")
+            #expect(started.contains("TodosCoordinator"))
+            #expect(finished == ["UnauthenticatedCoordinator"], "\(finished)")
+            #expect(login["started"]?[0]?["id"]?.stringValue?.hasPrefix("n") == true)
+            let onboarded = list(entries[0]["started"]).compactMap { $0["type"]?.stringValue }
+            #expect(onboarded == ["UnauthenticatedCoordinator"])
+            #expect(entries[2]["started"] == nil && entries[2]["finished"] == nil, "a tab tap starts nothing")
+        }
+        try withServer { server in try check(server) }
+        try TemporaryStore().withServer { server, _ in try check(server) }
+    }
+
     @Test func theHistoryIsBounded() throws {
         try withServer({ $0.historyLimit = 3 }) { server in
             let session = try server.createSession()

@@ -104,6 +104,6 @@ extension EngineStorage {
 struct Journal {
     var changed = false
     var started: [NodeID] = []
-    var finished: [(coordinator: any Coordinatable, parent: (any Coordinatable)?)] = []
+    var finished: [(reference: CoordinatorReference, coordinator: any Coordinatable, parent: (any Coordinatable)?)] = []
     var dismissed: [() -> Void] = []
 }

@@ -124,7 +124,7 @@ extension NavigationEngine {
         if let index = journal?.started.firstIndex(of: nodeID) {
             journal?.started.remove(at: index)
         } else {
-            journal?.finished.append((coordinator, parent))
+            journal?.finished.append((CoordinatorReference(id: nodeID, type: node.typeName), coordinator, parent))
         }
     }
 

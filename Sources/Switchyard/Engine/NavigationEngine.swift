@@ -119,14 +119,18 @@ public final class NavigationEngine {
 
     private func afterCommit(_ finished: Journal, cause: Commit.Cause) {
         if finished.changed, collectedCommits != nil {
-            let hooks = !finished.started.isEmpty || !finished.finished.isEmpty || !finished.dismissed.isEmpty
+            let started = finished.started.compactMap { id in
+                storage.nodes[id].map { CoordinatorReference(id: id, type: $0.typeName) }
+            }
             collectedCommits?.append(
-                Commit(version: storage.version, cause: cause, visiblePath: visiblePath, ranLifecycleHooks: hooks))
+                Commit(
+                    version: storage.version, cause: cause, visiblePath: visiblePath, started: started,
+                    finished: finished.finished.map(\.reference), ranDismissHooks: !finished.dismissed.isEmpty))
         }
         for id in finished.started {
             storage.coordinators[id]?.onStart()
         }
-        for (coordinator, parent) in finished.finished {
+        for (_, coordinator, parent) in finished.finished {
             coordinator.onFinish()
             parent?.childDidFinish(coordinator)
         }
@@ -192,9 +196,27 @@ public struct Commit: Sendable, Hashable {
     public let cause: Cause
     /// The visible route path after the commit.
     public let visiblePath: [String]
+    /// The coordinators the change started (their `onStart` ran after it), in order.
+    public let started: [CoordinatorReference]
+    /// The coordinators the change finished (their `onFinish` ran after it), deepest first.
+    public let finished: [CoordinatorReference]
     /// Whether lifecycle hooks (`onStart`, `onFinish`, `childDidFinish`, `onDismiss`) ran after it: they may
     /// have changed what screens show, so a document rendered before them is stale.
-    public let ranLifecycleHooks: Bool
+    public var ranLifecycleHooks: Bool { !started.isEmpty || !finished.isEmpty || ranDismissHooks }
+    /// Whether `onDismiss` callbacks ran after it.
+    private let ranDismissHooks: Bool
+
+    init(
+        version: Int, cause: Cause, visiblePath: [String], started: [CoordinatorReference],
+        finished: [CoordinatorReference], ranDismissHooks: Bool
+    ) {
+        self.version = version
+        self.cause = cause
+        self.visiblePath = visiblePath
+        self.started = started
+        self.finished = finished
+        self.ranDismissHooks = ranDismissHooks
+    }
 }
 
 struct DeepLinkStillPending: Error {}

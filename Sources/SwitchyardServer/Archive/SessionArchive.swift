@@ -1,3 +1,5 @@
+import Switchyard
+
 /// Where sessions are kept beyond the process: a durable store the server writes every change to before it
 /// answers, and reads a session back from on its first use after a restart.
 ///
@@ -141,10 +143,15 @@ public struct StoredChange: Sendable {
     public var visiblePath: [String]
     /// The restore document of this version.
     public var state: [UInt8]
+    /// The coordinators the change started, in order.
+    public var started: [CoordinatorReference]
+    /// The coordinators the change finished, deepest first.
+    public var finished: [CoordinatorReference]
 
     /// A history entry.
     public init(
-        version: Int, time: Double, source: String, request: [UInt8], visiblePath: [String], state: [UInt8]
+        version: Int, time: Double, source: String, request: [UInt8], visiblePath: [String], state: [UInt8],
+        started: [CoordinatorReference] = [], finished: [CoordinatorReference] = []
     ) {
         self.version = version
         self.time = time
@@ -152,6 +159,8 @@ public struct StoredChange: Sendable {
         self.request = request
         self.visiblePath = visiblePath
         self.state = state
+        self.started = started
+        self.finished = finished
     }
 }
 

@@ -1,7 +1,8 @@
-import SwitchyardJSON
+import Switchyard
 
-/// How the stores keep a reply's headers and a history entry's visible path in a text column: as JSON
-/// (`[["name","value"],…]` and `["a","b"]`). One encoding for every store, read back the same way.
+/// How the stores keep a reply's headers, a history entry's visible path and its lifecycle in text columns: as JSON
+/// (`[["name","value"],…]`, `["a","b"]`, `{"started":[{"id","type"}…],"finished":[…]}`). One encoding for every
+/// store, read back the same way.
 public enum StoredText {
     /// Header pairs as JSON.
     public static func headers(_ pairs: [(String, String)]) -> String {
@@ -22,6 +23,30 @@ public enum StoredText {
     /// A visible path as JSON.
     public static func path(_ routes: [String]) -> String {
         JSONValue.array(routes.map(JSONValue.string)).jsonString
+    }
+
+    /// The coordinators a change started and finished as JSON; nil when it did neither (the column stays empty).
+    public static func lifecycle(started: [CoordinatorReference], finished: [CoordinatorReference]) -> String? {
+        guard !started.isEmpty || !finished.isEmpty else { return nil }
+        func list(_ references: [CoordinatorReference]) -> JSONValue {
+            .array(references.map { ["id": .string($0.id.description), "type": .string($0.type)] })
+        }
+        return JSONValue.object(["started": list(started), "finished": list(finished)]).jsonString
+    }
+
+    /// The coordinators started and finished, read back from their JSON (none for an empty column).
+    public static func lifecycle(_ json: String?) -> (started: [CoordinatorReference], finished: [CoordinatorReference])
+    {
+        guard let json, case .object(let members)? = try? JSONValue(parsing: Array(json.utf8)) else { return ([], []) }
+        func list(_ name: String) -> [CoordinatorReference] {
+            guard case .array(let items)? = members[name] else { return [] }
+            return items.compactMap { item in
+                guard let id = item["id"]?.stringValue.flatMap(NodeID.init), let type = item["type"]?.stringValue
+                else { return nil }
+                return CoordinatorReference(id: id, type: type)
+            }
+        }
+        return (list("started"), list("finished"))
     }
 
     /// A visible path read back from its JSON.
