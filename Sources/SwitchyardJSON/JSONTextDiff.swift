@@ -21,7 +21,6 @@ struct JSONTextDiff: ~Copyable {
     private var writer = JSONWriter(capacity: 512)
     /// The JSON Pointer of the value being compared, as UTF-8.
     private var path: [UInt8] = []
-    private(set) var operations = 0
 
     init(old: UnsafeBufferPointer<UInt8>, _ oldEnds: [Int32], new: UnsafeBufferPointer<UInt8>, _ newEnds: [Int32]) {
         self.old = old
@@ -54,7 +53,6 @@ struct JSONTextDiff: ~Copyable {
     private mutating func compare(_ before: Range<Int>, _ after: Range<Int>) {
         if same(before, after) { return }
         let mark = writer.mark()
-        let count = operations
         switch (old[before.lowerBound], new[after.lowerBound]) {
         case (UInt8(ascii: "{"), UInt8(ascii: "{")):
             compareObjects(before, after)
@@ -66,7 +64,6 @@ struct JSONTextDiff: ~Copyable {
         // One `replace` costs the value, the path and about 30 bytes of punctuation.
         if writer.byteCount - mark.byteCount > after.count + path.count + 32 {
             writer.rewind(to: mark)
-            operations = count
             write("replace", value: after)
         }
     }
@@ -75,7 +72,7 @@ struct JSONTextDiff: ~Copyable {
         let oldMembers = oldScanner.members(of: before)
         let newMembers = newScanner.members(of: after)
         let newIndex = newMembers.map { member in
-            oldMembers.firstIndex { sameKey($0.key, member.key) }
+            oldMembers.firstIndex { same($0.key, member.key) }
         }
         // Order-preserving only when the kept members are in the same order and all new ones come after them.
         var lastOld = -1
@@ -139,7 +136,6 @@ struct JSONTextDiff: ~Copyable {
     }
 
     private mutating func write(_ operation: StaticString, value: Range<Int>?) {
-        operations += 1
         writer.beginObject()
         writer.key("op")
         writer.string(operation.description)
@@ -154,10 +150,6 @@ struct JSONTextDiff: ~Copyable {
     private func same(_ before: Range<Int>, _ after: Range<Int>) -> Bool {
         before.count == after.count
             && memcmp(old.baseAddress! + before.lowerBound, new.baseAddress! + after.lowerBound, before.count) == 0
-    }
-
-    private func sameKey(_ before: Range<Int>, _ after: Range<Int>) -> Bool {
-        same(before, after)
     }
 
     /// Appends `/` and a member name (its JSON string at `key` in the new text, or the old one) as a pointer token.

@@ -175,8 +175,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Appends already-encoded JSON text as one value.
     public mutating func raw(_ json: [UInt8]) {
-        separate()
-        json.withUnsafeBufferPointer { append($0) }
+        json.withUnsafeBufferPointer { raw($0) }
     }
 
     /// Appends already-encoded JSON text (a part of a larger text, say) as one value.
@@ -335,7 +334,7 @@ public struct JSONWriter: ~Copyable {
             }
             while offset < length {
                 let byte = start[offset]
-                if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C { break }
+                if Self.needsEscape(byte) { break }
                 base[count] = byte
                 count += 1
                 offset += 1
@@ -343,6 +342,12 @@ public struct JSONWriter: ~Copyable {
             if offset < length { appendEscaped(UnsafeBufferPointer(rebasing: utf8[offset...])) }
         }
         append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `byte` needs an escape: a control character (under 0x20), `"`, `\\` or `<`.
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
     }
 
     /// Whether one of the eight bytes of `word` needs an escape: a control character (under 0x20), `"`, `\\` or `<`.
@@ -362,8 +367,7 @@ public struct JSONWriter: ~Copyable {
         var runStart = 0
         for index in 0..<utf8.count {
             let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "<")
-            else { continue }
+            guard Self.needsEscape(byte) else { continue }
             if runStart < index { append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
             appendEscape(byte)
             runStart = index + 1
