@@ -52,7 +52,7 @@ public struct StaticFiles: Sendable {
         let etag = gzip ? ContentCoding.gzipTag(identity) : identity
         var headers = [("ETag", etag), ("Cache-Control", "no-cache")]
         if compressible { headers.append(("Vary", "Accept-Encoding")) }
-        if let candidates = request.headers["If-None-Match"], Self.matches(candidates, etag) {
+        if let candidates = request.headers["If-None-Match"], EntityTag.noneMatch(candidates, etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         guard var bytes = Self.read(path) else { return nil }
@@ -141,18 +141,4 @@ public struct StaticFiles: Sendable {
         private static let systemRead = Darwin.read
     #endif
 
-    private static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            var tag = candidate.trimmingCharacters()
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = String(tag.dropFirst(2)) }
-            return tag == etag
-        }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters() -> String {
-        String(self).trimmingASCIISpaces()
-    }
 }

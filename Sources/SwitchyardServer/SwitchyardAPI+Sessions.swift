@@ -144,19 +144,7 @@ extension SwitchyardAPI {
     /// Whether an `If-None-Match` value names `version` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared
     /// weakly (`W/"7"` matches `"7"`).
     static func noneMatch(_ header: String, version: Int) -> Bool {
-        noneMatch(header, tag: "\"\(version)\"")
-    }
-
-    /// Whether an `If-None-Match` value names the entity tag `tag` (with its quotes), compared weakly.
-    static func noneMatch(_ header: String, tag wanted: String) -> Bool {
-        for part in header.split(separator: ",") {
-            var tag = part.drop { $0 == " " || $0 == "\t" }
-            while let last = tag.last, last == " " || last == "\t" { tag = tag.dropLast() }
-            if tag == "*" { return true }
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
-            if tag == wanted[...] { return true }
-        }
-        return false
+        EntityTag.noneMatch(header, "\"\(version)\"")
     }
 
     func deleteSession(_ id: String) throws -> HTTPResponse {

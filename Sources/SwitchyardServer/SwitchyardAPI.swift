@@ -167,7 +167,7 @@ public final class SwitchyardAPI: HTTPHandler {
         let headers = [
             ("ETag", etag), ("Cache-Control", "max-age=300, must-revalidate"), ("Vary", "Accept-Encoding"),
         ]
-        if let match = request.headers["if-none-match"], Self.noneMatch(match, tag: etag) {
+        if let match = request.headers["if-none-match"], EntityTag.noneMatch(match, etag) {
             return HTTPResponse(status: 304, headers: headers)
         }
         guard let packed else { return .json(200, openAPIDocument, headers: headers) }
