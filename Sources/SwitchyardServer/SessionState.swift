@@ -130,10 +130,9 @@ struct SessionState {
             _ = subscriber.stream.send(patch ?? update.snapshot)
             sent = (version, update.document)
         }
-        if let sent, sent.version == engine.version, streamed?.version != engine.version {
-            streamed = sent
-        } else if streamed?.version != engine.version {
-            streamed = (engine.version, IndexedJSONText(document(keep: true)))
+        // Every subscriber has the current version now; keep its document (and what a diff learnt of it).
+        if streamed?.version != engine.version {
+            streamed = sent?.version == engine.version ? sent : (engine.version, IndexedJSONText(document(keep: true)))
         }
     }
 
