@@ -68,7 +68,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "SwitchyardBench",
-            dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP", "SQLiteStore"]
+            // HTTPTestSupport: the raw HTTP client the tests use, for the fan-out benchmark's connections.
+            dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP", "SQLiteStore", "HTTPTestSupport"]
         ),
         // What the test targets share: one raw HTTP client, waiting and recording helpers.
         .target(name: "HTTPTestSupport", dependencies: ["MicroHTTP"], path: "Tests/HTTPTestSupport"),

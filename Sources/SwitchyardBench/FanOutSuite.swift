@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTestSupport
 import Switchyard
 
 #if canImport(Glibc)
@@ -29,11 +30,19 @@ struct FanOutSuite {
     }
 
     func run() throws -> Result {
-        let control = try BlockingHTTPConnection(port: port)
-        let session = try control.json("POST", "/api/sessions")["session"]?.stringValue ?? ""
+        let control = try RawConnection(port: port)
+        /// A POST whose answer must be 2xx JSON.
+        func post(_ path: String, _ body: String?) throws -> JSONValue {
+            let answer = try control.exchange("POST", path, body: body)
+            guard (200..<300).contains(answer.status) else {
+                throw BenchError("POST \(path) answered \(answer.status)")
+            }
+            return try JSONValue(parsing: answer.body)
+        }
+        let session = try post("/api/sessions", nil)["session"]?.stringValue ?? ""
         let login =
             #"{"steps":[{"action":"root","route":"authenticated","input":"bench"},{"action":"focus","route":"todos"}]}"#
-        let loggedIn = try control.json("POST", "/api/sessions/\(session)/transitions", body: login)
+        let loggedIn = try post("/api/sessions/\(session)/transitions", login)
         let node = loggedIn["result"]?["coordinator"]?.stringValue ?? ""
         let start = Self.int(loggedIn["version"]) ?? 0
 
@@ -44,7 +53,6 @@ struct FanOutSuite {
                 try StreamReader(
                     port: port, source: source, path: "/api/sessions/\(session)/stream?updates=\(updates)"))
         }
-        defer { streams.forEach { $0.close() } }
         var watched = streams.map { pollfd(fd: $0.socket, events: Int16(POLLIN), revents: 0) }
 
         func waitFor(_ version: Int, deadline: Double) throws -> Double {
@@ -77,13 +85,14 @@ struct FanOutSuite {
             let step =
                 index % 2 == 0 ? #"{"action":"push","route":"todo","input":"hello-world"}"# : #"{"action":"pop"}"#
             let sent = now()
-            let (status, body) = try control.request(
+            let answer = try control.exchange(
                 "POST", "/api/sessions/\(session)/transitions", body: #"{"coordinator":"\#(node)","steps":[\#(step)]}"#)
             let answered = now()
-            guard status == 200, let version = Self.int((try? JSONValue(parsing: body))?["version"]) else {
-                throw BenchError("a transition answered \(status)")
+            guard answer.status == 200, let version = Self.int((try? JSONValue(parsing: answer.body))?["version"])
+            else {
+                throw BenchError("a transition answered \(answer.status)")
             }
-            answerBytes = body.count
+            answerBytes = answer.body.count
             let last = try waitFor(version, deadline: answered + 10)
             fromRequest.append((last - sent) * 1000)
             fromResponse.append(max(0, last - answered) * 1000)

@@ -1,11 +1,14 @@
+import HTTPTestSupport
+
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// One `text/event-stream` response read without blocking: decodes the chunked coding and keeps the last event id
-/// and the count of event bytes (the stream's text, without the chunked framing).
+/// and the count of event bytes (the stream's text, without the chunked framing). The socket is closed with it.
 final class StreamReader {
-    let socket: Int32
+    private let connection: RawConnection
+    var socket: Int32 { connection.fd }
     private(set) var lastID = -1
     private(set) var eventBytes = 0
     private var headDone = false
@@ -16,14 +19,9 @@ final class StreamReader {
     private var line: [UInt8] = []
 
     init(port: UInt16, source: String, path: String) throws {
-        socket = try BenchSocket.connect(port: port, source: source)
-        try BenchSocket.send(
-            socket, Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8))
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
-    }
-
-    func close() {
-        _ = Glibc.close(socket)
+        connection = try RawConnection(port: port, from: source)
+        try connection.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        _ = fcntl(connection.fd, F_SETFL, fcntl(connection.fd, F_GETFL) | O_NONBLOCK)
     }
 
     /// Reads what has arrived.
