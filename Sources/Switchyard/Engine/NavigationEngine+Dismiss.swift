@@ -21,7 +21,6 @@ extension NavigationEngine {
     /// it, with everything above that item. A coordinator pushed outside any presentation layer is removed with
     /// everything above it, as Stinsen's `dismissCoordinator` does. Continues in the coordinator that owned the item.
     func dismiss(_ nodeID: NodeID) throws -> NodeID {
-        let start = try requireNode(nodeID)
         var currentID = nodeID
         while let node = storage.nodes[currentID], let parentID = node.parent, let host = node.host,
             let parent = storage.nodes[parentID]
@@ -34,16 +33,9 @@ extension NavigationEngine {
             }
             currentID = parentID
         }
-        guard let parentID = start.parent, let host = start.host else { throw NavigationError.cannotDismissRoot }
-        switch storage.nodes[parentID]?.slot(of: host) {
-        case .stack(let index):
-            truncateStack(parentID, from: index)
-            return parentID
-        case .tab:
-            throw NavigationError.cannotDismissTabContent(start.typeName)
-        case .root, nil:
-            throw NavigationError.notPresented(start.typeName)
-        }
+        // No presentation layer: as `dismissCoordinator` (a pushed coordinator goes with all above it; the root, a
+        // tab's content and a root content are refused with their reason).
+        return try dismissCoordinator(nodeID)
     }
 
     /// Shows an alert on a coordinator (one at a time).
