@@ -36,15 +36,21 @@ struct DismissAndGestureTests {
             log.lines.suffix(4) == ["finish nested", "flow saw child finish", "finish flow", "main saw child finish"])
     }
 
-    @Test func dismissCoordinatorCutsTheParentStackAtTheChild() throws {
+    /// `dismissCoordinator` cuts the parent's stack at the child; `dismiss` of a coordinator pushed outside any sheet
+    /// does the same (Stinsen's `dismissCoordinator`, Jumper's `dismiss()`), and the refusal for a root content names
+    /// the real reason.
+    @Test(arguments: [false, true])
+    func aPushedCoordinatorIsDismissedWithEverythingAbove(byDismiss: Bool) throws {
         let (engine, app) = try makeEngine()
         let main = try app.root(\.main)
         try main.route(to: \.a)
         let nested = try main.route(to: \.nested)
         try nested.route(to: \.b)
         try main.route(to: \.a)
-        try nested.dismissCoordinator()
+        if byDismiss { try nested.dismiss() } else { try nested.dismissCoordinator() }
         #expect(engine.visiblePath == ["main", "home", "a"])
+        let refusal = expectRefusal(engine, "notPresented") { try main.dismiss() }
+        #expect(refusal?.message.contains("is the root of its parent") == true)
     }
 
     @Test func backPopsTheVisibleItemWhoeverOwnsIt() throws {
@@ -177,18 +183,4 @@ struct DismissAndGestureTests {
         #expect(main.stackRoutes == ["home"])
     }
 
-    /// A coordinator pushed outside any sheet is dismissed with everything above it (Stinsen's
-    /// `dismissCoordinator`, Jumper's `dismiss()`); the refusal for a root content names the real reason.
-    @Test func dismissingAPushedCoordinatorRemovesItWithEverythingAbove() throws {
-        let (engine, app) = try makeEngine()
-        let main = try app.root(\.main)
-        try main.route(to: \.a)
-        let nested = try main.route(to: \.nested)
-        try nested.route(to: \.b)
-        try main.route(to: \.a)
-        try nested.dismiss()
-        #expect(engine.visiblePath == ["main", "home", "a"])
-        let refusal = expectRefusal(engine, "notPresented") { try main.dismiss() }
-        #expect(refusal?.message.contains("is the root of its parent") == true)
-    }
 }
