@@ -182,5 +182,4 @@ struct DismissAndGestureTests {
         try main.pop()
         #expect(main.stackRoutes == ["home"])
     }
-
 }
