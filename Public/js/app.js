@@ -84,6 +84,8 @@ async function send(endpoint, body) {
     state.curlVersion = Math.max(state.curlVersion, state.doc?.version ?? -1);
     report(err);
     if (err instanceof ApiError && err.status === 412 && err.body?.tree) apply(err.body);
+    // A route guard redirected: the redirect is a new version, and the problem carries it.
+    if (err instanceof ApiError && err.body?.code === 'redirected' && err.body.state?.tree) apply(err.body.state);
   } finally {
     syncHistory();
   }

@@ -59,8 +59,12 @@ export class Inspector {
     vp.replaceChildren(...path.flatMap((r, i) => [i ? el('span', { class: 'sep', text: '›', 'aria-hidden': 'true' }) : null, el('span', { class: 'crumb', text: r })]).filter(Boolean));
     vp.setAttribute('aria-label', `Visible path: ${path.join(', ')}`);
     const pending = this.$('pending-link');
-    pending.hidden = !doc.pendingDeepLink;
-    pending.textContent = doc.pendingDeepLink ? `Waiting deep link: ${doc.pendingDeepLink}` : '';
+    const waiting = [
+      doc.pendingDeepLink ? `Waiting deep link: ${doc.pendingDeepLink}` : null,
+      doc.pendingRoute ? `Waiting for its guard: ${doc.pendingRoute.route} (${doc.pendingRoute.type})` : null,
+    ].filter(Boolean);
+    pending.hidden = !waiting.length;
+    pending.textContent = waiting.join(' · ');
     this.renderTree(doc, view);
     if (live !== undefined) this.setLive(live);
   }

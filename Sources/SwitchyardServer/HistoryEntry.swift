@@ -4,7 +4,7 @@ import Switchyard
 struct HistoryEntry: Sendable {
     /// Where a change came from.
     enum Source: String, Sendable {
-        case api, deeplink, event, gesture, restore, session
+        case api, deeplink, event, gesture, `guard`, restore, session
     }
 
     let version: Int

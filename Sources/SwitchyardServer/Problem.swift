@@ -17,6 +17,7 @@ struct Problem: Error {
         case .invalidRequest: return 400
         case .invalidInput: return 422
         case .conflict: return 409
+        case .forbidden: return 403
         case .notFound: return 404
         }
     }
@@ -37,7 +38,7 @@ struct Problem: Error {
     init(_ error: NavigationError) {
         let titles: [NavigationError.Category: String] = [
             .invalidRequest: "Invalid request", .invalidInput: "Invalid input",
-            .conflict: "Refused by a navigation rule",
+            .conflict: "Refused by a navigation rule", .forbidden: "Refused by a route guard",
             .notFound: "Not found",
         ]
         self.init(

@@ -59,7 +59,12 @@ struct SessionState {
     /// The history entries of committed changes (a pending deep link completed by a change is its own entry).
     func historyEntries(_ commits: [Commit], cause: SessionCause, time: Double) -> [HistoryEntry] {
         commits.map { commit in
-            let source = commit.cause == .pendingDeepLink ? SessionCause.pendingDeepLink : cause
+            let source =
+                switch commit.cause {
+                case .pendingDeepLink: SessionCause.pendingDeepLink
+                case .pendingRoute: SessionCause.pendingRoute
+                case .direct: cause
+                }
             var entry = HistoryEntry(
                 version: commit.version, time: time, source: source.source, request: source.request,
                 visiblePath: commit.visiblePath)
@@ -203,4 +208,7 @@ struct SessionCause: Sendable {
     /// A pending deep link completed after another change made it possible.
     static let pendingDeepLink = SessionCause(
         source: .deeplink, request: Array(#"{"pendingDeepLink":"completed"}"#.utf8))
+
+    /// A guarded route entered after another change made its guard allow it.
+    static let pendingRoute = SessionCause(source: .guard, request: Array(#"{"pendingRoute":"entered"}"#.utf8))
 }

@@ -90,7 +90,8 @@ extension SwitchyardAPI {
             let saved = try body.version == current ? state.engine.restoreDocument() : stored(session, body.version)
             do {
                 try state.engine.restore(to: try JSONValue(parsing: saved))
-            } catch let error as NavigationError {
+            } catch let error as NavigationError where error.category != .forbidden {
+                // A guard's refusal (403 `restoreGuarded`) is not an incompatible document: it is answered as it is.
                 metrics.countIncompatible()
                 throw Problem.sessionIncompatible(id, reason: error.message)
             }
@@ -260,6 +261,14 @@ extension SwitchyardAPI {
             }
             return .json(200, state.document(result: change.result), headers: noStore + etag)
         case .failure(let problem as Problem):
+            return problem.response
+        case .failure(let error as NavigationError) where error.code == NavigationError.redirectedCode:
+            // The redirect committed: say where the session is now, as a 412 does.
+            var problem = Problem(error)
+            problem.extra = [
+                ("currentVersion", Array(String(state.engine.version).utf8)), ("state", state.document()),
+            ]
+            problem.headers = [("ETag", "\"\(state.engine.version)\"")]
             return problem.response
         case .failure(let error as NavigationError):
             return Problem(error).response

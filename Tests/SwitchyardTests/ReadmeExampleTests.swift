@@ -53,3 +53,63 @@ private final class ExampleApp: TabCoordinatable {
     let copy = try NavigationEngine(restoring: try JSONValue(parsing: json), root: ExampleApp())
     #expect(copy.stateDocument() == json)
 }
+
+// The README's "Results back to the caller, and route guards" example.
+
+private struct ColourPicker: Screen, ProducesResult {
+    typealias ResultValue = String
+    func render() -> ScreenContent {
+        ScreenContent(
+            title: "Pick a colour",
+            content: [
+                .list(
+                    ["red", "green"].map { ListRow(id: $0, title: $0, action: .step(.finish(result: .string($0)))) }),
+                .button("Cancel", action: .step(.pop)),
+            ])
+    }
+}
+
+private final class ThemeCoordinator: NavigationCoordinatable {
+    let stack = NavigationStack(initial: \ThemeCoordinator.home)
+    var colour = "blue"
+    var isAdmin = false
+    @Root var home = makeHome
+    @Route(.modal, onResult: picked) var pickColour = makePicker
+    @Route(.push, guardedBy: adminOnly) var admin = makeAdmin
+    @Route(.push) var login = makeLogin
+
+    func makeHome() -> ScreenContent { ScreenContent(title: "Theme") }
+    func makePicker() -> ColourPicker { ColourPicker() }
+    func makeAdmin() -> ScreenContent { ScreenContent(title: "Admin") }
+    func makeLogin() -> ScreenContent { ScreenContent(title: "Log in") }
+
+    func picked(_ outcome: RouteOutcome<String>) {
+        if case .finished(let value) = outcome { colour = value }
+    }
+
+    func adminOnly() -> RouteGuardDecision {
+        isAdmin ? .allow : .redirect([Step(.push(route: "login"))])
+    }
+}
+
+@Test func theReadmeResultAndGuardExampleWorks() throws {
+    let theme = ThemeCoordinator()
+    let engine = try NavigationEngine(root: theme)
+    try theme.route(to: \.pickColour)
+    try engine.perform([Step(.finish(result: "green"))])
+    #expect(theme.colour == "green")
+    #expect(engine.visiblePath == ["home"])
+    var heard: [String] = []
+    try theme.route(to: \.pickColour) { outcome in heard.append("\(outcome)") }
+    try engine.dismissTopModal()
+    #expect(heard == ["cancelled"])
+
+    #expect(throws: NavigationError.self) { try theme.route(to: \.admin) }
+    #expect(engine.visiblePath == ["home", "login"])
+    #expect(engine.pendingRoute?.route == "admin")
+    try engine.transaction {
+        theme.isAdmin = true
+        try theme.pop()
+    }
+    #expect(engine.visiblePath == ["home", "admin"])
+}

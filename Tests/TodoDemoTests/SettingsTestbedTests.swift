@@ -15,7 +15,8 @@ struct SettingsTestbedTests {
         #expect(
             demo.buttons == [
                 "Push Green", "Push Yellow", "Present View", "Present Coordinator", "Present Coordinator Fullscreen",
-                "Present Terms", "Show Alert", "Pop", "Pop to Green", "Pop to Yellow", "Pop to Root", "Dismiss",
+                "Present Terms", "Open Admin", "Show Alert", "Pop", "Pop to Green", "Pop to Yellow", "Pop to Root",
+                "Dismiss",
             ])
     }
 

@@ -26,6 +26,8 @@ struct EntryState {
     var animated: Bool
     let dismissible: Bool
     let content: EntryContent
+    /// Whether its route's output ``ProducesResult`` (its opener hears how it ended).
+    let producesResult: Bool
 }
 
 /// One coordinator of the tree.
@@ -81,7 +83,11 @@ struct EngineStorage {
     /// transaction copies each dictionary it changes once, so each one less is a copy less per push and pop.
     var items: [ItemID: ItemRecord] = [:]
     var dismissCallbacks: [ItemID: () -> Void] = [:]
+    /// The result handlers given when routing (`route(to:onResult:)`), by the item they wait for.
+    var resultCallbacks: [ItemID: (DeliveredOutcome) throws -> Void] = [:]
     var pendingDeepLink: String?
+    /// A guarded route waiting for its guard to allow it (after a redirect).
+    var pendingRoute: PendingRoute?
     var nextID = 1
 }
 
@@ -106,4 +112,19 @@ struct Journal {
     var started: [NodeID] = []
     var finished: [(reference: CoordinatorReference, coordinator: any Coordinatable, parent: (any Coordinatable)?)] = []
     var dismissed: [() -> Void] = []
+    /// The values items are finishing with (`finish`), until their removal turns them into deliveries.
+    var finishing: [ItemID: DeliveredOutcome] = [:]
+    /// Outcomes to hand to their openers before the transaction commits, in order.
+    var deliveries: [ResultDelivery] = []
+}
+
+/// An outcome on its way to the coordinator that opened the item.
+struct ResultDelivery {
+    /// The opener: the coordinator whose stack held the item.
+    let owner: NodeID
+    /// The item's route.
+    let route: String
+    let outcome: DeliveredOutcome
+    /// The handler given when routing, if any (else the route's declared one).
+    let callback: ((DeliveredOutcome) throws -> Void)?
 }

@@ -1,7 +1,8 @@
 /// The catalog: every coordinator type of an app, found by exploring its routes.
 extension NavigationApp {
     /// Describes every coordinator type reachable from the app's root: kind and routes (name, kind, presentation,
-    /// input type and JSON schema, output); and the deep-link patterns with example links.
+    /// input type and JSON schema, output, whether a guard decides who may enter it, the type of the result it gives
+    /// back); and the deep-link patterns with example links.
     ///
     /// Types are found by calling route factories on throw-away coordinators with a sample input (the first of
     /// `null`, `""`, `0`, `false`, `{}`, `[]` that decodes); a route whose input has required members cannot be
@@ -27,6 +28,8 @@ extension NavigationApp {
                     route["dismissible"] = .bool(transition.style.dismissible)
                 }
                 route["inputType"] = transition.inputTypeName.map { .string($0) } ?? .null
+                route["guarded"] = .bool(transition.guardCheck != nil)
+                if let result = transition.resultType { route["returns"] = .string(result.name) }
                 let explored = Self.explore(transition, owner: coordinator, route: name)
                 route["input"] = explored.schema
                 route["explored"] = .bool(explored.product != nil)

@@ -62,6 +62,7 @@ extension NavigationEngine {
         case .child: return try child(nodeID)
         case .dismiss: return try dismiss(nodeID)
         case .dismissCoordinator: return try dismissCoordinator(nodeID)
+        case .finish(let result): return try finish(nodeID, result: result)
         case .addTab(let route, let input): return try addTab(nodeID, route, input: input, select: false)
         case .removeTab(let item): return try removeTab(nodeID, item: itemID(item))
         case .presentAlert(let title, let message, let actions):

@@ -76,6 +76,7 @@ extension NavigationEngine {
         resolved: AnyTransition? = nil
     ) throws -> EntryState {
         let transition = try resolved ?? transition(of: owner, named: route, kinds: kinds)
+        try checkGuard(transition, owner: owner, route: route, input: input, presentation: presentation)
         let product = try transition.make(owner: try storage.coordinator(owner), input: input, route: route)
         let id = fixedID ?? newItemID()
         let content: EntryContent
@@ -95,12 +96,15 @@ extension NavigationEngine {
         let storedInput = (input == .null) ? nil : input
         return EntryState(
             id: id, route: route, input: storedInput, presentation: presentation, animated: animated,
-            dismissible: dismissible, content: content)
+            dismissible: dismissible, content: content, producesResult: transition.resultType != nil)
     }
 
     /// Removes an entry's content from the tree: its screen, or its coordinator with all descendants.
     func discard(_ entry: EntryState) {
         if case .coordinator(let nodeID) = entry.content { detach(nodeID) }
+        if entry.producesResult, let owner = storage.items[entry.id]?.owner {
+            queueOutcome(of: entry, owner: owner)
+        }
         storage.items[entry.id] = nil
         // Checked before removing: removing from the dictionary would copy it (the transaction holds a snapshot).
         if storage.dismissCallbacks[entry.id] != nil,

@@ -19,10 +19,17 @@ public final class NavigationEngine {
     var journal: Journal?
     let deepLinks: AnyDeepLinkRouter?
     private var retryingPendingLink = false
+    /// Set while the pending route is being entered (its commit's cause).
+    var resumingRoute = false
+    /// Whether route guards are asked when entries are made (not while a tree is rebuilt from a document).
+    var checksGuards = true
+    /// Whether a guard's redirect is followed by the outermost transaction (not while one is being followed, nor
+    /// while the pending route is resumed).
+    var followsRedirects = true
     /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).
     private var collectedCommits: [Commit]?
     /// Set when the last transaction's commit check refused it (so a pending deep link stays pending).
-    private var refusedByCommitCheck = false
+    var refusedByCommitCheck = false
     /// The size of the last state document written (not state): the next one starts with room for it, instead of
     /// growing its buffer (and copying it) several times.
     var documentSizeHint = 4096
@@ -42,6 +49,9 @@ public final class NavigationEngine {
     /// A deep link waiting for a precondition (e.g. login), if any.
     public var pendingDeepLink: String? { storage.pendingDeepLink }
 
+    /// A guarded route waiting for its guard to allow it (after it redirected), if any.
+    public var pendingRoute: PendingRoute? { storage.pendingRoute }
+
     /// Creates an engine whose tree starts at `root`, with an optional deep-link router.
     public convenience init<Root: Coordinatable>(root: Root, deepLinks: DeepLinkRouter<Root>? = nil) throws {
         try self.init(erasedRoot: root, deepLinks: deepLinks.map(AnyDeepLinkRouter.init))
@@ -54,6 +64,9 @@ public final class NavigationEngine {
     {
         self.deepLinks = deepLinks
         rootCoordinator = root
+        // A tree read back from a store is rebuilt as it was acknowledged: guards were asked when it was made.
+        checksGuards = snapshot == nil
+        defer { checksGuards = true }
         try transaction {
             storage.rootNode = try attach(root, parent: nil, host: nil, snapshot: snapshot)
             if let snapshot { try restoreData(from: snapshot) }
@@ -64,7 +77,9 @@ public final class NavigationEngine {
     /// Runs `body` as one transaction: all operations inside commit together or not at all.
     ///
     /// Nested calls join the outer transaction. On a thrown error the tree, the version and the pending deep link
-    /// are restored and the error is rethrown.
+    /// are restored and the error is rethrown. Results of items the body removed are handed to their openers before
+    /// it commits (``RouteOutcome``). When a route guard redirects, the body is rolled back and the redirect commits
+    /// instead; ``NavigationError/redirected(route:owner:to:)`` is thrown then.
     @discardableResult
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         if journal != nil { return try body() }
@@ -74,6 +89,11 @@ public final class NavigationEngine {
         let result: Result
         do {
             result = try body()
+            try deliverOutcomes()
+        } catch let redirect as GuardRedirect where followsRedirects {
+            storage = snapshot
+            journal = nil
+            try follow(redirect)
         } catch {
             storage = snapshot
             journal = nil
@@ -93,7 +113,7 @@ public final class NavigationEngine {
                 }
             }
         }
-        afterCommit(finished, cause: retryingPendingLink ? .pendingDeepLink : .direct)
+        afterCommit(finished, cause: retryingPendingLink ? .pendingDeepLink : resumingRoute ? .pendingRoute : .direct)
         return result
     }
 
@@ -139,6 +159,9 @@ public final class NavigationEngine {
         }
         if finished.changed, !retryingPendingLink, storage.pendingDeepLink != nil {
             retryPendingDeepLink()
+        }
+        if finished.changed, !resumingRoute, storage.pendingRoute != nil {
+            resumePendingRoute()
         }
     }
 
@@ -188,6 +211,8 @@ public struct Commit: Sendable, Hashable {
         case direct
         /// A pending deep link completed after another change made it possible.
         case pendingDeepLink
+        /// A guarded route entered after another change made its guard allow it.
+        case pendingRoute
     }
 
     /// The version after the commit (the one before is `version - 1`).

@@ -11,6 +11,8 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
         case invalidInput
         /// A navigation rule refuses the operation in the current state.
         case conflict
+        /// A route's guard refuses to let it be entered.
+        case forbidden
         /// The addressed coordinator, item or deep link does not exist.
         case notFound
     }

@@ -2,6 +2,7 @@
 extension Step: Codable {
     enum Member: String, CodingKey {
         case action, route, input, animated, presentation, match, item, routes, title, message, actions, choice
+        case result
     }
 
     /// The members of a step's JSON object, each decoded when present.
@@ -17,6 +18,7 @@ extension Step: Codable {
         var message: String?
         var actions: [AlertAction]?
         var choice: Int?
+        var result: JSONValue?
     }
 
     public init(from decoder: any Decoder) throws {
@@ -36,6 +38,7 @@ extension Step: Codable {
         members.message = try container.decodeIfPresent(String.self, forKey: .message)
         members.actions = try container.decodeIfPresent([AlertAction].self, forKey: .actions)
         members.choice = try container.decodeIfPresent(Int.self, forKey: .choice)
+        members.result = try container.decodeIfPresent(JSONValue.self, forKey: .result)
         try self.init(action, members)
     }
 
@@ -72,6 +75,7 @@ extension Step: Codable {
             return nil
         }
         if let input = object["input"], input != .null { members.input = input }
+        if let result = object["result"], result != .null { members.result = result }
         guard let step = try? Step(action, members) else { return nil }
         self = step
     }
@@ -113,6 +117,7 @@ extension Step: Codable {
         case .child: operation = .child
         case .dismiss: operation = .dismiss
         case .dismissCoordinator: operation = .dismissCoordinator
+        case .finish: operation = .finish(result: try needed(members.result, .result))
         case .addTab: operation = .addTab(route: try needed(route, .route), input: input)
         case .removeTab: operation = .removeTab(item: try needed(item, .item))
         case .presentAlert:
@@ -152,6 +157,8 @@ extension Step: Codable {
             try container.encodeIfPresent(actions, forKey: .actions)
         case .respondToAlert(let choice):
             try container.encode(choice, forKey: .choice)
+        case .finish(let result):
+            try container.encode(result, forKey: .result)
         case .pop, .popToRoot, .child, .dismiss, .dismissCoordinator, .back, .dismissModal:
             break
         }

@@ -56,6 +56,8 @@ public struct Step: Sendable, Hashable {
         case dismiss
         /// Remove this coordinator's item and everything above it in its parent.
         case dismissCoordinator
+        /// End what this coordinator shows on top (its top stack item, else itself) with a result for its opener.
+        case finish(result: JSONValue)
         /// Add a tab at run time.
         case addTab(route: String, input: JSONValue? = nil)
         /// Remove a tab (by item id) at run time.
@@ -76,7 +78,7 @@ public struct Step: Sendable, Hashable {
     public enum Action: String, Sendable, Hashable, CaseIterable, Codable {
         case root, hasRoot, isRoot, route, show, push, pushStack, present, pop, popItem, popTo, focusFirst, focus
         case popToRoot
-        case child, dismiss, dismissCoordinator, addTab, removeTab, presentAlert, respondToAlert
+        case child, dismiss, dismissCoordinator, finish, addTab, removeTab, presentAlert, respondToAlert
         case back, dismissModal, selectTab
     }
 
@@ -119,6 +121,7 @@ extension Step.Operation {
         case .child: .child
         case .dismiss: .dismiss
         case .dismissCoordinator: .dismissCoordinator
+        case .finish: .finish
         case .addTab: .addTab
         case .removeTab: .removeTab
         case .presentAlert: .presentAlert
@@ -210,6 +213,12 @@ extension Step {
     /// The `actions` member of `presentAlert`.
     public var actions: [AlertAction]? {
         if case .presentAlert(_, _, let actions) = operation { return actions }
+        return nil
+    }
+
+    /// The `result` member of `finish`.
+    public var result: JSONValue? {
+        if case .finish(let result) = operation { return result }
         return nil
     }
 

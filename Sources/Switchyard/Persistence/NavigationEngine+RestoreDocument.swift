@@ -7,7 +7,7 @@ extension NavigationEngine {
     /// counter, and the data of every ``PersistentCoordinator`` — without rendered screens, decorations or tab items,
     /// which the app's code recomputes.
     ///
-    /// `{"format", "version", "tree", "pendingDeepLink"?, "nextId"}`; each node is `{"id", "type", "kind", "root"?,
+    /// `{"format", "version", "tree", "pendingDeepLink"?, "pendingRoute"?, "nextId"}`; each node is `{"id", "type", "kind", "root"?,
     /// "stack", "tabs"?, "selectedTabId"?, "alert"?, "data"?}`. ``init(restoring:root:deepLinks:)`` turns it back
     /// into an engine whose ``stateDocument(session:result:)`` is byte for byte the one this engine writes. It is
     /// several times smaller than the state document (about 1 KB for the demo's deep states, against 19 KB).
@@ -21,6 +21,7 @@ extension NavigationEngine {
         writer.key("tree")
         try writeRestorableNode(storage.rootNode, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
+        if let pending = storage.pendingRoute { writer.member("pendingRoute", pending.json) }
         writer.member("nextId", storage.nextID)
         writer.endObject()
         return writer.bytes
@@ -106,6 +107,9 @@ extension NavigationEngine {
     /// were in that version; new ids continue after the highest ever handed out, so no id is reused for
     /// something else. The pending deep link is the document's.
     ///
+    /// Guards are asked about every route of the restored tree (with the restored data): one that does not allow
+    /// its route now refuses the restore (``NavigationError/restoreGuarded(route:reason:)``).
+    ///
     /// - Throws: ``NavigationError/restoreFailed(_:)`` when the document does not fit the app (nothing changes).
     public func restore(to document: JSONValue) throws {
         if let format = document["format"], format != .string(Self.restoreFormat) {
@@ -129,12 +133,28 @@ extension NavigationEngine {
                 node.alert = nil
             }
             let next = storage.nextID
+            checksGuards = false
+            defer { checksGuards = true }
             try restoreContent(of: rootID, from: snapshot)
             try restoreData(from: snapshot)
+            checksGuards = true
+            try checkRestoredGuards(rootID)
             let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
             storage.nextID = max(next, highest + 1)
             storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
+            storage.pendingRoute = try Self.pendingRoute(in: document)
             markChanged()
         }
+    }
+}
+
+extension NavigationEngine {
+    /// The document's pending route; nil when it has none, ``NavigationError/restoreFailed(_:)`` when it is not one.
+    static func pendingRoute(in document: JSONValue) throws -> PendingRoute? {
+        guard let json = document["pendingRoute"], json != .null else { return nil }
+        guard let pending = PendingRoute(json: json) else {
+            throw NavigationError.restoreFailed("the document's pendingRoute is not one: \(json.jsonString)")
+        }
+        return pending
     }
 }

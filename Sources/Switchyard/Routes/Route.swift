@@ -1,7 +1,9 @@
 /// Declares a route of a coordinator: `@Route(.push) var todo = makeTodo`.
 ///
 /// The factory is a method of the coordinator returning a ``Screen`` or a child ``Coordinatable``; its parameter, if
-/// any, is the route's input (`Codable & Sendable`). The route's name is the property name (`todo`), which is how the
+/// any, is the route's input (`Codable & Sendable`). `guardedBy:` names a method deciding, each time the route would
+/// be entered, whether it may be (``RouteGuardDecision``); `onResult:` names the method that receives the outcome of
+/// a ``ProducesResult`` output (``RouteOutcome``). The route's name is the property name (`todo`), which is how the
 /// server reaches it with JSON input.
 ///
 /// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
@@ -11,51 +13,63 @@ public struct Route<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite
     let style: RouteStyle
     let factory: any RouteFactory<Owner>
+    let options: RouteOptions<Owner>
 
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition { factory.transition(kind: .route, style: style, tabItem: nil) }
+    func makeTransition() -> AnyTransition {
+        let transition = factory.transition(kind: .route, style: style, tabItem: nil)
+        options.apply(to: transition)
+        return transition
+    }
 
     init(
-        _ factory: any RouteFactory<Owner>, _ style: RouteStyle, _ fileID: StaticString, _ line: UInt, _ column: UInt
+        _ factory: any RouteFactory<Owner>, _ style: RouteStyle, _ options: RouteOptions<Owner>,
+        _ fileID: StaticString, _ line: UInt, _ column: UInt
     ) {
         site = RouteSite(fileID: fileID, line: line, column: column)
         self.style = style
         self.factory = factory
+        self.options = options
     }
 }
 
 extension Route {
     /// A route to a screen, without input.
     public init(
-        wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle, fileID: StaticString = #fileID,
+        wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle,
+        guardedBy guardCheck: ((Owner) -> () -> RouteGuardDecision)? = nil, fileID: StaticString = #fileID,
         line: UInt = #line, column: UInt = #column
     ) where Input == Void, Output: Screen {
-        self.init(ScreenFactory(make: factory), style, fileID, line, column)
+        self.init(ScreenFactory(make: factory), style, RouteOptions(guardCheck: guardCheck), fileID, line, column)
     }
 
     /// A route to a screen, with input.
     public init(
         wrappedValue factory: @escaping (Owner) -> (Input) -> Output, _ style: RouteStyle,
-        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+        guardedBy guardCheck: ((Owner) -> () -> RouteGuardDecision)? = nil, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
     ) where Input: Codable & Sendable, Output: Screen {
-        self.init(ScreenInputFactory(make: factory), style, fileID, line, column)
+        self.init(ScreenInputFactory(make: factory), style, RouteOptions(guardCheck: guardCheck), fileID, line, column)
     }
 
     /// A route to a child coordinator, without input.
     public init(
-        wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle, fileID: StaticString = #fileID,
+        wrappedValue factory: @escaping (Owner) -> () -> Output, _ style: RouteStyle,
+        guardedBy guardCheck: ((Owner) -> () -> RouteGuardDecision)? = nil, fileID: StaticString = #fileID,
         line: UInt = #line, column: UInt = #column
     ) where Input == Void, Output: Coordinatable {
-        self.init(CoordinatorFactory(make: factory), style, fileID, line, column)
+        self.init(CoordinatorFactory(make: factory), style, RouteOptions(guardCheck: guardCheck), fileID, line, column)
     }
 
     /// A route to a child coordinator, with input.
     public init(
         wrappedValue factory: @escaping (Owner) -> (Input) -> Output, _ style: RouteStyle,
-        fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column
+        guardedBy guardCheck: ((Owner) -> () -> RouteGuardDecision)? = nil, fileID: StaticString = #fileID,
+        line: UInt = #line, column: UInt = #column
     ) where Input: Codable & Sendable, Output: Coordinatable {
-        self.init(CoordinatorInputFactory(make: factory), style, fileID, line, column)
+        self.init(
+            CoordinatorInputFactory(make: factory), style, RouteOptions(guardCheck: guardCheck), fileID, line, column)
     }
 }

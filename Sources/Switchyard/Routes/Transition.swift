@@ -118,6 +118,12 @@ class AnyTransition {
     let inputType: Any.Type?
     let outputType: Any.Type
     let producesCoordinator: Bool
+    /// The result type, when the output ``ProducesResult``.
+    let resultType: ResultType?
+    /// The route's guard (`@Route(guardedBy:)`), asked each time the route would be entered.
+    var guardCheck: ((AnyObject) -> RouteGuardDecision)?
+    /// The handler of the route's result declared with the route (`@Route(onResult:)`).
+    var resultHandler: ((AnyObject, DeliveredOutcome) throws -> Void)?
 
     init(kind: RouteKind, style: RouteStyle, inputType: Any.Type?, outputType: Any.Type, producesCoordinator: Bool) {
         self.kind = kind
@@ -125,6 +131,7 @@ class AnyTransition {
         self.inputType = inputType
         self.outputType = outputType
         self.producesCoordinator = producesCoordinator
+        resultType = ResultType(of: outputType)
     }
 
     /// The input type's name, e.g. `String`; nil for routes without input.
@@ -181,7 +188,7 @@ final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
             throw error
         } catch {
             throw NavigationError.invalidInput(
-                route: route, expected: inputTypeName ?? "absent", reason: Self.describe(error))
+                route: route, expected: inputTypeName ?? "absent", reason: RouteInput.describe(error))
         }
         switch call {
         case .plain(let make): return wrap(make(owner)())
@@ -192,25 +199,6 @@ final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
     override func makeTabItem(owner: AnyObject) -> TabItem? {
         guard let tabItem, let owner = owner as? Owner else { return nil }
         return tabItem(owner)()
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(let type, let context):
-            return "expected \(type) at \(path(context))"
-        case DecodingError.keyNotFound(let key, let context):
-            return "missing member '\(key.stringValue)' at \(path(context))"
-        case DecodingError.valueNotFound(let type, let context):
-            return "missing \(type) at \(path(context))"
-        case DecodingError.dataCorrupted(let context):
-            return context.debugDescription
-        default:
-            return String(describing: error)
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.isEmpty ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
     }
 }
 
@@ -228,6 +216,26 @@ enum RouteInput {
             throw DecodingError.valueNotFound(Input.self, .init(codingPath: [], debugDescription: "input missing"))
         }
         return try json.decode(Input.self)
+    }
+
+    /// A decoding error in a sentence: what was expected where.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context))"
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing member '\(key.stringValue)' at \(path(context))"
+        case DecodingError.valueNotFound(let type, let context):
+            return "missing \(type) at \(path(context))"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private static func path(_ context: DecodingError.Context) -> String {
+        context.codingPath.isEmpty ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
     }
 
 }

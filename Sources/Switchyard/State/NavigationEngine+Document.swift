@@ -1,6 +1,7 @@
 /// Writing the state document: the tree as JSON, with screens rendered from current data.
 extension NavigationEngine {
-    /// The state document: `{"session"?, "version", "visible", "tree", "pendingDeepLink"?, "nextId", "result"?}`.
+    /// The state document: `{"session"?, "version", "visible", "tree", "pendingDeepLink"?, "pendingRoute"?, "nextId",
+    /// "result"?}`.
     ///
     /// - Parameters:
     ///   - session: The session id to include, if any.
@@ -20,7 +21,8 @@ extension NavigationEngine {
     }
 
     /// The short form of the state document, for clients that follow the stream and only need to know where a change
-    /// landed: `{"session"?, "version", "visible": {"path", "coordinator", "item"}, "pendingDeepLink"?, "result"?}`
+    /// landed: `{"session"?, "version", "visible": {"path", "coordinator", "item"}, "pendingDeepLink"?, "pendingRoute"?,
+    /// "result"?}`
     /// (no tree, no rendered screens).
     public func summaryDocument(session: String? = nil, result: [String: JSONValue]? = nil) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
@@ -33,6 +35,7 @@ extension NavigationEngine {
         }
         writer.endObject()
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
+        if let pending = storage.pendingRoute { writer.member("pendingRoute", pending.json) }
         if let result {
             writer.member("result", .object(result))
         }
@@ -58,6 +61,7 @@ extension NavigationEngine {
         writer.key("tree")
         writeNode(storage.rootNode, reusing: rendered, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
+        if let pending = storage.pendingRoute { writer.member("pendingRoute", pending.json) }
         writer.member("nextId", storage.nextID)
     }
 

@@ -24,6 +24,7 @@ extension NavigationEngine {
         }
         let tree = document["tree"] ?? document
         let snapshot = try NodeSnapshot(tree)
+        let pendingRoute = try Self.pendingRoute(in: document)
         try self.init(erasedRoot: root, deepLinks: deepLinks, restoring: snapshot)
         if case .number(let version)? = document["version"] {
             guard let exact = Int(exactly: version), exact >= 0 else {
@@ -32,6 +33,7 @@ extension NavigationEngine {
             storage.version = exact
         }
         storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
+        storage.pendingRoute = pendingRoute
         let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
         var next = highest + 1
         if case .number(let saved)? = document["nextId"] {

@@ -112,6 +112,7 @@ struct ScreenWriter {
             writer.endArray()
         }
         if let choice = step.choice { writer.member("choice", choice) }
+        if let result = step.result { writer.member("result", result) }
         writer.endObject()
     }
 }

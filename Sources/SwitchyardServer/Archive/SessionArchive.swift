@@ -135,7 +135,7 @@ public struct StoredChange: Sendable {
     public var version: Int
     /// When (seconds since 1970).
     public var time: Double
-    /// Where it came from: `api`, `event`, `deeplink`, `gesture`, `session`.
+    /// Where it came from: `api`, `event`, `deeplink`, `gesture`, `guard`, `restore`, `session`.
     public var source: String
     /// The request body as received.
     public var request: [UInt8]

@@ -1,12 +1,14 @@
 import Switchyard
 
 /// The logged-in user's tabs. Tapping the selected tab pops it to its root.
-final class AuthenticatedCoordinator: TabCoordinatable {
+final class AuthenticatedCoordinator: TabCoordinatable, PersistentCoordinator {
     let tabs = TabNavigation(
         \AuthenticatedCoordinator.home, \AuthenticatedCoordinator.todos, \AuthenticatedCoordinator.settings,
         \AuthenticatedCoordinator.profile)
     let user: String
     let store: TodoStore
+    /// The switch on Profile: the Settings testbed's admin screen is guarded by it.
+    private(set) var adminMode = false
 
     @TabRoute(item: homeItem) var home = makeHome
     @TabRoute(item: todosItem) var todos = makeTodos
@@ -21,14 +23,12 @@ final class AuthenticatedCoordinator: TabCoordinatable {
     func makeHome() -> HomeCoordinator { HomeCoordinator(store: store) }
     func makeTodos() -> TodosCoordinator { TodosCoordinator(store: store) }
     func makeSettings() -> SettingsCoordinator { SettingsCoordinator() }
-    func makeProfile() -> ScreenContent {
-        ScreenContent(
-            title: "Profile",
-            content: [
-                .image(systemName: "person.circle", color: "#8e8e93"),
-                .text(user, style: .title),
-                .button("Log out", role: .destructive, action: .event("logout")),
-            ])
+    func makeProfile() -> ProfileScreen { ProfileScreen(tabs: self) }
+
+    /// The admin switch is this coordinator's own data, saved with the session.
+    var persistentState: Bool {
+        get { adminMode }
+        set { adminMode = newValue }
     }
 
     func homeItem() -> TabItem {
@@ -49,6 +49,11 @@ final class AuthenticatedCoordinator: TabCoordinatable {
     }
 
     func handle(_ event: FlowEvent) throws -> Bool {
+        if event.name == "setAdminMode" {
+            // A pending admin screen opens in the change after this one, once its guard allows it.
+            adminMode = event.fields["adminMode"].map { $0 == "true" } ?? !adminMode
+            return true
+        }
         guard event.name == "toggleFavourite" else { return false }
         // The event bubbled up from the todos tab; tell the home tab, which refreshes its favourites.
         guard let home = router(HomeCoordinator.self) else { return false }

@@ -8,6 +8,8 @@ final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
     private(set) var refreshes = 0
 
     @Root var favourites = makeFavourites
+    /// A sheet that gives a todo id back: `pickedFavourite` marks it.
+    @Route(.modal, onResult: pickedFavourite) var pickFavourite = makePickFavourite
 
     /// The refresh count is this tab's own data.
     var persistentState: Int {
@@ -18,6 +20,18 @@ final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
     init(store: TodoStore) { self.store = store }
 
     func makeFavourites() -> FavouritesScreen { FavouritesScreen(home: self) }
+    func makePickFavourite() -> PickFavouriteScreen { PickFavouriteScreen(store: store) }
+
+    /// The pick sheet's outcome: the picked todo becomes a favourite; a cancelled pick changes nothing. An id that
+    /// is not a todo is refused (422), and the sheet stays.
+    func pickedFavourite(_ outcome: RouteOutcome<String>) throws {
+        guard case .finished(let id) = outcome else { return }
+        guard store.setFavourite(id, true) else {
+            throw NavigationError(
+                code: "unknownTodo", category: .invalidInput, message: "there is no todo '\(id)' to mark",
+                choices: store.todos.map(\.id))
+        }
+    }
 
     /// Called when a todo's favourite flag changed elsewhere.
     func favouritesChanged() { refreshes += 1 }
@@ -48,6 +62,7 @@ struct FavouritesScreen: Screen {
                             action: .event("openTodo", payload: ["id": .string(todo.id)]))
                     }))
         }
+        content.append(.button("Pick a favourite", role: .secondary, action: .route("pickFavourite")))
         if home.refreshes > 0 {
             content.append(.text("Updated \(home.refreshes) time(s) while you were away.", style: .caption))
         }

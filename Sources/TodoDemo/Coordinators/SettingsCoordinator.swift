@@ -11,6 +11,9 @@ final class SettingsCoordinator: NavigationCoordinatable {
     @Route(.modal) var settingsCoordinator = makeSettingsCoordinator
     @Route(.fullScreen) var settingsCoordinatorFullscreen = makeSettingsCoordinator
     @Route(.modal(dismissible: false)) var terms = makeTerms
+    /// Only for admins: without the switch on Profile, the guard sends the user there, and the screen opens once the
+    /// switch is on.
+    @Route(.push, guardedBy: requireAdmin) var admin = makeAdmin
 
     func makeSettings() -> TestbedScreen { TestbedScreen(title: "Settings", color: nil) }
     func makeGreen() -> TestbedScreen { TestbedScreen(title: "Green", color: "#34c759") }
@@ -24,6 +27,27 @@ final class SettingsCoordinator: NavigationCoordinatable {
                 .text("You must accept the terms to continue. This sheet cannot be swiped away."),
                 .button("I agree", action: .step(.pop)),
             ])
+    }
+
+    func makeAdmin() -> ScreenContent {
+        ScreenContent(
+            title: "Admin",
+            background: "#ff9f0a",
+            content: [
+                .image(systemName: "lock.open", color: "#1c1c1e"),
+                .text("Admin tools", style: .title),
+                .text("Only shown while the admin switch on Profile is on.", style: .caption),
+                .button("Pop", role: .secondary, action: .step(.pop)),
+            ])
+    }
+
+    /// The admin screen's guard: allowed in admin mode; otherwise redirected to the Profile tab, where the switch is.
+    func requireAdmin() -> RouteGuardDecision {
+        guard let tabs = router(AuthenticatedCoordinator.self) else {
+            return .refuse(code: "adminOnly", message: "the admin screen is only for logged-in admins")
+        }
+        if tabs.adminMode { return .allow }
+        return .redirect([Step(.hasRoot(route: "authenticated")), Step(.focus(route: "profile"))])
     }
 
     func customize(_ decoration: inout Decoration) {
@@ -46,6 +70,7 @@ struct TestbedScreen: Screen {
                 .button("Present Coordinator", action: .route("settingsCoordinator")),
                 .button("Present Coordinator Fullscreen", action: .route("settingsCoordinatorFullscreen")),
                 .button("Present Terms", action: .route("terms")),
+                .button("Open Admin", action: .push("admin")),
                 .button(
                     "Show Alert", role: .secondary,
                     action: .transition([
