@@ -90,8 +90,11 @@ extension SwitchyardAPI {
             let saved = try body.version == current ? state.engine.restoreDocument() : stored(session, body.version)
             do {
                 try state.engine.restore(to: try JSONValue(parsing: saved))
-            } catch let error as NavigationError where error.category != .forbidden {
-                // A guard's refusal (403 `restoreGuarded`) is not an incompatible document: it is answered as it is.
+            } catch let error as NavigationError
+                where error.category != .forbidden && error.code != NavigationError.redirectedCode
+            {
+                // A guard's refusal (403 `restoreGuarded`), or a redirect met by a result handler, is not an
+                // incompatible document: it is answered as it is.
                 metrics.countIncompatible()
                 throw Problem.sessionIncompatible(id, reason: error.message)
             }

@@ -4,13 +4,16 @@ import Testing
 /// What the guards of one test read: the admin flag.
 final class Clearance {
     var admin = false
+    var linkReady = false
     var guardCalls = 0
 }
 
 /// The root: tabs with a guarded stack and a login screen.
-final class GuardedApp: RootCoordinatable {
+final class GuardedApp: RootCoordinatable, PersistentCoordinator {
     let navigation = RootNavigation(initial: \GuardedApp.tabs)
     let clearance: Clearance
+    /// Data of the root coordinator (the one coordinator a restore keeps).
+    var persistentState = 0
 
     @Root var tabs = makeTabs
     @Root var other = makeOther
@@ -23,12 +26,18 @@ final class GuardedApp: RootCoordinatable {
     func handle(_ event: FlowEvent) throws -> Bool {
         guard event.name == "grant" else { return false }
         clearance.admin = true
+        clearance.linkReady = true
         return true
     }
 
     static let deepLinks = DeepLinkRouter<GuardedApp>()
         .route("test://admin") { app, _ in
             try app.hasRoot(\.tabs)?.focus(\.main).route(to: \.admin)
+            return .opened
+        }
+        .route("test://open") { app, _ in
+            guard app.clearance.linkReady else { return .pending }
+            try app.hasRoot(\.tabs)?.focus(\.main).route(to: \.open)
             return .opened
         }
 }
@@ -62,6 +71,12 @@ final class GuardedStack: NavigationCoordinatable {
     init(clearance: Clearance) { self.clearance = clearance }
 
     func makeScreen() -> Label { Label(title: "Screen") }
+
+    func handle(_ event: FlowEvent) throws -> Bool {
+        guard event.name == "openAdmin" else { return false }
+        try route(to: \.admin)
+        return true
+    }
 
     static let toLogin = [Step(.hasRoot(route: "tabs")), Step(.focus(route: "login"))]
 
@@ -150,14 +165,40 @@ struct GuardTests {
     }
 
     @Test func aDeepLinkIsGuardedToo() throws {
-        let (engine, _, clearance) = try makeApp()
+        let (engine, _, _) = try makeApp()
         #expect(throws: NavigationError.self) { try engine.open("test://admin") }
         #expect(engine.visiblePath == ["tabs", "login"])
         #expect(engine.pendingRoute?.route == "admin")
-        clearance.admin = true
-        try engine.perform([Step(.child), Step(.focus(route: "login"))])  // a change; the focus changes nothing
         try engine.send(FlowEvent(name: "grant"), from: "n1")
         #expect(engine.visiblePath == ["tabs", "main", "home", "admin"])
+    }
+
+    @Test func anEventHandlerIsGuardedToo() throws {
+        let (engine, app, clearance) = try makeApp()
+        let stack = try main(app)
+        let node = try #require(stack.nodeID)
+        do {
+            try engine.send(FlowEvent(name: "openAdmin"), from: node)
+            Issue.record("the handler's route was let in")
+        } catch let error as NavigationError {
+            #expect(error.code == "redirected")
+        }
+        #expect(engine.visiblePath == ["tabs", "login"])
+        #expect(engine.pendingRoute?.route == "admin")
+        // Entered directly once allowed, it is no longer pending: it opens once, not twice.
+        clearance.admin = true
+        try engine.send(FlowEvent(name: "openAdmin"), from: node)
+        #expect(engine.pendingRoute == nil)
+        #expect(stack.stackRoutes == ["home", "admin"])
+    }
+
+    @Test func aPendingLinkAndAPendingRouteMadePossibleByOneChangeEachCommitWithTheirCause() throws {
+        let (engine, _, _) = try makeApp()
+        #expect(try engine.open("test://open") == .pending)
+        _ = try? engine.perform([Step(.child), Step(.child), Step(.push(route: "admin"))])
+        let (_, commits) = engine.collectingCommits { try engine.send(FlowEvent(name: "grant"), from: "n1") }
+        #expect(commits.map(\.cause) == [.direct, .pendingDeepLink, .pendingRoute])
+        #expect(engine.visiblePath == ["tabs", "main", "home", "open", "admin"])
     }
 
     @Test func redirectLoopsAreRefusedAndChangeNothing() throws {
@@ -186,9 +227,15 @@ struct GuardTests {
     @Test func aRestoreToAVersionShowingARouteItsGuardRefusesNowIsRefused() throws {
         let (engine, app, clearance) = try makeApp()
         clearance.admin = true
-        try main(app).route(to: \.admin)
+        try engine.transaction {
+            app.persistentState = 1
+            try main(app).route(to: \.admin)
+        }
         let saved = try JSONValue(parsing: engine.restoreDocument())
-        try main(app).pop()
+        try engine.transaction {
+            app.persistentState = 2
+            try main(app).pop()
+        }
         clearance.admin = false
         // Read back from a store, the tree comes back as it was acknowledged (guards are not asked)…
         let reloaded = try NavigationEngine(restoring: saved, root: GuardedApp(clearance: clearance))
@@ -196,6 +243,7 @@ struct GuardTests {
         // …but going back to that version now is a change, and the guard refuses it.
         let refusal = expectRefusal(engine, "restoreGuarded") { try engine.restore(to: saved) }
         #expect(refusal?.category == .forbidden)
+        #expect(app.persistentState == 2, "the root coordinator's data is put back too")
         clearance.admin = true
         try engine.restore(to: saved)
         #expect(engine.visiblePath == ["tabs", "main", "home", "admin"])

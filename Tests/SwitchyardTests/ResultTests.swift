@@ -152,6 +152,23 @@ struct ResultTests {
         #expect(restoredOpener.numbers == [.finished(5)])
     }
 
+    @Test func aRestoreDeliversOnlyForItemsItTakesAway() throws {
+        let (engine, opener) = try makeOpener()
+        let atHome = try JSONValue(parsing: engine.restoreDocument())
+        try opener.route(to: \.pick)
+        let withPicker = try JSONValue(parsing: engine.restoreDocument())
+        // Back to the same tree: the picker is rebuilt with its id, nobody hears anything, and it still finishes once.
+        try engine.restore(to: withPicker)
+        #expect(opener.numbers.isEmpty)
+        #expect(engine.visiblePath == ["home", "pick"])
+        // Back to a version without it: it left without a result.
+        try engine.restore(to: atHome)
+        #expect(opener.numbers == [.cancelled])
+        try engine.restore(to: withPicker)
+        try engine.perform([Step(.finish(result: 4))])
+        #expect(opener.numbers == [.cancelled, .finished(4)])
+    }
+
     @Test func theStepRoundTripsThroughJSON() throws {
         let step = Step(.finish(result: ["id": "buy-milk"]))
         let decoded = try JSONValue(parsing: Array(#"{"action":"finish","result":{"id":"buy-milk"}}"#.utf8))

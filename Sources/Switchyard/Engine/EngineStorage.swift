@@ -120,7 +120,10 @@ struct Journal {
 
 /// An outcome on its way to the coordinator that opened the item.
 struct ResultDelivery {
-    /// The opener: the coordinator whose stack held the item.
+    /// The item that left.
+    let item: ItemID
+    /// The opener: the coordinator whose stack held the item, and its node.
+    let opener: any Coordinatable
     let owner: NodeID
     /// The item's route.
     let route: String

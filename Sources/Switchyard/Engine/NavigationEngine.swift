@@ -19,13 +19,13 @@ public final class NavigationEngine {
     var journal: Journal?
     let deepLinks: AnyDeepLinkRouter?
     private var retryingPendingLink = false
-    /// Set while the pending route is being entered (its commit's cause).
+    /// Set while the pending route is being entered (so that its own commit does not enter it again).
     var resumingRoute = false
+    /// Why the transactions committing now happen: a direct call, or a pending deep link or route that another
+    /// change made possible (set and put back by whoever retries them).
+    var commitCause = Commit.Cause.direct
     /// Whether route guards are asked when entries are made (not while a tree is rebuilt from a document).
     var checksGuards = true
-    /// Whether a guard's redirect is followed by the outermost transaction (not while one is being followed, nor
-    /// while the pending route is resumed).
-    var followsRedirects = true
     /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).
     private var collectedCommits: [Commit]?
     /// Set when the last transaction's commit check refused it (so a pending deep link stays pending).
@@ -64,10 +64,11 @@ public final class NavigationEngine {
     {
         self.deepLinks = deepLinks
         rootCoordinator = root
-        // A tree read back from a store is rebuilt as it was acknowledged: guards were asked when it was made.
-        checksGuards = snapshot == nil
-        defer { checksGuards = true }
         try transaction {
+            // A tree read back from a store is rebuilt as it was acknowledged: guards were asked when it was made.
+            // (Only while it is rebuilt: what hooks do after the commit is asked as usual.)
+            checksGuards = snapshot == nil
+            defer { checksGuards = true }
             storage.rootNode = try attach(root, parent: nil, host: nil, snapshot: snapshot)
             if let snapshot { try restoreData(from: snapshot) }
         }
@@ -76,12 +77,18 @@ public final class NavigationEngine {
 
     /// Runs `body` as one transaction: all operations inside commit together or not at all.
     ///
-    /// Nested calls join the outer transaction. On a thrown error the tree, the version and the pending deep link
-    /// are restored and the error is rethrown. Results of items the body removed are handed to their openers before
-    /// it commits (``RouteOutcome``). When a route guard redirects, the body is rolled back and the redirect commits
-    /// instead; ``NavigationError/redirected(route:owner:to:)`` is thrown then.
+    /// Nested calls join the outer transaction. On a thrown error the tree, the version, the pending deep link and
+    /// the pending route are restored and the error is rethrown. Results of items the body removed are handed to
+    /// their openers before it commits (``RouteOutcome``). When a route guard redirects, the body is rolled back and
+    /// the redirect commits instead; ``NavigationError/redirected(route:owner:to:)`` is thrown then.
     @discardableResult
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try transaction(followingRedirects: true, body)
+    }
+
+    /// ``transaction(_:)``; with `followingRedirects` false, a guard's redirect is not followed: the body is rolled
+    /// back and the internal `GuardRedirect` is rethrown (for following a redirect, and entering the pending route).
+    func transaction<Result>(followingRedirects: Bool, _ body: () throws -> Result) throws -> Result {
         if journal != nil { return try body() }
         refusedByCommitCheck = false
         let snapshot = storage
@@ -90,7 +97,7 @@ public final class NavigationEngine {
         do {
             result = try body()
             try deliverOutcomes()
-        } catch let redirect as GuardRedirect where followsRedirects {
+        } catch let redirect as GuardRedirect where followingRedirects {
             storage = snapshot
             journal = nil
             try follow(redirect)
@@ -113,7 +120,7 @@ public final class NavigationEngine {
                 }
             }
         }
-        afterCommit(finished, cause: retryingPendingLink ? .pendingDeepLink : resumingRoute ? .pendingRoute : .direct)
+        afterCommit(finished, cause: commitCause)
         return result
     }
 
@@ -167,8 +174,13 @@ public final class NavigationEngine {
 
     private func retryPendingDeepLink() {
         guard let url = storage.pendingDeepLink, let deepLinks else { return }
+        let cause = commitCause
         retryingPendingLink = true
-        defer { retryingPendingLink = false }
+        commitCause = .pendingDeepLink
+        defer {
+            retryingPendingLink = false
+            commitCause = cause
+        }
         do {
             try transaction {
                 let opened = try deepLinks.open(url, root: rootCoordinator)

@@ -3,14 +3,20 @@ extension NavigationEngine {
     /// How many redirects one operation may follow before it is refused as a loop.
     static let redirectLimit = 8
 
-    /// Asks the route's guard, if any, whether an entry for it may be made now. Inside a transaction.
+    /// Asks the route's guard, if any, whether an entry for it may be made now; allowed, the route is no longer
+    /// pending (entered directly, it does not open a second time). Inside a transaction.
     func checkGuard(
         _ transition: AnyTransition, owner: NodeID, route: String, input: JSONValue?, presentation: Presentation?
     ) throws {
         guard checksGuards, let guardCheck = transition.guardCheck else { return }
         switch guardCheck(try storage.coordinator(owner)) {
         case .allow:
-            return
+            // Entered now (by whatever operation): it no longer waits.
+            if let pending = storage.pendingRoute, pending.route == route,
+                pending.ownerType == storage.nodes[owner]?.typeName, pending.ownerPath == routePath(to: owner)
+            {
+                storage.pendingRoute = nil
+            }
         case .refuse(let code, let message):
             throw NavigationError.guardRefused(code: code, message: message)
         case .redirect(let steps):
@@ -18,7 +24,7 @@ extension NavigationEngine {
             throw GuardRedirect(
                 target: PendingRoute(
                     ownerPath: routePath(to: owner), ownerType: ownerType, route: route,
-                    input: input == .null ? nil : input, presentation: presentation),
+                    input: input == .null ? nil : input, presentation: presentation ?? .push),
                 steps: steps)
         }
     }
@@ -31,12 +37,9 @@ extension NavigationEngine {
     func follow(_ first: GuardRedirect) throws -> Never {
         var chain = [first.label]
         var redirect = first
-        let outer = followsRedirects
-        followsRedirects = false
-        defer { followsRedirects = outer }
         while true {
             do {
-                try transaction {
+                try transaction(followingRedirects: false) {
                     var current = storage.rootNode
                     for step in redirect.steps { current = try apply(step, at: current) }
                     storage.pendingRoute = first.target
@@ -55,28 +58,24 @@ extension NavigationEngine {
     }
 
     /// Enters the pending route in a change of its own if its guard allows it now (and shows it: the tabs on the
-    /// way are selected). It stays pending while its owner is not in the tree or the guard still says no; it is
-    /// dropped when it can no longer be entered (the route was refused for another reason).
+    /// way are selected). It stays pending while its owner is not in the tree or the guard still redirects; it is
+    /// dropped when the guard refuses or the route can no longer be entered for another reason.
     func resumePendingRoute() {
         guard let pending = storage.pendingRoute else { return }
-        let outer = followsRedirects
-        followsRedirects = false
+        let cause = commitCause
         resumingRoute = true
+        commitCause = .pendingRoute
         defer {
-            followsRedirects = outer
             resumingRoute = false
+            commitCause = cause
         }
         do {
-            try transaction {
+            try transaction(followingRedirects: false) {
                 guard let owner = node(at: pending.ownerPath), storage.nodes[owner]?.typeName == pending.ownerType
                 else { throw PendingRouteWaits() }
-                let transition = try transition(of: owner, named: pending.route, kinds: [.root, .route, .tab])
-                if let guardCheck = transition.guardCheck {
-                    guard case .allow = guardCheck(try storage.coordinator(owner)) else { throw PendingRouteWaits() }
-                }
                 storage.pendingRoute = nil
                 markChanged()
-                try enter(pending, at: owner)
+                try enter(pending, at: owner)  // asks the guard (once)
                 try reveal(owner)
             }
         } catch is PendingRouteWaits, is GuardRedirect {
@@ -93,16 +92,11 @@ extension NavigationEngine {
 
     /// Makes the entry the pending route was going to be.
     private func enter(_ pending: PendingRoute, at owner: NodeID) throws {
-        switch pending.presentation {
-        case .push?: _ = try push(owner, pending.route, input: pending.input, animated: true)
-        case let presentation?:
-            _ = try present(owner, pending.route, input: pending.input, presentation: presentation, animated: true)
-        case nil:
-            if try requireNode(owner).kind == .tab {
-                _ = try addTab(owner, pending.route, input: pending.input, select: true)
-            } else {
-                _ = try switchRoot(owner, pending.route, input: pending.input, animated: true)
-            }
+        if pending.presentation == .push {
+            _ = try push(owner, pending.route, input: pending.input, animated: true)
+        } else {
+            _ = try present(
+                owner, pending.route, input: pending.input, presentation: pending.presentation, animated: true)
         }
     }
 

@@ -12,13 +12,13 @@ public struct PendingRoute: Sendable, Hashable {
     public let route: String
     /// Its input, if any.
     public let input: JSONValue?
-    /// How it was being entered: `push`, `modal` or `fullScreen` for a stack route; nil for a root or tab route
-    /// (switch the root, add the tab).
-    public let presentation: Presentation?
+    /// How it was being entered: pushed, or presented as a `modal` or `fullScreen` (only `@Route` routes have
+    /// guards).
+    public let presentation: Presentation
 
     /// Creates a pending route (the engine makes them when a guard redirects).
     public init(
-        ownerPath: [String], ownerType: String, route: String, input: JSONValue?, presentation: Presentation?
+        ownerPath: [String], ownerType: String, route: String, input: JSONValue?, presentation: Presentation
     ) {
         self.ownerPath = ownerPath
         self.ownerType = ownerType
@@ -30,28 +30,24 @@ public struct PendingRoute: Sendable, Hashable {
 
 extension PendingRoute {
     /// Its JSON form in the state and restore documents:
-    /// `{"owner": ["authenticated", "settings"], "type", "route", "input"?, "presentation"?}`.
+    /// `{"owner": ["authenticated", "settings"], "type", "route", "input"?, "presentation"}`.
     public var json: JSONValue {
         var object: [String: JSONValue] = [
             "owner": .array(ownerPath.map { .string($0) }), "type": .string(ownerType), "route": .string(route),
         ]
         if let input { object["input"] = input }
-        if let presentation { object["presentation"] = .string(presentation.rawValue) }
+        object["presentation"] = .string(presentation.rawValue)
         return .object(object)
     }
 
     /// Reads the JSON form; nil when it is not one.
     init?(json: JSONValue) {
         guard case .array(let owner)? = json["owner"], case .string(let type)? = json["type"],
-            case .string(let route)? = json["route"]
+            case .string(let route)? = json["route"],
+            let presentation = json["presentation"]?.stringValue.flatMap(Presentation.init(rawValue:))
         else { return nil }
         let path = owner.compactMap(\.stringValue)
         guard path.count == owner.count else { return nil }
-        var presentation: Presentation?
-        if let name = json["presentation"] {
-            guard let value = name.stringValue.flatMap(Presentation.init(rawValue:)) else { return nil }
-            presentation = value
-        }
         let input = json["input"]
         self.init(
             ownerPath: path, ownerType: type, route: route, input: input == .null ? nil : input,

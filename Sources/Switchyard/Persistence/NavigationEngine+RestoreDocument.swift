@@ -117,6 +117,19 @@ extension NavigationEngine {
                 "the document's format is \(format.jsonString), not \(Self.restoreFormat)")
         }
         let snapshot = try NodeSnapshot(document["tree"] ?? document)
+        // Rolling the tree back does not roll back the root coordinator (it stays): a refused restore gives it its
+        // data back.
+        let persistentRoot = rootCoordinator as? any PersistentCoordinator
+        let rootData = try? persistentRoot?.savedState()
+        do {
+            try restoreTree(snapshot, document)
+        } catch {
+            if let rootData, let putBack = try? persistentRoot?.decodedState(rootData) { putBack() }
+            throw error
+        }
+    }
+
+    private func restoreTree(_ snapshot: NodeSnapshot, _ document: JSONValue) throws {
         try transaction {
             let rootID = storage.rootNode
             guard let root = storage.nodes[rootID], snapshot.id == rootID else {

@@ -44,17 +44,22 @@ extension NavigationEngine {
         let outcome = journal?.finishing.removeValue(forKey: entry.id) ?? .cancelled
         var callback: ((DeliveredOutcome) throws -> Void)?
         if storage.resultCallbacks[entry.id] != nil { callback = storage.resultCallbacks.removeValue(forKey: entry.id) }
+        guard let opener = storage.coordinators[owner] else { return }
         journal?.deliveries.append(
-            ResultDelivery(owner: owner, route: entry.route, outcome: outcome, callback: callback))
+            ResultDelivery(
+                item: entry.id, opener: opener, owner: owner, route: entry.route, outcome: outcome, callback: callback))
     }
 
     /// Hands every queued outcome to its opener, in order (a handler may queue more), while the transaction is still
     /// open: what the handlers do commits with it, and an error they throw rolls it all back. An opener that left
-    /// the tree in the same transaction hears nothing.
+    /// the tree in the same transaction hears nothing, and neither does one whose item came back in it (a restore
+    /// that rebuilt the same tree).
     func deliverOutcomes() throws {
         while let first = journal?.deliveries.first {
             journal?.deliveries.removeFirst()
-            guard storage.nodes[first.owner] != nil, let opener = storage.coordinators[first.owner] else { continue }
+            guard storage.items[first.item] == nil, let opener = storage.coordinators[first.owner],
+                opener === first.opener
+            else { continue }
             if let callback = first.callback {
                 try callback(first.outcome)
             } else if let handler = try table(of: first.owner).routes[first.route]?.resultHandler {

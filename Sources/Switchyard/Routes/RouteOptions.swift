@@ -12,7 +12,10 @@ struct RouteOptions<Owner: AnyObject> {
     func apply(to transition: AnyTransition) {
         if let guardCheck {
             transition.guardCheck = { owner in
-                guard let owner = owner as? Owner else { return .allow }
+                // Tables are per type, so the cast holds; were it ever not to, the guard fails closed.
+                guard let owner = owner as? Owner else {
+                    return .refuse(code: "guardMisapplied", message: "\(type(of: owner)) is not a \(Owner.self)")
+                }
                 return guardCheck(owner)()
             }
         }

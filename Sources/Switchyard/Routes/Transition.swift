@@ -120,7 +120,9 @@ class AnyTransition {
     let producesCoordinator: Bool
     /// The result type, when the output ``ProducesResult``.
     let resultType: ResultType?
-    /// The route's guard (`@Route(guardedBy:)`), asked each time the route would be entered.
+    /// The route's guard (`@Route(guardedBy:)`), asked each time the route would be entered. Set (with
+    /// ``resultHandler``) by the route's declaration right after the transition is made, before its ``RouteTable`` is
+    /// published; never changed after that.
     var guardCheck: ((AnyObject) -> RouteGuardDecision)?
     /// The handler of the route's result declared with the route (`@Route(onResult:)`).
     var resultHandler: ((AnyObject, DeliveredOutcome) throws -> Void)?
