@@ -3,16 +3,14 @@ extension NavigationEngine {
     /// Removes the coordinator's item and everything above it in its parent; continues in the parent.
     func dismissCoordinator(_ nodeID: NodeID) throws -> NodeID {
         let node = try requireNode(nodeID)
-        guard let parentID = node.parent, let host = node.host, let parent = storage.nodes[parentID] else {
-            throw NavigationError.cannotDismissRoot
-        }
-        switch parent.slot(of: host) {
-        case .stack(let index):
+        guard let (parentID, slot) = place(of: nodeID) else { throw NavigationError.cannotDismissRoot }
+        switch slot {
+        case .stack(let index)?:
             truncateStack(parentID, from: index)
             return parentID
-        case .tab:
+        case .tab?:
             throw NavigationError.cannotDismissTabContent(node.typeName)
-        case .root, nil:
+        case .root?, nil:
             throw NavigationError.notPresented(node.typeName)
         }
     }
@@ -22,10 +20,8 @@ extension NavigationEngine {
     /// everything above it, as Stinsen's `dismissCoordinator` does. Continues in the coordinator that owned the item.
     func dismiss(_ nodeID: NodeID) throws -> NodeID {
         var currentID = nodeID
-        while let node = storage.nodes[currentID], let parentID = node.parent, let host = node.host,
-            let parent = storage.nodes[parentID]
-        {
-            if case .stack(let index) = parent.slot(of: host),
+        while let (parentID, slot) = place(of: currentID) {
+            if case .stack(let index)? = slot, let parent = storage.nodes[parentID],
                 let modal = parent.stack[...index].lastIndex(where: { $0.presentation?.isPresentation == true })
             {
                 truncateStack(parentID, from: modal)

@@ -20,10 +20,8 @@ extension NavigationEngine {
                 truncateStack(owner, from: index)
                 return owner
             case .root, .tab:
-                let node = try requireNode(owner)
-                guard let parent = node.parent, let host = node.host,
-                    let hostSlot = storage.nodes[parent]?.slot(of: host)
-                else { throw NavigationError.cannotGoBack }
+                _ = try requireNode(owner)
+                guard case (let parent, let hostSlot?)? = place(of: owner) else { throw NavigationError.cannotGoBack }
                 owner = parent
                 slot = hostSlot
             }

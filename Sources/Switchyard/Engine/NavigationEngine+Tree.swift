@@ -148,6 +148,15 @@ extension NavigationEngine {
         markChanged()
     }
 
+    /// Where a node sits in the tree: its parent, and the slot of the parent's entry hosting it (nil if the parent has
+    /// no such entry); nil for the root coordinator and for a node that is not in the tree.
+    func place(of nodeID: NodeID) -> (parent: NodeID, slot: EntrySlot?)? {
+        guard let node = storage.nodes[nodeID], let parentID = node.parent, let host = node.host,
+            let parent = storage.nodes[parentID]
+        else { return nil }
+        return (parentID, parent.slot(of: host))
+    }
+
     /// The node a coordinator occupies in this engine's tree.
     func node(of coordinator: any Coordinatable) throws -> NodeID {
         let binding = coordinator.binding

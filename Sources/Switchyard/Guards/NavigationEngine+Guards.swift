@@ -103,10 +103,8 @@ extension NavigationEngine {
     /// Selects, in every tab coordinator above `nodeID`, the tab that leads to it.
     private func reveal(_ nodeID: NodeID) throws {
         var current = nodeID
-        while let node = storage.nodes[current], let parentID = node.parent, let host = node.host,
-            let parent = storage.nodes[parentID]
-        {
-            if case .tab(let index) = parent.slot(of: host), parent.selectedTab != index {
+        while let (parentID, slot) = place(of: current) {
+            if case .tab(let index)? = slot, storage.nodes[parentID]?.selectedTab != index {
                 try storage.modify(parentID) { $0.selectedTab = index }
                 markChanged()
             }
@@ -118,10 +116,8 @@ extension NavigationEngine {
     func routePath(to nodeID: NodeID) -> [String] {
         var path: [String] = []
         var current = nodeID
-        while let node = storage.nodes[current], let parentID = node.parent, let host = node.host,
-            let parent = storage.nodes[parentID]
-        {
-            if let slot = parent.slot(of: host), let entry = parent.entry(slot) { path.append(entry.route) }
+        while let (parentID, slot) = place(of: current) {
+            if let slot, let entry = storage.nodes[parentID]?.entry(slot) { path.append(entry.route) }
             current = parentID
         }
         return path.reversed()

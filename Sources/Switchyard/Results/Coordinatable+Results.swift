@@ -37,10 +37,7 @@ extension NavigationCoordinatable {
             _ = try engine.transition(of: node, named: name, kinds: [.route])
             _ = try engine.route(node, name, input: input, animated: animated)
             guard let item = engine.storage.nodes[node]?.stack.last?.id else { return }
-            engine.storage.resultCallbacks[item] = { outcome in
-                guard let typed = outcome.typed(Value.self) else { return }
-                try handler(typed)
-            }
+            engine.storage.resultCallbacks[item] = { outcome in try outcome.deliver(to: handler) }
         }
         return self
     }

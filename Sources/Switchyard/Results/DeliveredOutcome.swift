@@ -3,11 +3,15 @@ enum DeliveredOutcome {
     case finished(any Sendable)
     case cancelled
 
-    /// The typed outcome; nil when the value is not a `Value` (the route's result type is checked before).
-    func typed<Value: Sendable>(_: Value.Type) -> RouteOutcome<Value>? {
+    /// Hands the outcome, typed, to `handler`; nothing when the value is not a `Value` (the route's result type is
+    /// checked before).
+    func deliver<Value: Sendable>(to handler: (RouteOutcome<Value>) throws -> Void) rethrows {
         switch self {
-        case .finished(let value): (value as? Value).map { .finished($0) }
-        case .cancelled: .cancelled
+        case .finished(let value):
+            guard let value = value as? Value else { return }
+            try handler(.finished(value))
+        case .cancelled:
+            try handler(.cancelled)
         }
     }
 }

@@ -29,10 +29,7 @@ extension NavigationEngine {
     /// The item `finish` ends: the node's top stack item, or the stack item hosting the node.
     private func finishingItem(of node: NodeState) throws -> (owner: NodeID, index: Int) {
         if !node.stack.isEmpty { return (node.id, node.stack.count - 1) }
-        guard let parentID = node.parent, let host = node.host, let parent = storage.nodes[parentID] else {
-            throw NavigationError.nothingToFinish(node.typeName)
-        }
-        guard case .stack(let index) = parent.slot(of: host) else {
+        guard case (let parentID, .stack(let index)?)? = place(of: node.id) else {
             throw NavigationError.nothingToFinish(node.typeName)
         }
         return (parentID, index)

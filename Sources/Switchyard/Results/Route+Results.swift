@@ -57,9 +57,6 @@ extension RouteOptions {
         _ handler: @escaping (Owner) -> (RouteOutcome<Value>) throws -> Void
     ) {
         self.guardCheck = guardCheck
-        resultHandler = { owner, outcome in
-            guard let typed = outcome.typed(Value.self) else { return }
-            try handler(owner)(typed)
-        }
+        resultHandler = { owner, outcome in try outcome.deliver(to: handler(owner)) }
     }
 }
