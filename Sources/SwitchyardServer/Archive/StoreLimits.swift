@@ -1,0 +1,28 @@
+/// What a durable store keeps of each session at most, so that no session (however busy, however large its
+/// documents) can fill the disk: past a limit, the oldest history entries and remembered replies go first.
+///
+/// The current version is always kept, whatever the limits say: it is where a session's state is read from. The
+/// bound on one session's footprint is then about `historyBytes + replyBytes` plus its current document.
+public struct StoreLimits: Sendable, Equatable {
+    /// History entries (versions) kept per session; nil keeps as many as ``historyBytes`` allows.
+    public var historyEntries: Int?
+    /// Bytes of history kept per session: each entry counts its request body and its restore document.
+    public var historyBytes: Int
+    /// Answers remembered under idempotency keys per session.
+    public var replies: Int
+    /// Bytes of remembered answers (bodies and headers) per session.
+    public var replyBytes: Int
+
+    /// Limits; the defaults keep about 1,000 versions of a small session and 1 MiB of history of any session.
+    public init(
+        historyEntries: Int? = 1000, historyBytes: Int = 1 << 20, replies: Int = 256, replyBytes: Int = 512 * 1024
+    ) {
+        self.historyEntries = historyEntries.map { max(1, $0) }
+        self.historyBytes = max(0, historyBytes)
+        self.replies = max(1, replies)
+        self.replyBytes = max(0, replyBytes)
+    }
+
+    /// The defaults.
+    public static let standard = StoreLimits()
+}
