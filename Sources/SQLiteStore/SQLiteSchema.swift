@@ -40,6 +40,35 @@ enum SQLiteSchema {
     /// The schema this program writes.
     static var current: Int { migrations.count }
 
+    /// Reads every page of the database once (`PRAGMA quick_check`): corrupt pages are found at start, not by the
+    /// request that first reads them.
+    static func check(_ connection: SQLiteConnection) throws(ArchiveError) {
+        let verdict: String?
+        do {
+            verdict = try connection.text("PRAGMA quick_check(1)")
+        } catch {
+            throw error.isUnreadable ? .unreadable("\(error)") : error.archiveError
+        }
+        guard verdict == "ok" else {
+            throw .unreadable(
+                "it is damaged (\(verdict ?? "no verdict")); recover what is readable with "
+                    + "`sqlite3 FILE .recover | sqlite3 NEW`, or move it aside to start with no sessions")
+        }
+    }
+
+    /// Writes the schema version back (a write that changes nothing): true when the store can be written, false
+    /// when the disk is full; any other failure (a read-only file or folder) is thrown.
+    static func canWrite(_ connection: SQLiteConnection) throws(ArchiveError) -> Bool {
+        do {
+            try connection.execute("BEGIN IMMEDIATE; PRAGMA user_version = \(current); COMMIT")
+            return true
+        } catch {
+            if connection.inTransaction { try? connection.execute("ROLLBACK") }
+            if error.primary == 13 { return false }  // SQLITE_FULL
+            throw error.archiveError
+        }
+    }
+
     /// Brings the database to ``current``; a database of a newer schema is ``ArchiveError/unreadable(_:)``.
     static func migrate(_ connection: SQLiteConnection) throws(ArchiveError) {
         do {
@@ -49,6 +78,11 @@ enum SQLiteSchema {
                 try connection.execute("ROLLBACK")
                 throw ArchiveError.unreadable(
                     "the data was written by a newer Switchyard (schema \(found); this one reads up to \(current))")
+            }
+            guard found < current else {
+                // Nothing to write: a store on a full disk still opens to be read.
+                try connection.execute("ROLLBACK")
+                return
             }
             for migration in migrations[found...] {
                 try connection.execute(migration)

@@ -23,39 +23,49 @@ public final class SQLiteSessionArchive: SessionArchive {
     private let writer: SQLiteWriter
     private let reader: Mutex<SQLiteReader>
 
-    /// Opens (creating if needed) the database at `path`, migrates it to the current schema and checks that it
-    /// can be written. `maxBytes` caps the file's size (writes past it fail as if the disk were full); nil: no cap.
+    /// Opens (creating if needed) the database at `path`, migrates it to the current schema, checks it and checks
+    /// that it can be written.
     ///
-    /// - Throws: ``ArchiveError/unreadable(_:)`` for a corrupt file or one of a newer schema,
-    ///   ``ArchiveError/unavailable(_:)`` when the file cannot be opened or written.
+    /// - Parameters:
+    ///   - maxBytes: caps what the store takes on disk: the database, its write-ahead log and its reserve (writes
+    ///     past it fail as if the disk were full); nil: no cap.
+    ///   - limits: what the store keeps of each session at most.
+    ///   - reserveBytes: room held in reserve for deletions on a full disk (``SQLiteSpace``); nil: 1/64 of the
+    ///     disk, from 1 MiB to 16 MiB (at most an eighth of `maxBytes`).
+    /// - Throws: ``ArchiveError/unreadable(_:)`` for a corrupt or empty file, or one of a newer schema;
+    ///   ``ArchiveError/unavailable(_:)`` when the file cannot be opened or written (a full disk is no reason:
+    ///   the store then opens to serve reads, and takes changes again once the disk has room).
     public init(
-        path: String, durability: Durability = .process, maxBytes: Int? = nil, historyRetention: Int? = nil,
-        replyLimit: Int = 256
+        path: String, durability: Durability = .process, maxBytes: Int? = nil, limits: StoreLimits = .standard,
+        reserveBytes: Int? = nil
     ) throws(ArchiveError) {
         self.path = path
         self.durability = durability
+        try Self.refuseEmptyFile(path)
+        let space = SQLiteSpace(
+            databasePath: path, reserveBytes: maxBytes.map { min(reserveBytes ?? .max, $0 / 8) } ?? reserveBytes)
+        let startsFull = space.prepareForOpen()
         let connection: SQLiteConnection
         do throws(SQLiteError) {
             connection = try SQLiteConnection(path: path)
             try connection.execute("PRAGMA busy_timeout = 5000")
+            // Before the log is set up: a new store hands deleted pages back to the disk when it fills (a store
+            // with tables keeps the setting it was created with).
+            try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
             let mode = try connection.text("PRAGMA journal_mode = WAL")
             guard mode?.lowercased() == "wal" else {
                 throw SQLiteError(code: 1, message: "the database cannot use write-ahead logging (mode \(mode ?? "?"))")
             }
             try connection.execute("PRAGMA synchronous = \(durability == .machine ? "FULL" : "NORMAL")")
             try connection.execute(Self.tuning)
-            if let maxBytes {
-                let pageSize = max(1, try connection.integer("PRAGMA page_size"))
-                try connection.execute("PRAGMA max_page_count = \(max(16, maxBytes / pageSize))")
-            }
+            try Self.bound(connection, maxBytes: maxBytes, reserve: space.reserveBytes)
         } catch {
             throw error.archiveError
         }
         try SQLiteSchema.migrate(connection)
-        // At least the current version is kept: it is where a session's state is read from.
-        writer = try SQLiteWriter(
-            connection: connection, historyRetention: historyRetention.map { max(1, $0) },
-            replyLimit: max(1, replyLimit))
+        try SQLiteSchema.check(connection)
+        if !startsFull, try !SQLiteSchema.canWrite(connection) { _ = space.diskFilled() }
+        writer = try SQLiteWriter(connection: connection, limits: limits, space: space)
         do {
             reader = Mutex(try SQLiteReader(path: path))
         } catch {
@@ -64,8 +74,35 @@ public final class SQLiteSessionArchive: SessionArchive {
         }
     }
 
-    /// Pages kept in memory and mapped from the file (each connection): fewer reads through system calls.
-    static let tuning = "PRAGMA cache_size = -32768; PRAGMA mmap_size = 268435456; PRAGMA temp_store = MEMORY"
+    /// Pages kept in memory (each connection). No memory-mapped reads: a store file shortened under a running
+    /// server would kill it with SIGBUS on the next read, where a read through the system answers an error.
+    static let tuning = "PRAGMA cache_size = -32768; PRAGMA mmap_size = 0; PRAGMA temp_store = MEMORY"
+
+    /// Keeps the write-ahead log short (truncated after each checkpoint to a limit) and, with `maxBytes`, the
+    /// whole store within it: the log gets a quarter, the reserve its share, the database the rest.
+    private static func bound(_ connection: SQLiteConnection, maxBytes: Int?, reserve: Int) throws(SQLiteError) {
+        let pageSize = max(512, try connection.integer("PRAGMA page_size"))
+        guard let maxBytes else {
+            try connection.execute("PRAGMA journal_size_limit = \(64 << 20)")
+            return
+        }
+        let log = maxBytes / 4
+        try connection.execute("PRAGMA journal_size_limit = \(log)")
+        try connection.execute("PRAGMA wal_autocheckpoint = \(max(16, log / 2 / pageSize))")
+        try connection.execute("PRAGMA max_page_count = \(max(16, (maxBytes - log - reserve) / pageSize))")
+    }
+
+    /// A store file of 0 bytes (with no write-ahead log beside it) is no store Switchyard wrote: a failed copy or
+    /// restore. Opening it would start a new, empty store and silently drop every session.
+    private static func refuseEmptyFile(_ path: String) throws(ArchiveError) {
+        func size(_ file: String) -> Int? {
+            (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        }
+        guard size(path) == 0, (size(path + "-wal") ?? 0) == 0 else { return }
+        throw .unreadable(
+            "the file is empty (0 bytes), which no store is once written: a failed copy or restore? Restore it from a "
+                + "backup, or remove it to start with no sessions")
+    }
 
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         guard !writes.isEmpty else { return }
@@ -103,6 +140,11 @@ public final class SQLiteSessionArchive: SessionArchive {
 
     public func close() {
         writer.close()
+    }
+
+    public var condition: ArchiveCondition {
+        guard !writer.isClosed else { return .unavailable("the store is closed") }
+        return writer.space.isFull && !writer.space.recovered() ? .readOnly(SQLiteWriter.diskFull) : .ready
     }
 
     public var statistics: ArchiveStatistics? {

@@ -33,11 +33,13 @@ final class SQLiteWriter: Sendable {
     private let queue = Mutex(Queue())
     /// The connection and its statements: used only by the caller that leads, one at a time.
     private let statements: LeaderState
+    /// The disk's room, and whether it is full.
+    let space: SQLiteSpace
 
-    init(connection: SQLiteConnection, historyRetention: Int?, replyLimit: Int) throws(ArchiveError) {
+    init(connection: SQLiteConnection, limits: StoreLimits, space: SQLiteSpace) throws(ArchiveError) {
+        self.space = space
         do {
-            statements = LeaderState(
-                try SQLiteWrites(connection, historyRetention: historyRetention, replyLimit: replyLimit))
+            statements = LeaderState(try SQLiteWrites(connection, limits: limits))
         } catch {
             throw error.archiveError
         }
@@ -45,6 +47,9 @@ final class SQLiteWriter: Sendable {
 
     /// Commits `writes`; returns once they are durable.
     func submit(_ writes: [ArchiveWrite]) throws(ArchiveError) {
+        if space.isFull, writes.contains(where: Self.grows), !space.recovered() {
+            throw .unavailable(Self.diskFull)
+        }
         let ticket = Ticket(writes)
         let leads = try queue.withLock { queue throws(ArchiveError) in
             guard !queue.closed else { throw .closed }
@@ -61,7 +66,15 @@ final class SQLiteWriter: Sendable {
     /// to the next caller waiting.
     private func lead(from leader: Ticket) {
         let group = queue.withLock { Array($0.waiting.prefix(Self.maxBatches)) }
-        let outcomes = Self.commit(group.map(\.writes), statements.writes)
+        var outcomes = Self.commit(group.map(\.writes), statements.writes)
+        if outcomes.contains(where: Self.filledTheDisk), space.diskFilled() {
+            // The reserve is free now: the deletions and touches of the group may fit in it.
+            let retried = group.indices.filter { !group[$0].writes.contains(where: Self.grows) && outcomes[$0].failed }
+            for (index, outcome) in zip(retried, Self.commit(retried.map { group[$0].writes }, statements.writes)) {
+                outcomes[index] = outcome
+            }
+        }
+        if space.isFull, outcomes.contains(where: \.succeeded) { statements.writes.giveBackFreePages() }
         let next = queue.withLock { queue in
             queue.waiting.removeFirst(group.count)
             queue.commits += 1
@@ -69,13 +82,36 @@ final class SQLiteWriter: Sendable {
             return queue.waiting.first
         }
         for (ticket, outcome) in zip(group, outcomes) {
-            ticket.outcome.withLock { $0 = outcome }
+            let result = outcome.mapError {
+                $0.primary == Self.full && space.isFull ? .unavailable(Self.diskFull) : $0.archiveError
+            }
+            ticket.outcome.withLock { $0 = result }
             if ticket !== leader { ticket.wake.signal() }
         }
         next?.wake.signal()
     }
 
     var isClosed: Bool { queue.withLock { $0.closed } }
+
+    /// What a client's problem never shows but the log and readiness do.
+    static let diskFull =
+        "the disk is full: changes and new sessions are refused until it has room again; reading, deleting and "
+        + "expiring sessions go on"
+
+    /// Whether a write makes the store larger (a removal frees room; a touch rewrites a row in place).
+    private static func grows(_ write: ArchiveWrite) -> Bool {
+        switch write {
+        case .create, .change: true
+        case .remove, .touch: false
+        }
+    }
+
+    private static let full: Int32 = 13  // SQLITE_FULL
+
+    private static func filledTheDisk(_ outcome: Result<Void, SQLiteError>) -> Bool {
+        if case .failure(let error) = outcome { return error.primary == full }
+        return false
+    }
 
     var statistics: (commits: Int, batches: Int) {
         queue.withLock { ($0.commits, $0.batches) }
@@ -87,19 +123,20 @@ final class SQLiteWriter: Sendable {
     }
 
     /// One transaction for every batch; a batch is acknowledged only if the commit succeeded.
-    private static func commit(_ batches: [[ArchiveWrite]], _ statements: SQLiteWrites) -> [Result<Void, ArchiveError>]
-    {
+    private static func commit(_ batches: [[ArchiveWrite]], _ statements: SQLiteWrites) -> [Result<Void, SQLiteError>] {
+        guard !batches.isEmpty else { return [] }
         let connection = statements.connection
-        func failAll(_ error: SQLiteError) -> [Result<Void, ArchiveError>] {
+        func failAll(_ error: SQLiteError) -> [Result<Void, SQLiteError>] {
             if connection.inTransaction { try? statements.rollback.run() }
-            return batches.map { _ in .failure(error.archiveError) }
+            for writes in batches { statements.rolledBack(writes) }
+            return batches.map { _ in .failure(error) }
         }
         do {
             try statements.begin.run()
         } catch {
             return failAll(error)
         }
-        var outcomes: [Result<Void, ArchiveError>] = []
+        var outcomes: [Result<Void, SQLiteError>] = []
         if batches.count == 1 {
             // Alone in its commit: no savepoint needed, its failure is the transaction's.
             do {
@@ -125,7 +162,8 @@ final class SQLiteWriter: Sendable {
                         // The failed batch could not be taken out alone: commit none of the group.
                         return failAll(error)
                     }
-                    outcomes.append(.failure(error.archiveError))
+                    statements.rolledBack(writes)
+                    outcomes.append(.failure(error))
                 }
             }
         }
@@ -136,6 +174,15 @@ final class SQLiteWriter: Sendable {
         }
         return outcomes
     }
+}
+
+extension Result {
+    fileprivate var failed: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+
+    fileprivate var succeeded: Bool { !failed }
 }
 
 /// The writer's connection and statements, used only by the caller that leads (leadership passes from one caller

@@ -5,8 +5,9 @@ import SwitchyardServer
 /// commit (``SQLiteWriter``).
 final class SQLiteWrites {
     let connection: SQLiteConnection
-    private let historyRetention: Int?
-    private let replyLimit: Int
+    private let limits: StoreLimits
+    /// What each session keeps, as far as this writer knows (``SQLiteFootprints``).
+    private var footprints = SQLiteFootprints()
     private let insertSession: SQLiteStatement
     private let insertCreation: SQLiteStatement
     private let storedVersion: SQLiteStatement
@@ -14,8 +15,13 @@ final class SQLiteWrites {
     private let updateHistoryState: SQLiteStatement
     private let insertHistory: SQLiteStatement
     private let pruneHistory: SQLiteStatement
+    private let historySizes: SQLiteStatement
+    private let historyTotal: SQLiteStatement
     private let insertReply: SQLiteStatement
     private let pruneReplies: SQLiteStatement
+    private let replySizes: SQLiteStatement
+    private let replyTotal: SQLiteStatement
+    private let dropReplies: SQLiteStatement
     private let touchSession: SQLiteStatement
     private let removals: [SQLiteStatement]
 
@@ -26,7 +32,7 @@ final class SQLiteWrites {
     let release: SQLiteStatement
     let rollbackToSavepoint: SQLiteStatement
 
-    init(_ connection: SQLiteConnection, historyRetention: Int?, replyLimit: Int) throws(SQLiteError) {
+    init(_ connection: SQLiteConnection, limits: StoreLimits) throws(SQLiteError) {
         self.connection = connection
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
@@ -34,8 +40,7 @@ final class SQLiteWrites {
         savepoint = try connection.prepare("SAVEPOINT batch")
         release = try connection.prepare("RELEASE batch")
         rollbackToSavepoint = try connection.prepare("ROLLBACK TO batch")
-        self.historyRetention = historyRetention
-        self.replyLimit = replyLimit
+        self.limits = limits
         insertSession = try connection.prepare(
             """
             INSERT INTO sessions(id, app, version, state, initial_state, created, last_access, used)
@@ -62,7 +67,14 @@ final class SQLiteWrites {
             INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state, lifecycle)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
-        pruneHistory = try connection.prepare("DELETE FROM history WHERE session = ?1 AND version <= ?2")
+        // Each entry counts its request and its restore document; SQLite knows a blob's length from the row's
+        // header, without reading the blob.
+        pruneHistory = try connection.prepare(
+            "DELETE FROM history WHERE session = ?1 AND version <= ?2 RETURNING \(Self.entrySize)")
+        historySizes = try connection.prepare(
+            "SELECT version, \(Self.entrySize) FROM history WHERE session = ?1 ORDER BY version DESC")
+        historyTotal = try connection.prepare(
+            "SELECT COALESCE(SUM(\(Self.entrySize)), 0), COUNT(*) FROM history WHERE session = ?1")
         insertReply = try connection.prepare(
             """
             INSERT OR REPLACE INTO replies(session, key, seq, fingerprint, status, headers, body)
@@ -71,8 +83,14 @@ final class SQLiteWrites {
         pruneReplies = try connection.prepare(
             """
             DELETE FROM replies WHERE session = ?1
-            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2
+            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2 RETURNING \(Self.replySize)
             """)
+        replySizes = try connection.prepare(
+            "SELECT seq, \(Self.replySize) FROM replies WHERE session = ?1 ORDER BY seq DESC")
+        replyTotal = try connection.prepare(
+            "SELECT COALESCE(SUM(\(Self.replySize)), 0), COUNT(*) FROM replies WHERE session = ?1")
+        dropReplies = try connection.prepare(
+            "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize)")
         touchSession = try connection.prepare(
             "UPDATE sessions SET last_access = max(last_access, ?2), used = max(used, ?3) WHERE id = ?1")
         removals = try [
@@ -105,6 +123,7 @@ final class SQLiteWrites {
                 }
                 guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
                 for change in history { try store(change, of: id) }
+                footprints.added(history: history.reduce(0) { $0 + $1.request.count + $1.state.count }, to: id)
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                     // A change without a new version (app data changed, or a keyed answer): the state of the
                     // current version is this one now, in its history entry or, without one, in the row.
@@ -113,17 +132,96 @@ final class SQLiteWrites {
                         try updateState.bind(.text(id), .integer(version), .blob(state)).run()
                     }
                 }
-                if let retention = historyRetention {
-                    try pruneHistory.bind(.text(id), .integer(version - retention)).run()
-                }
+                if !history.isEmpty { try boundHistory(of: id, at: version) }
                 if let reply {
-                    try store(reply: reply, of: id)
-                    try pruneReplies.bind(.text(id), .integer(replyLimit)).run()
+                    footprints.added(reply: try store(reply: reply, of: id), to: id)
+                    try boundReplies(of: id)
                 }
             case .remove(let id):
                 for removal in removals { try removal.bind(.text(id)).run() }
+                footprints.forget(id)
             case .touch(let id, let lastAccess, let used):
                 try touchSession.bind(.text(id), .real(lastAccess), .integer(used ? 1 : 0)).run()
+            }
+        }
+    }
+
+    /// The bytes a history entry takes, in SQL: its request and its restore document.
+    static let entrySize = "length(request) + COALESCE(length(state), 0)"
+    /// The bytes a remembered reply takes, in SQL: its body and its headers.
+    static let replySize = "length(body) + length(headers)"
+
+    /// Keeps a session's history within ``StoreLimits``: the entries past its count go at once; once its bytes pass
+    /// the budget, the oldest entries go until about three quarters of it are left (so that a busy session is
+    /// trimmed once every quarter budget, not at every change). The entry of `version` always stays.
+    private func boundHistory(of id: String, at version: Int) throws(SQLiteError) {
+        if let entries = limits.historyEntries {
+            footprints.removed(history: try deleted(pruneHistory.bind(.text(id), .integer(version - entries))), of: id)
+        }
+        if footprints.history(of: id) == nil {
+            footprints.set(history: try total(historyTotal, of: id), of: id)
+        }
+        guard let bytes = footprints.history(of: id), bytes > limits.historyBytes else { return }
+        guard let cut = try cutoff(historySizes, of: id, keeping: limits.historyBytes / 4 * 3) else { return }
+        footprints.removed(history: try deleted(pruneHistory.bind(.text(id), .integer(cut))), of: id)
+    }
+
+    /// Keeps a session's remembered replies within ``StoreLimits``, as ``boundHistory(of:at:)`` does its history;
+    /// the newest reply always stays.
+    private func boundReplies(of id: String) throws(SQLiteError) {
+        footprints.removed(reply: try deleted(pruneReplies.bind(.text(id), .integer(limits.replies))), of: id)
+        if footprints.replies(of: id) == nil {
+            footprints.set(replies: try total(replyTotal, of: id), of: id)
+        }
+        guard let bytes = footprints.replies(of: id), bytes > limits.replyBytes else { return }
+        guard let cut = try cutoff(replySizes, of: id, keeping: limits.replyBytes / 4 * 3) else { return }
+        footprints.removed(reply: try deleted(dropReplies.bind(.text(id), .integer(cut))), of: id)
+    }
+
+    /// Runs a `DELETE … RETURNING size`; returns the bytes it deleted.
+    private func deleted(_ statement: SQLiteStatement) throws(SQLiteError) -> Int {
+        defer { statement.reset() }
+        var bytes = 0
+        while try statement.step() { bytes += statement.integer(0) }
+        return bytes
+    }
+
+    /// The bytes a session keeps in a table, by a `SELECT SUM(size)` statement.
+    private func total(_ statement: SQLiteStatement, of id: String) throws(SQLiteError) -> Int {
+        defer { statement.reset() }
+        return try statement.bind(.text(id)).step() ? statement.integer(0) : 0
+    }
+
+    /// Walking a session's rows newest first (`SELECT order, size … ORDER BY order DESC`): the order key of the
+    /// newest row that no longer fits in `budget` bytes, counting the rows after it (the newest always fits); nil
+    /// when everything fits.
+    private func cutoff(_ sizes: SQLiteStatement, of id: String, keeping budget: Int) throws(SQLiteError) -> Int? {
+        defer { sizes.reset() }
+        try sizes.bind(.text(id))
+        var kept = 0
+        var first = true
+        while try sizes.step() {
+            kept += sizes.integer(1)
+            if kept > budget && !first { return sizes.integer(0) }
+            first = false
+        }
+        return nil
+    }
+
+    /// While the disk is full: hands the pages that deleted rows left back to the disk (a store created with
+    /// incremental vacuum; others keep them for their next writes) and empties the write-ahead log, so that the
+    /// room deletions made shows on the disk.
+    func giveBackFreePages() {
+        try? connection.execute("PRAGMA incremental_vacuum")
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// The commit that held these writes failed: what they added or removed is not known any more.
+    func rolledBack(_ writes: [ArchiveWrite]) {
+        for write in writes {
+            switch write {
+            case .change(let id, _, _, _, _, _), .remove(let id): footprints.forget(id)
+            case .create, .touch: break
             }
         }
     }
@@ -137,11 +235,14 @@ final class SQLiteWrites {
         ).run()
     }
 
-    private func store(reply: StoredReply, of session: String) throws(SQLiteError) {
+    /// Stores a reply; returns the bytes it takes.
+    private func store(reply: StoredReply, of session: String) throws(SQLiteError) -> Int {
+        let headers = StoredText.headers(reply.headers)
         try insertReply.bind(
             .text(session), .text(reply.key), .integer(Int(Int64(bitPattern: reply.fingerprint))),
-            .integer(reply.status), .text(StoredText.headers(reply.headers)), .blob(reply.body)
+            .integer(reply.status), .text(headers), .blob(reply.body)
         ).run()
+        return headers.utf8.count + reply.body.count
     }
 
     private func store(creation: StoredReply) throws(SQLiteError) {

@@ -77,7 +77,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Longest string in a request body, in bytes (env SWITCHYARD_MAX_FIELD; default 4096).")
     var maxField: String?
 
-    @Option(help: "History kept per session with --store memory, in bytes (env SWITCHYARD_MAX_HISTORY; default 65536).")
+    @Option(
+        help:
+            "History kept per session, oldest out, e.g. 64K, 1M: request bodies, and in a store each version's state too (env SWITCHYARD_MAX_HISTORY; default 64K in memory, 1M in a store)."
+    )
     var maxHistory: String?
 
     @Option(
@@ -95,11 +98,16 @@ struct ServeCommand: ParsableCommand {
     )
     var durability: String?
 
-    @Option(help: "Largest size of the store file, e.g. 512M, 4G (env SWITCHYARD_DATA_MAX_SIZE; default: no cap).")
+    @Option(
+        help:
+            "Largest size of the store on disk (database, log and reserve), e.g. 512M, 4G (env SWITCHYARD_DATA_MAX_SIZE; default: no cap)."
+    )
     var dataMaxSize: String?
 
     @Option(
-        help: "History entries the store keeps per session, or all (env SWITCHYARD_HISTORY_RETENTION; default all).")
+        help:
+            "History entries the store keeps per session, or all, within --max-history (env SWITCHYARD_HISTORY_RETENTION; default 1000)."
+    )
     var historyRetention: String?
 
     @Option(
@@ -128,7 +136,7 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.unusedSessionTTL = settings.unusedSessionTTL
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxFieldBytes = settings.maxField
-        apiConfiguration.maxHistoryBytes = settings.maxHistory
+        apiConfiguration.maxHistoryBytes = settings.maxHistory ?? apiConfiguration.maxHistoryBytes
         apiConfiguration.reconcileInterval = settings.reconcileInterval
         let archive: (any SessionArchive)?
         do {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import MicroHTTP
 import SQLiteStore
+import SwitchyardServer
 
 /// The effective configuration: flags, else environment variables, else defaults — each value checked.
 struct Settings {
@@ -25,8 +26,9 @@ struct Settings {
     var unusedSessionTTL: Duration = .seconds(2 * 60)
     var maxDocument = 256 * 1024
     var maxField = 4096
-    var maxHistory = 64 * 1024
-    var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, historyRetention: nil)
+    /// nil: 64 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
+    var maxHistory: Int?
+    var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, limits: .standard)
     var reconcileInterval: Duration = .seconds(1)
 
     init(command: ServeCommand, environment: [String: String]) throws {
@@ -91,7 +93,7 @@ struct Settings {
             maxField = try Self.number(text, source, in: 64...(1 << 20)) ?? maxField
         }
         if let (text, source) = value(command.maxHistory, "max-history") {
-            maxHistory = try Self.number(text, source, in: 0...(64 << 20)) ?? maxHistory
+            maxHistory = try Self.size(text, source, at: 0...(1 << 30))
         }
         try readStore(command, value)
     }
@@ -101,7 +103,7 @@ struct Settings {
         var folder = "data"
         var durability = SQLiteSessionArchive.Durability.process
         var maxBytes: Int?
-        var retention: Int?
+        var retention: Int? = StoreLimits.standard.historyEntries
         if let (text, _) = value(command.data, "data") {
             guard !text.isEmpty else { throw ValidationError("--data must name a folder") }
             folder = text
@@ -115,9 +117,11 @@ struct Settings {
         if let (text, source) = value(command.dataMaxSize, "data-max-size") {
             maxBytes = try Self.size(text, source)
         }
-        if let (text, source) = value(command.historyRetention, "history-retention"), text != "all" {
-            retention = try Self.number(text, source + " (or all)", in: 1...10_000_000)
+        if let (text, source) = value(command.historyRetention, "history-retention") {
+            retention = text == "all" ? nil : try Self.number(text, source + " (or all)", in: 1...10_000_000)
         }
+        let limits = StoreLimits(
+            historyEntries: retention, historyBytes: maxHistory ?? StoreLimits.standard.historyBytes)
         let url = value(command.databaseUrl, "database-url")
         var connections: Int?
         if let (text, source) = value(command.databaseConnections, "database-connections") {
@@ -131,13 +135,13 @@ struct Settings {
             guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") || url.contains("=") else {
                 throw ValidationError("\(source) must be a postgresql:// URL (or a libpq key=value string)")
             }
-            store = .postgres(url: url, connections: connections, historyRetention: retention)
+            store = .postgres(url: url, connections: connections, limits: limits)
         case (("postgres", let source)?, nil):
             throw ValidationError("\(source) postgres needs --database-url (or SWITCHYARD_DATABASE_URL)")
         case ((let choice, let source)?, (_, let urlSource)?):
             throw ValidationError("\(source) \(choice) cannot be used with \(urlSource): choose one store")
         case (nil, nil), (("sqlite", _)?, nil):
-            store = .sqlite(folder: folder, durability: durability, maxBytes: maxBytes, historyRetention: retention)
+            store = .sqlite(folder: folder, durability: durability, maxBytes: maxBytes, limits: limits)
         case (("memory", _)?, nil):
             store = .memory
         case ((_, let source)?, nil):
@@ -147,6 +151,11 @@ struct Settings {
 
     /// `1048576`, `512K`, `64M`, `4G`: at least 1 MiB.
     static func size(_ text: String, _ source: String) throws -> Int {
+        try size(text, source, at: (1 << 20)...(1 << 50))
+    }
+
+    /// `65536`, `64K`, `1M`, `4G`, within `range`.
+    static func size(_ text: String, _ source: String, at range: ClosedRange<Int>) throws -> Int {
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = Substring(text)
         var scale = 1
@@ -154,8 +163,10 @@ struct Settings {
             digits = digits.dropLast()
             scale = unit
         }
-        guard let value = Int(digits), value > 0, value <= (1 << 50) / scale, value * scale >= 1 << 20 else {
-            throw ValidationError("\(source) must be a size such as 512M or 4G (at least 1M)")
+        guard let value = Int(digits), value >= 0, value <= range.upperBound / scale, range.contains(value * scale)
+        else {
+            let least = range.lowerBound >= 1 << 20 ? "\(range.lowerBound >> 20)M" : "\(range.lowerBound)"
+            throw ValidationError("\(source) must be a size such as 512K, 64M or 4G (at least \(least))")
         }
         return value * scale
     }
@@ -239,7 +250,8 @@ struct Settings {
             "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
             "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
             "sessionCreateRate": "\(sessionCreateRate)", "unusedSessionTTL": "\(unusedSessionTTL)",
-            "maxDocument": "\(maxDocument)", "maxField": "\(maxField)", "maxHistory": "\(maxHistory)",
+            "maxDocument": "\(maxDocument)", "maxField": "\(maxField)",
+            "maxHistory": "\(maxHistory.map(String.init) ?? "default")",
             "store": "\(storeDescription)",
         ]
     }

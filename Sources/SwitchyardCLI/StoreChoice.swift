@@ -7,9 +7,9 @@ import SwitchyardServer
 /// Where sessions live: in a SQLite file (they survive restarts and crashes), in a PostgreSQL database several
 /// nodes share, or in memory only.
 enum StoreChoice {
-    case sqlite(folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, historyRetention: Int?)
+    case sqlite(folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, limits: StoreLimits)
     /// `connections`: nil for the thread count.
-    case postgres(url: String, connections: Int?, historyRetention: Int?)
+    case postgres(url: String, connections: Int?, limits: StoreLimits)
     case memory
 }
 
@@ -20,17 +20,17 @@ extension Settings {
     /// Opens the configured store: creates the data folder on first run, then opens (or creates) the database.
     /// - Throws: a message naming the folder or file and what is wrong with it.
     func openStore() throws -> (any SessionArchive)? {
-        if case .postgres(let url, let connections, let retention) = store {
+        if case .postgres(let url, let connections, let limits) = store {
             do {
                 return try PostgresSessionArchive(
-                    url: url, connections: connections ?? threads, historyRetention: retention)
+                    url: url, connections: connections ?? threads, historyRetention: limits.historyEntries)
             } catch .unreadable(let reason) {
                 throw StoreOpenError(message: "the database \(Self.redacted(url)) cannot be used: \(reason)")
             } catch {
                 throw StoreOpenError(message: "cannot open the database \(Self.redacted(url)): \(error)")
             }
         }
-        guard case .sqlite(let folder, let durability, let maxBytes, let retention) = store else { return nil }
+        guard case .sqlite(let folder, let durability, let maxBytes, let limits) = store else { return nil }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -38,8 +38,7 @@ extension Settings {
         }
         let path = (folder as NSString).appendingPathComponent(Self.databaseName)
         do {
-            return try SQLiteSessionArchive(
-                path: path, durability: durability, maxBytes: maxBytes, historyRetention: retention)
+            return try SQLiteSessionArchive(path: path, durability: durability, maxBytes: maxBytes, limits: limits)
         } catch .unreadable(let reason) {
             throw StoreOpenError(
                 message: "the session store '\(path)' cannot be read: \(reason); move it aside to start empty")

@@ -19,7 +19,7 @@ final class TemporaryStore: Sendable {
 
     /// Opens the store's file (a "process start").
     func open(maxBytes: Int? = nil, historyRetention: Int? = nil) throws -> SQLiteSessionArchive {
-        try SQLiteSessionArchive(path: path, maxBytes: maxBytes, historyRetention: historyRetention)
+        try SQLiteSessionArchive(path: path, maxBytes: maxBytes, limits: StoreLimits(historyEntries: historyRetention))
     }
 
     /// Runs `body` with a server on a newly opened archive of this store; stops both afterwards (a restart is two

@@ -62,22 +62,29 @@ enum ArchiveKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
         TestDatabase.clusterURL != nil || TestDatabase.required ? allCases : [.memory, .sqlite]
     }
 
-    /// A fresh, empty archive of this kind, and what keeps its storage alive.
+    /// A fresh, empty archive of this kind keeping `historyRetention` entries and `replyLimit` replies per session,
+    /// and what keeps its storage alive.
     func open(historyRetention: Int? = nil, replyLimit: Int = 256) throws -> (any SessionArchive, AnyObject?) {
+        try open(limits: StoreLimits(historyEntries: historyRetention, replies: replyLimit))
+    }
+
+    /// A fresh, empty archive of this kind within `limits`, and what keeps its storage alive.
+    func open(limits: StoreLimits) throws -> (any SessionArchive, AnyObject?) {
         switch self {
         case .memory:
-            return (MemorySessionArchive(historyRetention: historyRetention, replyLimit: replyLimit), nil)
+            return (MemorySessionArchive(limits: limits), nil)
         case .sqlite:
             let store = try TemporaryStore()
             return (
-                try SQLiteSessionArchive(path: store.path, historyRetention: historyRetention, replyLimit: replyLimit),
+                try SQLiteSessionArchive(path: store.path, limits: limits),
                 store
             )
         case .postgres:
             let database = try TestDatabase()
             return (
                 try PostgresSessionArchive(
-                    url: database.url, connections: 4, historyRetention: historyRetention, replyLimit: replyLimit),
+                    url: database.url, connections: 4, historyRetention: limits.historyEntries,
+                    replyLimit: limits.replies),
                 database
             )
         }

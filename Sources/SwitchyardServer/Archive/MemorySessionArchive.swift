@@ -23,14 +23,11 @@ public final class MemorySessionArchive: SharedSessionArchive {
 
     private let contents = Mutex(Contents())
     private let notices = DispatchQueue(label: "switchyard.memory-archive.notices")
-    private let historyRetention: Int?
-    private let replyLimit: Int
+    private let limits: StoreLimits
 
-    /// An empty archive keeping `historyRetention` history entries per session (nil: all) and `replyLimit`
-    /// idempotent replies per session.
-    public init(historyRetention: Int? = nil, replyLimit: Int = 256) {
-        self.historyRetention = historyRetention.map { max(1, $0) }
-        self.replyLimit = max(1, replyLimit)
+    /// An empty archive keeping what `limits` allows of each session.
+    public init(limits: StoreLimits = .standard) {
+        self.limits = limits
     }
 
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
@@ -85,7 +82,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 // A key stored again (the node had forgotten it) replaces the answer it kept.
                 record.session.replies.removeAll { $0.key == reply.key }
                 record.session.replies.append(reply)
-                record.session.replies.removeFirst(max(0, record.session.replies.count - replyLimit))
+                record.session.replies.removeFirst(max(0, record.session.replies.count - limits.replies))
+                let sizes = record.session.replies.map { $0.body.count + StoredText.headers($0.headers).utf8.count }
+                record.session.replies.removeFirst(Self.oldestOut(sizes, budget: limits.replyBytes))
             }
             for change in history { record.history[change.version] = change }
             if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
@@ -93,9 +92,12 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 if record.history[version] != nil { record.history[version]?.state = state }
                 if version == 0 { record.initialState = state }
             }
-            if let retention = historyRetention {
+            if let retention = limits.historyEntries {
                 record.history = record.history.filter { $0.key > version - retention }
             }
+            let entries = record.history.values.sorted { $0.version < $1.version }
+            let cut = Self.oldestOut(entries.map { $0.request.count + $0.state.count }, budget: limits.historyBytes)
+            for entry in entries.prefix(cut) { record.history[entry.version] = nil }
             record.session.version = version
             record.session.state = state
             record.session.used = record.session.used || !history.isEmpty
@@ -113,6 +115,18 @@ public final class MemorySessionArchive: SharedSessionArchive {
             contents.records[id] = record
             return nil
         }
+    }
+
+    /// How many of the oldest items go when their `sizes` (oldest first) pass `budget`: enough to leave about
+    /// three quarters of it, the newest item always kept (the stores trim the same way).
+    static func oldestOut(_ sizes: [Int], budget: Int) -> Int {
+        guard sizes.reduce(0, +) > budget else { return 0 }
+        var kept = 0
+        for (index, size) in sizes.enumerated().reversed() {
+            kept += size
+            if kept > budget / 4 * 3 && index < sizes.count - 1 { return index + 1 }
+        }
+        return 0
     }
 
     private func announce(_ list: [ArchiveNotice], to observers: [@Sendable (ArchiveNotice) -> Void]) {

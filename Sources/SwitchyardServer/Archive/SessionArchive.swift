@@ -31,10 +31,24 @@ public protocol SessionArchive: Sendable {
     func close()
     /// How many commits the archive made and how many ``apply(_:)`` batches they held; nil if it does not count.
     var statistics: ArchiveStatistics? { get }
+    /// Whether the archive can serve reads and writes now, as far as it knows without asking its storage (cheap
+    /// enough for every readiness probe).
+    var condition: ArchiveCondition { get }
 }
 
 extension SessionArchive {
     public var statistics: ArchiveStatistics? { nil }
+    public var condition: ArchiveCondition { .ready }
+}
+
+/// How an archive is doing, for readiness probes and the logs (never for a client's answer).
+public enum ArchiveCondition: Sendable, Equatable {
+    /// Reads and writes work.
+    case ready
+    /// Reads, deletions and expiry work; changes and new sessions are refused (a full disk). Says why.
+    case readOnly(String)
+    /// Nothing can be stored or read now (the database does not answer). Says why.
+    case unavailable(String)
 }
 
 /// What an archive reports for `/metrics`: commits, and the batches they held (more batches than commits is group
