@@ -62,6 +62,7 @@ extension SwitchyardAPI {
     /// Every endpoint of the API. Paths under `/api/` that match none are 404; any other path is a static file.
     static let routes: [APIRoute] = [
         APIRoute("/healthz", [("GET", { api, _, _ in api.health() })]),
+        APIRoute("/readyz", [("GET", { api, _, _ in api.readiness() })]),
         APIRoute(
             "/metrics",
             [

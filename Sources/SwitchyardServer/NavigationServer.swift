@@ -34,7 +34,8 @@ public final class NavigationServer: Sendable {
         configuration: ServerConfiguration, transport: HTTPServerConfiguration = HTTPServerConfiguration(),
         page: String? = nil, logger: Logger = Logger(label: "switchyard")
     ) throws {
-        api = SwitchyardAPI(configuration: configuration, staticFiles: try page.map { try StaticFiles(root: $0) })
+        api = SwitchyardAPI(
+            configuration: configuration, staticFiles: try page.map { try StaticFiles(root: $0) }, logger: logger)
         http = HTTPServer(configuration: transport, handler: api, logger: logger)
         let shortest = min(configuration.sessionTTL, configuration.unusedSessionTTL)
         sweepInterval = max(.seconds(1), min(.seconds(30), shortest / 4))

@@ -46,8 +46,7 @@ extension SessionStore {
             evict(session)
             throw .incompatible(reason)
         case .failed(let error):
-            metrics.countStoreFailure()
-            throw .store(error)
+            throw .store(health.failed(error, during: "catch up", session: session.id))
         }
     }
 
@@ -151,6 +150,7 @@ extension SessionStore {
         do {
             stored = try archive.versions(of: followed.map(\.id))
         } catch {
+            health.failed(error, during: "reconcile")
             return  // the next reconcile tries again
         }
         for session in followed {

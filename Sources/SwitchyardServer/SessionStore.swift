@@ -13,12 +13,15 @@ final class SessionStore: Sendable {
     private let storeTransitions = Mutex(())
     let configuration: ServerConfiguration
     let metrics: Metrics
+    /// Failures of the store: counted, logged, and named to clients by an incident id.
+    let health: StoreHealth
     private let logger: Logger
 
-    init(configuration: ServerConfiguration, metrics: Metrics, logger: Logger = Logger(label: "switchyard.sessions")) {
+    init(configuration: ServerConfiguration, metrics: Metrics, logger: Logger) {
         self.configuration = configuration
         self.metrics = metrics
         self.logger = logger
+        health = StoreHealth(metrics: metrics, logger: logger, now: configuration.now)
     }
 
     private var archive: (any SessionArchive)? { configuration.archive }
@@ -28,7 +31,9 @@ final class SessionStore: Sendable {
         case full
         case unknownApp(String, choices: [String])
         case engine(any Error)
-        case store(ArchiveError)
+        /// Another node created a session under the same idempotency key first.
+        case keyTaken
+        case store(StoreHealth.Incident)
     }
 
     /// Why a session could not be found.
@@ -40,7 +45,7 @@ final class SessionStore: Sendable {
         /// Stored, but the app as it runs now cannot restore it.
         case incompatible(String)
         /// The store could not be read.
-        case store(ArchiveError)
+        case store(StoreHealth.Incident)
     }
 
     /// A new session of `appName` (default: the first app), not yet live: ``publish(_:creation:)`` makes it so.
@@ -78,9 +83,11 @@ final class SessionStore: Sendable {
             }
             do {
                 try archive.apply([.create(stored, creation: creation)])
+                health.succeeded()
+            } catch .conflict {
+                throw .keyTaken
             } catch {
-                metrics.countStoreFailure()
-                throw .store(error)
+                throw .store(health.failed(error, during: "create"))
             }
         }
         let added = sessions.withLock { sessions -> Int? in
@@ -132,8 +139,7 @@ final class SessionStore: Sendable {
         do {
             stored = try archive.session(id)
         } catch {
-            metrics.countStoreFailure()
-            throw .store(error)
+            throw .store(health.failed(error, during: "load", session: id))
         }
         guard let stored else { throw .unknown }
         if let expires = expiry(
@@ -178,22 +184,21 @@ final class SessionStore: Sendable {
 
     /// Ends a session: removed from the archive first (a failure leaves it as it was), then from memory. False if
     /// there was none.
-    func remove(_ id: String) throws(ArchiveError) -> Bool {
-        try storeTransitions.withLock { _ throws(ArchiveError) in try removeNow(id) }
+    func remove(_ id: String) throws(StoreHealth.Incident) -> Bool {
+        try storeTransitions.withLock { _ throws(StoreHealth.Incident) in try removeNow(id) }
     }
 
-    private func removeNow(_ id: String) throws(ArchiveError) -> Bool {
+    private func removeNow(_ id: String) throws(StoreHealth.Incident) -> Bool {
         var existed = sessions.withLock { $0[id] != nil }
         if let archive {
-            if !existed, Self.isWellFormed(id) {
-                existed = try archive.session(id) != nil
-            }
-            guard existed else { return false }
             do {
+                if !existed, Self.isWellFormed(id) {
+                    existed = try archive.version(of: id) != nil
+                }
+                guard existed else { return false }
                 try archive.apply([.remove(session: id)])
             } catch {
-                metrics.countStoreFailure()
-                throw error
+                throw health.failed(error, during: "delete", session: id)
             }
         }
         let (session, count) = sessions.withLock { sessions in (sessions.removeValue(forKey: id), sessions.count) }
@@ -264,8 +269,7 @@ final class SessionStore: Sendable {
             }
         } catch {
             // The next sweep tries again: a stored session only ends later than it should.
-            metrics.countStoreFailure()
-            logger.warning("expiry could not update the store", metadata: ["error": "\(error)"])
+            health.failed(error, during: "expire")
             return 0
         }
     }

@@ -143,7 +143,6 @@ extension SwitchyardAPI {
             switch outcome {
             case .broadcast: metrics.countBroadcast()
             case .notStored:
-                metrics.countStoreFailure()
                 sessions.evict(session)
             case .diverged: sessions.evict(session)
             case .answered: break
@@ -216,6 +215,7 @@ extension SwitchyardAPI {
                     let write = try state.archiveWrite(
                         entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
                     try archive.apply([write])
+                    sessions.health.succeeded()
                 } catch ArchiveError.conflict {
                     // Another node changed the session first: take what it stored, then run again.
                     return (
@@ -225,8 +225,9 @@ extension SwitchyardAPI {
                     // Not stored, so not acknowledged: the session leaves memory and is read back from the store
                     // (as it was before this change) by the next request.
                     state.ended = true
-                    let problem = Problem.storeUnavailable(error as? ArchiveError ?? .unavailable("\(error)"))
-                    return (problem.response, .notStored)
+                    let incident = sessions.health.failed(
+                        error as? ArchiveError ?? .unavailable("\(error)"), during: "change", session: session.id)
+                    return (Problem.store(incident).response, .notStored)
                 }
             }
             if let archive = configuration.archive, entries.isEmpty, !state.matchesStore(archive) {

@@ -28,8 +28,7 @@ extension SwitchyardAPI {
         do {
             stored = try archive.history(of: id, after: after, limit: limit)
         } catch {
-            metrics.countStoreFailure()
-            throw Problem.storeUnavailable(error)
+            throw Problem.store(sessions.health.failed(error, during: "read history", session: id))
         }
         // Read after the version: a change stored meanwhile may show, none can be missing.
         let entries = stored.map(HistoryEntry.init).filter { $0.version <= version }

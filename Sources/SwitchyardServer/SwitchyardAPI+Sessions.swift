@@ -19,7 +19,7 @@ extension SwitchyardAPI {
         switch failure {
         case .unknown: Problem.notFound("no session '\(id)' (it may have expired)", code: "unknownSession")
         case .incompatible(let reason): Problem.sessionIncompatible(id, reason: reason)
-        case .store(let error): Problem.storeUnavailable(error)
+        case .store(let incident): Problem.store(incident)
         case .full: tooManySessions(", so session '\(id)' cannot be read back from the store now")
         }
     }
@@ -95,18 +95,18 @@ extension SwitchyardAPI {
             throw Problem(
                 status: 500, code: "appFailed", title: "Internal error",
                 detail: "the app's root coordinator could not start: \(error)")
-        } catch .store(.conflict(let reason)) {
+        } catch .keyTaken {
             // Another node created a session under this key first: its answer is the one to replay.
             guard let key, let scopedKey, let stored = try storedCreation(scopedKey) else {
-                throw Problem.storeUnavailable(.conflict(reason))
+                throw Problem.store(sessions.health.failed(.conflict("the key's creation was not found"), during: "create"))
             }
             guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
             createdSessions.store(stored, for: scopedKey)
             var replay = stored.response
             replay.headers.append(("Idempotent-Replayed", "true"))
             return replay
-        } catch .store(let error) {
-            throw Problem.storeUnavailable(error)
+        } catch .store(let incident) {
+            throw Problem.store(incident)
         }
         if let scopedKey {
             createdSessions.store(
@@ -124,8 +124,7 @@ extension SwitchyardAPI {
                 response: HTTPResponse(status: stored.status, headers: stored.headers, body: stored.body),
                 session: stored.session, fingerprint: stored.fingerprint)
         } catch {
-            metrics.countStoreFailure()
-            throw Problem.storeUnavailable(error)
+            throw Problem.store(sessions.health.failed(error, during: "read a creation"))
         }
     }
 
@@ -152,7 +151,7 @@ extension SwitchyardAPI {
         do {
             removed = try sessions.remove(id)
         } catch {
-            throw Problem.storeUnavailable(error)
+            throw Problem.store(error)
         }
         guard removed else {
             throw Problem.notFound("no session '\(id)' (it may have expired)", code: "unknownSession")

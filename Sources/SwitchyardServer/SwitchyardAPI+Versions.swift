@@ -49,8 +49,7 @@ extension SwitchyardAPI {
         do {
             return try archive.state(of: session.id, at: version)
         } catch {
-            metrics.countStoreFailure()
-            throw Problem.storeUnavailable(error)
+            throw Problem.store(sessions.health.failed(error, during: "read a version", session: session.id))
         }
     }
 

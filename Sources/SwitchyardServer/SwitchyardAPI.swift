@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MicroHTTP
 import Switchyard
 
@@ -17,12 +18,16 @@ public final class SwitchyardAPI: HTTPHandler {
     let createdSessions = IdempotencyLedger(limit: 1024)
     let creations: CreationRateLimiter
 
-    /// An API hosting `configuration.apps`, serving `staticFiles` (nil: API only).
-    public init(configuration: ServerConfiguration, staticFiles: StaticFiles? = nil) {
+    /// An API hosting `configuration.apps`, serving `staticFiles` (nil: API only), logging what goes wrong with
+    /// its store to `logger`.
+    public init(
+        configuration: ServerConfiguration, staticFiles: StaticFiles? = nil,
+        logger: Logger = Logger(label: "switchyard")
+    ) {
         precondition(!configuration.apps.isEmpty, "ServerConfiguration.apps must name at least one app")
         self.configuration = configuration
         self.staticFiles = staticFiles
-        sessions = SessionStore(configuration: configuration, metrics: metrics)
+        sessions = SessionStore(configuration: configuration, metrics: metrics, logger: logger)
         catalogs = LockedCatalogs()
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
         if let shared = configuration.archive as? any SharedSessionArchive {
@@ -139,8 +144,43 @@ public final class SwitchyardAPI: HTTPHandler {
                 + (configuration.corsOrigin.map { " (only \($0) is allowed)" } ?? ""))
     }
 
+    /// `GET /healthz`, liveness: the process answers. Never touches the store (a store that hangs must not make
+    /// an orchestrator restart a server that would recover with it).
     func health() -> HTTPResponse {
         .json(200, Array("{\"status\":\"ok\",\"sessions\":\(sessions.count)}".utf8), headers: noStore)
+    }
+
+    /// `GET /readyz`, readiness: 200 when the store takes reads and writes, else 503 saying why (`readOnly`: a
+    /// full disk, reads and deletions still work; `unavailable`: the store does not answer; `failing`: its latest
+    /// use failed, less than 10 s ago). Asks the store nothing it would have to wait for.
+    func readiness() -> HTTPResponse {
+        let condition = configuration.archive?.condition ?? .ready
+        let failing = sessions.health.failing
+        let (status, reason): (String, String?) =
+            switch condition {
+            case .unavailable(let reason): ("unavailable", reason)
+            case .readOnly(let reason): ("readOnly", reason)
+            case .ready: failing == nil ? ("ready", nil) : ("failing", "its latest use failed")
+            }
+        var writer = JSONWriter(capacity: 256)
+        writer.beginObject()
+        writer.member("status", status)
+        writer.member("sessions", sessions.count)
+        writer.key("store")
+        writer.beginObject()
+        writer.member("durable", configuration.archive != nil)
+        if let reason { writer.member("reason", reason) }
+        if let failing {
+            writer.key("lastFailure")
+            writer.beginObject()
+            writer.member("operation", failing.operation)
+            writer.member("incident", failing.incident.id)
+            writer.member("secondsAgo", Int(configuration.now() - failing.time))
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.endObject()
+        return .json(status == "ready" ? 200 : 503, writer.bytes, headers: noStore)
     }
 
     func catalog(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -45,12 +45,21 @@ final class TemporaryStore: Sendable {
 final class FaultyArchive: SessionArchive {
     let inner: any SessionArchive
     let failing = Atomic<Bool>(false)
+    /// What a failing call throws.
+    let failure: ArchiveError
+    /// What ``condition`` says (nil: the inner archive's).
+    let reported = Mutex<ArchiveCondition?>(nil)
 
-    init(_ inner: any SessionArchive) { self.inner = inner }
+    init(_ inner: any SessionArchive, failure: ArchiveError = .unavailable("disk full (simulated)")) {
+        self.inner = inner
+        self.failure = failure
+    }
 
     private func check() throws(ArchiveError) {
-        if failing.load(ordering: .relaxed) { throw .unavailable("disk full (simulated)") }
+        if failing.load(ordering: .relaxed) { throw failure }
     }
+
+    var condition: ArchiveCondition { reported.withLock { $0 } ?? inner.condition }
 
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         try check()

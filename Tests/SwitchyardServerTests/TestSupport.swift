@@ -30,12 +30,13 @@ final class TestServer: Sendable {
 
     init(
         _ adjust: (inout ServerConfiguration) -> Void = { _ in },
-        transport adjustTransport: (inout HTTPServerConfiguration) -> Void = { _ in }
+        transport adjustTransport: (inout HTTPServerConfiguration) -> Void = { _ in }, logger: Logger = quietLogger
     ) throws {
         var configuration = ServerConfiguration(apps: [TodoDemo.app])
         configuration.sessionCreationsPerMinute = 0  // tests create many sessions from one address
         adjust(&configuration)
-        api = SwitchyardAPI(configuration: configuration, staticFiles: try StaticFiles(root: publicFolder))
+        api = SwitchyardAPI(
+            configuration: configuration, staticFiles: try StaticFiles(root: publicFolder), logger: logger)
         var transport = HTTPServerConfiguration()
         transport.host = "127.0.0.1"
         transport.port = 0

@@ -1,0 +1,103 @@
+import Logging
+import Synchronization
+
+/// What the server knows of its store's health: every failure is counted and logged at error level with its
+/// detail (the first at once, then one line every ``logInterval`` saying how many more there were), and given an
+/// incident id that the client's answer names instead of the detail. Readiness reads it (``report``).
+final class StoreHealth: Sendable {
+    /// A failure as the client hears of it: an id to quote, and whether retrying can help.
+    struct Incident: Error, Sendable, Equatable {
+        /// 12 hex digits, in the log line and in the client's problem.
+        let id: String
+        /// What failed.
+        let error: ArchiveError
+    }
+
+    /// The latest failure, for readiness.
+    struct Failure: Sendable, Equatable {
+        let incident: Incident
+        let operation: String
+        /// Seconds since 1970.
+        let time: Double
+    }
+
+    private struct State {
+        var latest: Failure?
+        /// Whether a success followed the latest failure.
+        var recovered = true
+        var lastLogged: Double = -.infinity
+        var unlogged = 0
+    }
+
+    /// How often failures that go on are logged.
+    static let logInterval = 10.0
+    /// For how long after a failure (with no success since) readiness says the store is failing.
+    static let failingFor = 10.0
+
+    private let state = Mutex(State())
+    private let metrics: Metrics
+    private let logger: Logger
+    private let now: @Sendable () -> Double
+
+    init(metrics: Metrics, logger: Logger, now: @escaping @Sendable () -> Double) {
+        self.metrics = metrics
+        self.logger = logger
+        self.now = now
+    }
+
+    /// Records a failure of `operation` (`create`, `change`, `read`, …): counted, logged (rate-limited), and
+    /// returned as the incident to answer with.
+    @discardableResult
+    func failed(_ error: ArchiveError, during operation: String, session: String? = nil) -> Incident {
+        metrics.countStoreFailure()
+        let incident = Incident(id: Self.newID(), error: error)
+        let time = now()
+        let suppressed = state.withLock { state -> Int? in
+            state.latest = Failure(incident: incident, operation: operation, time: time)
+            state.recovered = false
+            guard time - state.lastLogged >= Self.logInterval else {
+                state.unlogged += 1
+                return nil
+            }
+            defer { state.unlogged = 0 }
+            state.lastLogged = time
+            return state.unlogged
+        }
+        guard let suppressed else { return incident }
+        var metadata: Logger.Metadata = [
+            "incident": "\(incident.id)", "operation": "\(operation)", "error": "\(error)",
+        ]
+        if let session { metadata["session"] = "\(session.prefix(6))…" }
+        if suppressed > 0 { metadata["failuresSinceLastLine"] = "\(suppressed)" }
+        logger.error("the session store failed", metadata: metadata)
+        return incident
+    }
+
+    /// Records that the store answered: after failures, says so once in the log.
+    func succeeded() {
+        let failure = state.withLock { state -> Failure? in
+            guard !state.recovered else { return nil }
+            state.recovered = true
+            return state.latest
+        }
+        guard let failure else { return }
+        logger.notice(
+            "the session store answers again",
+            metadata: ["lastIncident": "\(failure.incident.id)", "failingSince": "\(failure.time)"])
+    }
+
+    /// The latest failure when no success followed it and it is recent (``failingFor``); nil otherwise.
+    var failing: Failure? {
+        let time = now()
+        return state.withLock { state in
+            guard !state.recovered, let latest = state.latest, time - latest.time < Self.failingFor else { return nil }
+            return latest
+        }
+    }
+
+    private static func newID() -> String {
+        let value = UInt64.random(in: 0...(1 << 48 - 1))
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 12 - text.count) + text
+    }
+}
