@@ -98,7 +98,8 @@ extension SwitchyardAPI {
         } catch .keyTaken {
             // Another node created a session under this key first: its answer is the one to replay.
             guard let key, let scopedKey, let stored = try storedCreation(scopedKey) else {
-                throw Problem.store(sessions.health.failed(.conflict("the key's creation was not found"), during: "create"))
+                throw Problem.store(
+                    sessions.health.failed(.conflict("the key's creation was not found"), during: "create"))
             }
             guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
             createdSessions.store(stored, for: scopedKey)
