@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable {
     /// The largest state document a session may grow to; a change that would pass it is refused with 409
     /// `documentTooLarge` and nothing is applied.
     public var maxDocumentBytes: Int = 256 * 1024
+    /// The most bytes of state documents a reconnecting stream (`Last-Event-ID`) is replayed; one that missed more
+    /// gets the current state instead, as a subscriber that falls behind does. Keep it well under the transport's
+    /// stream backlog (4 MiB by default), which a replay must not fill.
+    public var maxReplayBytes: Int = 1 << 20
     /// Sessions one client address (an IPv6 address's /64 prefix) may create per minute, with bursts of as many;
     /// over it `POST /api/sessions` answers 429 with `Retry-After`. 0: no limit.
     public var sessionCreationsPerMinute: Int = 60

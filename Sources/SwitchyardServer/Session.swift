@@ -97,12 +97,11 @@ final class Session: Sendable {
     /// sent nothing until the next); a session that has ended closes it. `missed` may start with the document of
     /// `seen` itself: the next one is then sent as a patch from it.
     func subscribe(
-        _ subscriber: Subscriber, after seen: Int? = nil,
-        missed: (SessionState) -> [(version: Int, document: [UInt8])] = { _ in [] }
+        _ subscriber: Subscriber, after seen: Int? = nil, missed: [(version: Int, document: [UInt8])] = []
     ) {
         let ended = withState { state in
             guard !state.ended else { return true }
-            var earlier = missed(state)
+            var earlier = missed
             let base = earlier.first.flatMap { $0.version == seen ? $0 : nil }
             if base != nil { earlier.removeFirst() }
             state.subscribe(subscriber, base: base, earlier: earlier, current: seen != state.engine.version)

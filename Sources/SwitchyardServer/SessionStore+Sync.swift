@@ -112,17 +112,26 @@ extension SessionStore {
 
     /// The state documents of the stored versions after `seen` and before `end` (the last ``replayLimit`` of
     /// them), rendered from their restore documents: what a stream that saw `seen` missed. Versions the store no
-    /// longer keeps (or cannot read now) are left out.
+    /// longer keeps (or cannot read now) are left out. None when they would pass
+    /// ``ServerConfiguration/maxReplayBytes``: a subscriber that missed that much gets the current state instead, as
+    /// one that falls behind live does.
     func documents(of id: String, app: String, after seen: Int, before end: Int) -> [(version: Int, document: [UInt8])]
     {
         guard let archive = configuration.archive, seen < end - 1 else { return [] }
-        return (max(seen + 1, end - Self.replayLimit)..<end).compactMap { version in
+        var documents: [(version: Int, document: [UInt8])] = []
+        var bytes = 0
+        for version in max(seen + 1, end - Self.replayLimit)..<end {
             guard let saved = try? archive.state(of: id, at: version),
                 let engine = try? engine(of: id, app: app, from: saved)
-            else { return nil }
-            return (version, engine.stateDocument(session: id))
+            else { continue }
+            let document = engine.stateDocument(session: id)
+            bytes += document.count
+            guard bytes <= configuration.maxReplayBytes else { return [] }
+            documents.append((version, document))
         }
+        return documents
     }
+
 
     /// What a shared archive told this node: a change elsewhere reaches the session's streams here (a copy nobody
     /// follows is left as it is: it is checked when next served); a removal ends the copy; after a

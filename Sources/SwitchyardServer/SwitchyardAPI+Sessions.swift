@@ -174,14 +174,13 @@ extension SwitchyardAPI {
                 session.unsubscribe(stream)
                 metrics.addSubscribers(-1)
             }
-            session.subscribe(Subscriber(stream: stream, updates: updates), after: seen) { state in
-                // From the version it saw (when kept): what it missed then comes as patches.
-                seen.map {
-                    self.sessions.documents(
-                        of: session.id, app: session.app, after: $0 - 1, before: state.engine.version)
-                }
-                    ?? []
+            // What it missed is read and rendered before the session's lock is taken (changes go on meanwhile;
+            // those after the versions rendered here come with the current state).
+            let missed = seen.map { seen in
+                self.sessions.documents(
+                    of: session.id, app: session.app, after: seen - 1, before: session.catchingUp { $0.engine.version })
             }
+            session.subscribe(Subscriber(stream: stream, updates: updates), after: seen, missed: missed ?? [])
             // Another node's change stored since the request was checked reached no stream here: look again.
             _ = try? self.sessions.checkCurrent(session)
         }

@@ -69,3 +69,38 @@ struct StreamOverloadTests {
         #expect(finishes(within: 15) { server.stop() }, "stop() returned")
     }
 }
+
+/// A stream that reconnects after missing much gets the current state, not a replay that would fill its backlog
+/// and end it before its first byte.
+@Suite("Stream replay")
+struct StreamReplayTests {
+    @Test func anOldLastEventIDOnALargeSessionGetsTheCurrentStateAndStaysOpen() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        let server = try TestServer(
+            { configuration in
+                configuration.archive = archive
+                configuration.maxReplayBytes = 32 * 1024
+            }, transport: { $0.maxStreamBacklogBytes = 64 * 1024 })
+        defer {
+            server.stop()
+            archive.close()
+        }
+        let session = try server.createSession()
+        try session.logIn()
+        let seen = try #require(try session.state().version)
+        // 30 versions of a ~5 KB document: about 150 KB of whole documents, past the 64 KiB backlog.
+        for _ in 0..<15 {
+            try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+            try session.must(session.transition(#"{"action":"selectTab","route":"todos"}"#))
+        }
+        let current = try session.state()
+        let reconnect = try StreamSubscriber(
+            port: server.port, path: session.base + "/stream?updates=state", lastEventID: String(seen))
+        #expect(reconnect.status == 200)
+        let event = try #require(try reconnect.next(within: 5), "the stream ended before its first event")
+        #expect(event.id == String(current.version!))
+        #expect(event.json == current.json)
+        #expect(try metric("switchyard_sse_subscribers", server) == 1, "the stream is still open")
+    }
+}
