@@ -95,7 +95,10 @@ public final class SwitchyardAPI: HTTPHandler {
         _ request: HTTPRequest, _ parts: [Substring], _ matched: (APIRoute, APIRoute.Parameters)?
     ) -> (String, HTTPResponse) {
         do {
-            if parts.first == "api" { try refuseCrossSite(request) }
+            if parts.first == "api" {
+                try refuseCrossSite(request)
+                try checkIdempotencyKey(request)
+            }
             if let (route, path) = matched {
                 return (route.template, try route.answer(request, path: path, api: self))
             }
@@ -146,6 +149,20 @@ public final class SwitchyardAPI: HTTPHandler {
 
     /// `GET /healthz`, liveness: the process answers. Never touches the store (a store that hangs must not make
     /// an orchestrator restart a server that would recover with it).
+    /// 400 for an `Idempotency-Key` longer than 255 bytes or with characters other than visible ASCII: keys are
+    /// remembered per session, so their size is bounded like everything else a client makes the server keep.
+    private func checkIdempotencyKey(_ request: HTTPRequest) throws {
+        guard let key = request.headers["idempotency-key"] else { return }
+        guard key.utf8.count > Self.maxIdempotencyKeyBytes || !key.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return }
+        throw Problem(
+            status: 400, code: "invalidIdempotencyKey", title: "Invalid request",
+            detail: "an Idempotency-Key is 1 to \(Self.maxIdempotencyKeyBytes) visible ASCII characters, such as a UUID")
+    }
+
+    /// The longest `Idempotency-Key` accepted.
+    static let maxIdempotencyKeyBytes = 255
+
     func health() -> HTTPResponse {
         .json(200, Array("{\"status\":\"ok\",\"sessions\":\(sessions.count)}".utf8), headers: noStore)
     }

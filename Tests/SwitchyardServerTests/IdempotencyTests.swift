@@ -5,6 +5,21 @@ import Testing
 /// `Idempotency-Key`: a retried POST gets the first answer back and applies nothing twice.
 @Suite("Idempotency keys")
 struct IdempotencyTests {
+    @Test func anOverlongOrUnprintableKeyIsRefusedAndChangesNothing() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            for key in [String(repeating: "k", count: 256), "two words", "tab\tkey"] {
+                let refused = try session.event(
+                    #"{"name":"completeOnboarding"}"#, headers: [("Idempotency-Key", key)])
+                #expect(refused.status == 400)
+                #expect(refused.json["code"] == "invalidIdempotencyKey")
+            }
+            #expect(try session.state().version == 0)
+            let fine = String(repeating: "k", count: 255)
+            try session.must(session.event(#"{"name":"completeOnboarding"}"#, headers: [("Idempotency-Key", fine)]))
+        }
+    }
+
     @Test func aRetriedTransitionReplaysTheFirstResponse() throws {
         try withServer { server in
             let session = try server.createSession()
