@@ -250,12 +250,95 @@ def full_store(folder):
             return "the cap was never reached"
         if refused[0] != 503 or b"storeUnavailable" not in refused[2] or "Retry-After" not in refused[1]:
             return f"when full: {refused[0]} {refused[2][:120]!r}"
+        # The cap counts the write-ahead log and the reserve too.
+        used = sum(os.path.getsize(os.path.join(folder, name)) for name in os.listdir(folder))
+        if used > 1.25 * (1 << 20):
+            return f"the store takes {used} bytes on disk under a 1M cap"
         for session in created[: len(created) // 2]:
             status = request(server.port, "DELETE", f"/api/sessions/{session}")[0]
             if status != 204:
                 return f"delete when full: {status}"
         status = request(server.port, "POST", "/api/sessions")[0]
         return None if status == 201 else f"after making room: {status}"
+
+
+def fill(path):
+    """Writes zeros to `path` until the disk is full."""
+    chunk = b"\0" * (256 * 1024)
+    with open(path, "wb", buffering=0) as file:
+        while True:
+            try:
+                file.write(chunk)
+            except OSError:
+                break
+        while True:  # the last blocks, a page at a time
+            try:
+                file.write(b"\0" * 4096)
+            except OSError:
+                return
+
+
+@check("a full disk: changes refused with 503, a DELETE that succeeds, reads after a restart, recovery with room")
+def full_disk(folder):
+    if os.getuid() != 0:
+        return None  # mounting a small filesystem needs root (CI runs as root)
+    disk = os.path.join(folder, "disk")
+    os.mkdir(disk)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", disk]).returncode != 0:
+        return "cannot mount a 24 MiB tmpfs"
+    try:
+        filler = os.path.join(disk, "filler")
+        with Run("--data", disk) as server:
+            sessions = [server.create() for _ in range(4)]
+            for session in sessions:
+                server.event(session, {"name": "completeOnboarding"})
+                server.event(session, {"name": "login", "fields": {"username": "ada"}})
+            fill(filler)
+            refused = None
+            for index in range(3000):
+                tab = "settings" if index % 2 == 0 else "todos"
+                status, _, body = request(server.port, "POST", f"/api/sessions/{sessions[0]}/transitions",
+                                          {"action": "selectTab", "route": tab})
+                if status != 200:
+                    refused = (status, body)
+                    break
+            if refused is None or refused[0] != 503 or b"storeUnavailable" not in refused[1]:
+                return f"changes on a full disk: {refused}"
+            status, _, body = request(server.port, "GET", "/readyz")
+            if status != 503 or b"readOnly" not in body:
+                return f"readiness on a full disk: {status} {body[:200]!r}"
+            if request(server.port, "POST", "/api/sessions")[0] != 503:
+                return "a creation on a full disk was not refused"
+            status = request(server.port, "DELETE", f"/api/sessions/{sessions[3]}")[0]
+            if status != 204:
+                return f"DELETE on a full disk: {status}"
+            if server.state(sessions[1])[0] != 200:
+                return "a read on a full disk failed"
+        # The disk is still full: the server starts and serves reads.
+        with Run("--data", disk) as server:
+            status, document = server.state(sessions[2])
+            if status != 200 or document["version"] != 2:
+                return f"read after a restart on a full disk: {status}"
+            if server.state(sessions[3])[0] != 404:
+                return "the session deleted on the full disk came back"
+            status = request(server.port, "POST", f"/api/sessions/{sessions[1]}/transitions",
+                             {"action": "selectTab", "route": "settings"})[0]
+            if status != 503:
+                return f"a change after a restart on a full disk: {status}"
+            os.remove(filler)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                status = request(server.port, "POST", f"/api/sessions/{sessions[1]}/transitions",
+                                 {"action": "selectTab", "route": "settings"})[0]
+                if status == 200:
+                    break
+                time.sleep(0.2)
+            if status != 200:
+                return f"no recovery once the disk had room: {status}"
+            if request(server.port, "GET", "/readyz")[0] != 200:
+                return "readiness did not recover"
+    finally:
+        subprocess.run(["umount", "-l", disk])
 
 
 passed = sum(1 for _, ok, _ in results if ok)
