@@ -10,13 +10,14 @@ final class ConnectionContext {
     var socket: Int32 = -1
     /// The request target as received (path and query, still encoded), from the URI log callback.
     var rawTarget = ""
+    /// Set when a request body was refused (413) while the client may still be sending it: the socket then
+    /// lingers after libmicrohttpd lets it go (``LingeringClose``).
+    var lingers = false
 
     // Per request; reset by `begin`.
     var method = ""
     var headers = HTTPHeaders()
     var body: [UInt8] = []
-    var bodyTooLarge = false
-    var discardedBytes = 0
     var responded = false
     var status = 0
     var bytes = 0
@@ -28,8 +29,6 @@ final class ConnectionContext {
         self.method = method
         headers = HTTPHeaders()
         body = []
-        bodyTooLarge = false
-        discardedBytes = 0
         responded = false
         status = 0
         bytes = 0

@@ -18,7 +18,9 @@ import Synchronization
 ///   (unless the client asked otherwise or the transport refused the request).
 /// - **Requests.** Bodies stream in chunk by chunk and are capped
 ///   (``HTTPServerConfiguration/maxBodyBytes``: a declared `Content-Length` over the cap gets 413
-///   before any body is read; a chunked body is counted and cut at the cap with 413). Targets over
+///   before any body is read, and no `100 Continue`; a chunked body is counted and answered 413 as soon as
+///   it passes the cap). The connection then closes, its socket kept open a moment to read and drop what
+///   the client still sends, so that the client reads the 413 rather than a reset. Targets over
 ///   ``HTTPServerConfiguration/maxURLBytes`` get 414. Request-smuggling shapes (two
 ///   `Content-Length`s, `Content-Length` with `Transfer-Encoding`, a `Transfer-Encoding` other than
 ///   `chunked`) get 400 and the connection is closed. Transport errors are
@@ -129,6 +131,7 @@ public final class HTTPServer: Sendable {
                 state.waiters = []
                 waiters.forEach { $0.wake() }
                 core.hangUps?.stop()  // never started: no connection was ever parked
+                core.lingering?.stop()
                 return .none(true)
             case .stopped: return .none(state.stoppedCleanly)
             case .stopping: return .wait
@@ -263,6 +266,7 @@ public final class HTTPServer: Sendable {
             return false
         }
         core.hangUps?.stop()
+        core.lingering?.stop()
         Unmanaged.passUnretained(core).release()
         core.logger.info("stopped")
         return true

@@ -28,8 +28,10 @@ public struct HTTPServerConfiguration: Sendable {
     /// ``idleTimeout`` this also ends a client that trickles a byte now and then. `.zero` turns it
     /// off. Checked about once a second. Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
-    /// A body this much over ``maxBodyBytes`` is still read (and dropped) so that the client receives
-    /// the 413 instead of a connection reset; a larger one closes the connection at once. Default 4 MiB.
+    /// After a 413 for a body over ``maxBodyBytes`` (answered at once, with no `100 Continue`), up to this
+    /// many bytes that the client still sends are read and dropped for at most 2 s, so that a client sending
+    /// its body without waiting reads the 413 instead of a connection reset; then the socket is closed.
+    /// Default 4 MiB.
     public var maxDrainedBodyBytes: Int = 4 << 20
     /// Bytes an event stream may queue for a client that does not read; past this the stream ends
     /// and its connection is closed. Default 4 MiB.

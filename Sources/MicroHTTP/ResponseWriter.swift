@@ -1,5 +1,11 @@
 internal import CMicroHTTPD
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Turns an ``HTTPResponse`` into a libmicrohttpd response and queues it on a connection.
 enum ResponseWriter {
     /// Block size MHD asks event-stream readers to fill.
@@ -22,6 +28,41 @@ enum ResponseWriter {
         case .stream(let start):
             return queueStream(response, start, context, connection, core)
         }
+    }
+
+    /// Writes a transport error straight to the connection's socket, with `Connection: close`, for a request that
+    /// libmicrohttpd no longer lets the server answer: 0.9.75 refuses `MHD_queue_response` while a body is being
+    /// received. The caller then returns NO, and libmicrohttpd shuts the socket down for writing and closes it, after
+    /// what was written. Nothing else is written on the connection meanwhile: no response has begun (the request's
+    /// `100 Continue`, if any, went out before its body was read), and libmicrohttpd calls from this thread.
+    /// Returns false when the socket did not take the whole response at once (the connection is then closed
+    /// without an answer, as before).
+    static func writeDirectly(_ response: HTTPResponse, context: ConnectionContext) -> Bool {
+        guard case .bytes(let body) = response.body, context.socket >= 0 else { return false }
+        var head = "HTTP/1.1 \(response.status) " + String(cString: MHD_get_reason_phrase_for(UInt32(response.status)))
+        head += "\r\nDate: " + httpDate() + "\r\nConnection: close\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        let bytes = Array(head.utf8) + body
+        let sent = bytes.withUnsafeBytes { send(context.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard sent == bytes.count else { return false }
+        context.responded = true
+        context.status = response.status
+        context.bytes = body.count
+        return true
+    }
+
+    /// The current time as an HTTP date (RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`; English names
+    /// whatever the locale.
+    static func httpDate() -> String {
+        var now = time(nil)
+        var parts = tm()
+        guard gmtime_r(&now, &parts) != nil else { return "" }
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(parts.tm_wday) % 7]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon) % 12]) "
+            + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
     private static func queueBytes(

@@ -2,6 +2,12 @@ internal import CMicroHTTPD
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the libmicrohttpd callbacks reach through their `cls` pointer: configuration, handler,
 /// open streams and counters. Called concurrently from MHD's worker threads.
 final class ServerCore: Sendable {
@@ -19,6 +25,8 @@ final class ServerCore: Sendable {
     let deadlines: RequestDeadlines
     /// Notices clients that hang up on an idle (parked) event stream.
     let hangUps: HangUpWatcher?
+    /// Drains the sockets of connections that refused a request body, so that their clients read the 413.
+    let lingering: LingeringClose?
 
     init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger) {
         self.configuration = configuration
@@ -26,7 +34,12 @@ final class ServerCore: Sendable {
         self.logger = logger
         deadlines = RequestDeadlines(timeout: configuration.requestTimeout)
         hangUps = HangUpWatcher()
+        lingering = LingeringClose(
+            byteLimit: configuration.maxDrainedBodyBytes, duration: .seconds(2), capacity: Self.lingeringCapacity)
     }
+
+    /// The most sockets lingering after a refused body at once (each holds a descriptor, not a connection slot).
+    static let lingeringCapacity = 256
 
     // MARK: - Connection lifecycle
 
@@ -36,9 +49,14 @@ final class ServerCore: Sendable {
         deadlines.awaiting(context, socket: socket)
     }
 
-    /// A connection is closing (its socket is still open).
+    /// A connection is closing (its socket is still open, shut down for writing).
     func closed(_ context: ConnectionContext) {
         deadlines.closed(context)
+        if context.lingers, context.socket >= 0, let lingering {
+            // libmicrohttpd closes its descriptor next; this one keeps the socket open while the client's body drains.
+            let socket = fcntl(context.socket, F_DUPFD_CLOEXEC, 0)
+            if socket >= 0 { lingering.adopt(socket) }
+        }
     }
 
     // MARK: - Request lifecycle
@@ -96,15 +114,13 @@ final class ServerCore: Sendable {
                     detail: "The Content-Length is not a number.")
             }
             if length > configuration.maxBodyBytes {
-                guard length - configuration.maxBodyBytes <= configuration.maxDrainedBodyBytes else {
-                    return reject(
-                        context, connection, status: 413, title: "Content Too Large",
-                        detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
-                }
-                // Read and drop the body, then answer 413: closing while the client still sends
-                // makes its kernel report a reset instead of the answer.
-                context.bodyTooLarge = true
-                return .YES
+                // Answered now, before any body is read: libmicrohttpd then sends no `100 Continue` (RFC 9110
+                // §10.1.1), reads no body and closes the connection after the 413. A client that sends its body
+                // without waiting still reads the 413: the socket lingers (``LingeringClose``).
+                context.lingers = true
+                return reject(
+                    context, connection, status: 413, title: "Content Too Large",
+                    detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
             }
             context.body.reserveCapacity(length)
         }
@@ -117,17 +133,18 @@ final class ServerCore: Sendable {
     )
         -> MHD_Result
     {
-        if context.bodyTooLarge {
-            context.discardedBytes += data.count
-            // Drain a bounded amount so the 413 can still be sent; past that, drop the connection.
-            return context.discardedBytes > configuration.maxDrainedBodyBytes ? .NO : .YES
-        }
         if context.body.count + data.count > configuration.maxBodyBytes {
-            context.bodyTooLarge = true
+            // A chunked body grew past the cap. libmicrohttpd 0.9.75 refuses a response in the middle of a body
+            // (MHD_queue_response returns NO there), so the 413 is written to the socket directly and the
+            // connection closed (NO), its socket lingering for the rest of the body.
             context.body = []
-            // libmicrohttpd 0.9.75 refuses a response in the middle of the body (MHD_queue_response
-            // returns NO there), so the rest is drained (bounded) and the 413 goes out at the end.
-            return .YES
+            context.lingers = true
+            let refusal = HTTPResponse.problem(
+                status: 413, title: "Content Too Large",
+                detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
+            deadlines.answered(context)
+            _ = ResponseWriter.writeDirectly(refusal, context: context)
+            return .NO
         }
         context.body.append(contentsOf: data)
         return .YES
@@ -137,11 +154,6 @@ final class ServerCore: Sendable {
     func finish(_ context: ConnectionContext, _ connection: OpaquePointer) -> MHD_Result {
         if context.responded { return .YES }
         deadlines.answered(context)  // the request is in: the deadline never times the handler
-        if context.bodyTooLarge {
-            return reject(
-                context, connection, status: 413, title: "Content Too Large",
-                detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
-        }
         let parts = URLComponentsParser.split(target: context.rawTarget)
         let request = HTTPRequest(
             method: context.method, path: URLComponentsParser.decodePath(parts.rawPath), rawPath: parts.rawPath,

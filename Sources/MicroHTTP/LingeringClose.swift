@@ -1,0 +1,179 @@
+internal import CMicroHTTPD
+import Dispatch
+import Synchronization
+
+#if os(Linux)
+    import Glibc
+
+    /// Keeps the socket of a connection that refused its request body open for a moment after libmicrohttpd let
+    /// it go, reading and dropping what the client still sends (a "lingering close", as nginx and Apache do).
+    ///
+    /// A client that sends its body without waiting for `100 Continue` is still writing when the 413 goes out.
+    /// Closing a socket with unread input makes the kernel answer with a reset, and a client that gets the reset
+    /// before it has read the 413 reports "connection reset" instead of the answer. libmicrohttpd shuts the socket
+    /// down for writing after the response (the client sees its end) and then closes it; the server hands a
+    /// duplicate descriptor taken just before that to ``adopt(_:)``, which keeps the socket open and drains it until
+    /// the client closes, ``byteLimit`` bytes were dropped or ``duration`` passed. At most ``capacity`` sockets
+    /// linger at once; past that a socket is closed at once. One thread waits on an epoll set and sleeps while no
+    /// socket lingers.
+    final class LingeringClose: Sendable {
+        private struct Lingering {
+            let socket: Int32
+            let deadline: ContinuousClock.Instant
+            var dropped = 0
+        }
+
+        /// The most bytes read and dropped from one socket.
+        let byteLimit: Int
+        /// The longest a socket lingers.
+        let duration: Duration
+        /// The most sockets lingering at once.
+        let capacity: Int
+
+        private let epoll: Int32
+        /// An eventfd that wakes the thread for a new socket's deadline and for ``stop()``.
+        private let wakeUp: Int32
+        /// Lingering sockets by epoll token (a token is never reused, so a late event finds nothing).
+        private let lingering = Mutex<(next: UInt64, sockets: [UInt64: Lingering])>((1, [:]))
+        private let running = Atomic<Bool>(true)
+        private let finished = DispatchSemaphore(value: 0)
+
+        /// Starts the thread; nil when the kernel refuses an epoll set (sockets are then closed at once).
+        init?(byteLimit: Int, duration: Duration, capacity: Int) {
+            let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+            guard epoll >= 0 else { return nil }
+            let wakeUp = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
+            guard wakeUp >= 0 else {
+                close(epoll)
+                return nil
+            }
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.u64 = 0
+            guard epoll_ctl(epoll, EPOLL_CTL_ADD, wakeUp, &event) == 0 else {
+                close(wakeUp)
+                close(epoll)
+                return nil
+            }
+            self.byteLimit = byteLimit
+            self.duration = duration
+            self.capacity = capacity
+            self.epoll = epoll
+            self.wakeUp = wakeUp
+            DispatchQueue(label: "MicroHTTP.lingering").async { [self] in
+                run()
+                finished.signal()
+            }
+        }
+
+        /// Takes `socket` (a descriptor of its own, which this closes) and drains it until the client closes.
+        func adopt(_ socket: Int32) {
+            let adopted = lingering.withLock { state -> Bool in
+                guard running.load(ordering: .relaxed), state.sockets.count < capacity else { return false }
+                let token = state.next
+                var event = epoll_event()
+                event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
+                event.data.u64 = token
+                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return false }
+                state.next += 1
+                state.sockets[token] = Lingering(socket: socket, deadline: .now + duration)
+                return true
+            }
+            guard adopted else {
+                close(socket)
+                return
+            }
+            var one: UInt64 = 1
+            _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)  // the thread may sleep with no deadline
+        }
+
+        /// Sockets lingering now.
+        var count: Int {
+            lingering.withLock { $0.sockets.count }
+        }
+
+        /// Closes every lingering socket and ends the thread (later calls do nothing).
+        func stop() {
+            guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
+            var one: UInt64 = 1
+            _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)
+            finished.wait()
+            lingering.withLock { state in
+                for entry in state.sockets.values { close(entry.socket) }
+                state.sockets = [:]
+            }
+            close(wakeUp)
+            close(epoll)
+        }
+
+        /// The thread: drains reported sockets and closes those done or overdue; sleeps until the next deadline.
+        private func run() {
+            var events = [epoll_event](repeating: epoll_event(), count: 64)
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var timeout: Int32 = -1
+            while running.load(ordering: .sequentiallyConsistent) {
+                let count = epoll_wait(epoll, &events, Int32(events.count), timeout)
+                for event in events[0..<Int(max(count, 0))] {
+                    if event.data.u64 == 0 {
+                        var value: UInt64 = 0
+                        _ = read(wakeUp, &value, MemoryLayout<UInt64>.size)
+                    } else {
+                        drain(event.data.u64, &buffer)
+                    }
+                }
+                timeout = closeOverdue()
+            }
+        }
+
+        /// Reads what `token`'s socket holds; closes it at the client's end, an error or past ``byteLimit``.
+        private func drain(_ token: UInt64, _ buffer: inout [UInt8]) {
+            lingering.withLock { state in
+                guard var entry = state.sockets[token] else { return }
+                while true {
+                    let count = buffer.withUnsafeMutableBytes {
+                        recv(entry.socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+                    }
+                    if count > 0 {
+                        entry.dropped += count
+                        if entry.dropped <= byteLimit { continue }
+                    } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) {
+                        state.sockets[token] = entry
+                        return
+                    }
+                    break  // the client closed, an error, or too much
+                }
+                state.sockets[token] = nil
+                _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
+                close(entry.socket)
+            }
+        }
+
+        /// Closes the sockets past their deadline; returns the milliseconds until the next one (-1: none).
+        private func closeOverdue() -> Int32 {
+            let now = ContinuousClock.now
+            return lingering.withLock { state in
+                var next: ContinuousClock.Instant?
+                for (token, entry) in state.sockets {
+                    if entry.deadline <= now {
+                        state.sockets[token] = nil
+                        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
+                        close(entry.socket)
+                    } else if next.map({ entry.deadline < $0 }) ?? true {
+                        next = entry.deadline
+                    }
+                }
+                guard let next else { return -1 }
+                let left = (next - now).components
+                return Int32(clamping: left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1)
+            }
+        }
+    }
+#else
+    /// Elsewhere than on Linux there is no epoll: a socket that refused a body is closed at once.
+    final class LingeringClose: Sendable {
+        init?(byteLimit: Int, duration: Duration, capacity: Int) { nil }
+        func adopt(_ socket: Int32) {}
+        func stop() {}
+        var count: Int { 0 }
+    }
+#endif
