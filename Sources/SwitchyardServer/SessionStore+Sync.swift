@@ -132,7 +132,6 @@ extension SessionStore {
         return documents
     }
 
-
     /// What a shared archive told this node: a change elsewhere reaches the session's streams here (a copy nobody
     /// follows is left as it is: it is checked when next served); a removal ends the copy; after a
     /// disconnection, every followed session is reconciled.

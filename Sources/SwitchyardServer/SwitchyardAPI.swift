@@ -157,7 +157,8 @@ public final class SwitchyardAPI: HTTPHandler {
         else { return }
         throw Problem(
             status: 400, code: "invalidIdempotencyKey", title: "Invalid request",
-            detail: "an Idempotency-Key is 1 to \(Self.maxIdempotencyKeyBytes) visible ASCII characters, such as a UUID")
+            detail: "an Idempotency-Key is 1 to \(Self.maxIdempotencyKeyBytes) visible ASCII characters, such as a UUID"
+        )
     }
 
     /// The longest `Idempotency-Key` accepted.
