@@ -7,7 +7,9 @@ import Synchronization
 #endif
 
 /// How many sessions each client address may create: a token bucket per address that holds
-/// ``ServerConfiguration/sessionCreationsPerMinute`` tokens and refills at that rate.
+/// ``ServerConfiguration/sessionCreationsPerMinute`` tokens and refills at that rate, and one per network (an IPv4
+/// /24, an IPv6 /48) that holds ``networkFactor`` times as many: one client with many addresses is held to what a
+/// network of many users behind it may create.
 ///
 /// IPv6 clients are counted by their /64 prefix (one customer's network), IPv4 clients by address. The table is
 /// bounded: buckets that have refilled completely carry no information and are dropped when it grows.
@@ -36,28 +38,52 @@ final class CreationRateLimiter: Sendable {
         self.now = now
     }
 
-    /// Takes a token for `peer` (an IP address as text) if one is left.
+    /// How many times an address's allowance its network (/24, /48) has.
+    static let networkFactor = 16
+
+    /// Takes a token for `peer` (an IP address as text), and one for its network, if both have one left.
     func take(for peer: String) -> Decision {
         guard perMinute > 0 else { return .allowed }
-        let key = Self.clientKey(peer)
         let time = now()
-        let capacity = Double(perMinute)
-        let rate = capacity / 60
+        let limits = [
+            (Self.clientKey(peer), Double(perMinute)),
+            (Self.networkKey(peer), Double(perMinute * Self.networkFactor)),
+        ]
         return buckets.withLock { buckets in
             if buckets.count > sweepAbove {
-                buckets = buckets.filter { $0.value.tokens + (time - $0.value.updated) * rate < capacity }
+                // A full bucket of either kind carries nothing: an address's refills in a minute at most.
+                let capacity = Double(perMinute)
+                buckets = buckets.filter { $0.value.tokens + (time - $0.value.updated) * capacity / 60 < capacity }
             }
-            var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: time)
-            bucket.tokens = min(capacity, bucket.tokens + max(0, time - bucket.updated) * rate)
-            bucket.updated = time
-            guard bucket.tokens >= 1 else {
+            var filled: [(String, Bucket)] = []
+            for (key, capacity) in limits {
+                let rate = capacity / 60
+                var bucket = buckets[key] ?? Bucket(tokens: capacity, updated: time)
+                bucket.tokens = min(capacity, bucket.tokens + max(0, time - bucket.updated) * rate)
+                bucket.updated = time
+                guard bucket.tokens >= 1 else {
+                    buckets[key] = bucket
+                    return .refused(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
+                }
+                filled.append((key, bucket))
+            }
+            for (key, var bucket) in filled {
+                bucket.tokens -= 1
                 buckets[key] = bucket
-                return .refused(retryAfter: max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))))
             }
-            bucket.tokens -= 1
-            buckets[key] = bucket
             return .allowed
         }
+    }
+
+    /// The network an address belongs to: its /24 for IPv4 (also IPv4-mapped IPv6), its /48 for IPv6.
+    static func networkKey(_ peer: String) -> String {
+        let client = clientKey(peer)
+        if client.hasSuffix("::/64") {
+            // The /64 key lists its 8 bytes: a /48 is its first 6.
+            return client.split(separator: ":").prefix(6).joined(separator: ":") + "::/48"
+        }
+        guard client.split(separator: ".").count == 4 else { return client }
+        return client.split(separator: ".").prefix(3).joined(separator: ".") + ".0/24"
     }
 
     /// The address itself for IPv4 (also IPv4-mapped IPv6), the first 64 bits for other IPv6 addresses.

@@ -51,6 +51,7 @@ final class SessionStore: Sendable {
     /// A new session of `appName` (default: the first app), not yet live: ``publish(_:creation:)`` makes it so.
     func create(appName: String?) throws(CreateFailure) -> Session {
         if count >= configuration.maxSessions { expireIdle() }
+        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         let app: NavigationApp
         if let appName {
             guard let found = configuration.apps.first(where: { $0.name == appName }) else {
@@ -134,6 +135,7 @@ final class SessionStore: Sendable {
             return session
         }
         if count >= configuration.maxSessions { expireIdleInMemory() }
+        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         guard count < configuration.maxSessions else { throw .full }
         let stored: StoredSession?
         do {
@@ -216,6 +218,39 @@ final class SessionStore: Sendable {
         }
         metrics.setSessions(count)
         session.closeStreams()
+    }
+
+    /// With a store, a full server makes room by taking the least recently used sessions without a stream out of
+    /// memory (1 % of the cap at a time): they stay stored, and the next request naming one reads it back. The
+    /// cap then bounds memory, not how many sessions exist. Their use is written to the store first, so that they
+    /// expire there when they would have here. Without a store, nothing is taken out (it would end them).
+    private func evictLeastRecentlyUsed() {
+        guard let archive else { return }
+        let victims = sessions.withLock { sessions -> [Session] in
+            let over = sessions.count - configuration.maxSessions + 1
+            guard over > 0 else { return [] }
+            let batch = max(over, configuration.maxSessions / 100)
+            let idle = sessions.values.filter { $0.currentActivity.subscribers == 0 }
+            let chosen = idle.sorted { $0.currentActivity.lastAccess < $1.currentActivity.lastAccess }.prefix(batch)
+            for session in chosen { sessions[session.id] = nil }
+            return Array(chosen)
+        }
+        guard !victims.isEmpty else { return }
+        metrics.setSessions(count)
+        let now = configuration.now()
+        let touches = victims.sorted { $0.id < $1.id }.compactMap { session in
+            session.unrecordedActivity(now: now).map {
+                ArchiveWrite.touch(session: session.id, lastAccess: $0.lastAccess, used: $0.used)
+            }
+        }
+        do {
+            try archive.apply(touches)
+        } catch {
+            // They are stored still; at worst they expire a little earlier than they would have.
+            health.failed(error, during: "evict")
+        }
+        // A request waiting for one of them answers 503 sessionReloading and its retry reads it back.
+        for session in victims { session.closeStreams() }
     }
 
     /// Ends every session idle for longer than its TTL: ``ServerConfiguration/sessionTTL``, or the shorter

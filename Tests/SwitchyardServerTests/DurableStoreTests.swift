@@ -331,15 +331,24 @@ struct DurableFailureTests {
         }
     }
 
-    @Test func aStoredSessionIsNotReadBackPastTheSessionCap() throws {
+    @Test func withAStoreTheSessionCapBoundsMemoryNotSessions() throws {
         let store = try TemporaryStore()
         let first = try store.withServer { server, _ in try server.createSession() }
-        try store.withServer({ $0.maxSessions = 1 }) { server, _ in
-            _ = try server.createSession()
-            let refused = try server.get(first.base)
-            #expect(refused.status == 503)
-            #expect(refused.json["code"] == "tooManySessions")
-            #expect(refused.header("Retry-After") != nil)
+        try store.withServer({ $0.maxSessions = 3 }) { server, _ in
+            var created: [DemoSession] = []
+            for _ in 0..<10 {
+                let session = try server.createSession()  // never 503: the least recently used leave memory
+                try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+                created.append(session)
+            }
+            #expect(server.api.sessionCount <= 3)
+            // Every one of them is still there, read back from the store on its next request.
+            for session in [first] + created {
+                let state = try session.state()
+                #expect(state.status == 200)
+            }
+            #expect(try created[0].state().version == 1)
+            #expect(server.api.sessionCount <= 3)
         }
     }
 }

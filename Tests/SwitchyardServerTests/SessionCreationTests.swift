@@ -26,6 +26,32 @@ struct SessionCreationTests {
         }
     }
 
+    @Test func manyAddressesOfOneNetworkShareItsAllowance() throws {
+        let clock = Locked(0.0)
+        try withServer({
+            $0.sessionCreationsPerMinute = 2
+            $0.now = { clock.value }
+        }) { server in
+            // A /24 may create 16 times an address's allowance, however many addresses it uses.
+            var created = 0
+            for host in 1...40 {
+                for _ in 0..<2
+                where try server.handle("POST", "/api/sessions", peer: "198.51.100.\(host)").status == 201 {
+                    created += 1
+                }
+            }
+            #expect(created == 2 * CreationRateLimiter.networkFactor)
+            let refused = try server.handle("POST", "/api/sessions", peer: "198.51.100.77")
+            #expect(refused.status == 429)
+            #expect(try server.handle("POST", "/api/sessions", peer: "198.51.101.1").status == 201, "another /24")
+        }
+        #expect(
+            CreationRateLimiter.networkKey("2001:db8:1:2:aaaa::1") == CreationRateLimiter.networkKey("2001:db8:1:ff::9")
+        )
+        #expect(CreationRateLimiter.networkKey("2001:db8:1:2::1") != CreationRateLimiter.networkKey("2001:db8:2:2::1"))
+        #expect(CreationRateLimiter.networkKey("::ffff:192.0.2.1") == "192.0.2.0/24")
+    }
+
     @Test func ipv6ClientsAreCountedByTheirSlash64() {
         #expect(
             CreationRateLimiter.clientKey("2001:db8:1:2:aaaa::1")
