@@ -56,6 +56,26 @@ struct ResultAndGuardTests {
         }
     }
 
+    @Test func aRetriedRedirectThatChangesNothingMakesNoVersion() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            try session.logIn()
+            try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+            let push = #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"admin"}]}"#
+            let first = try session.transition(push)
+            #expect(first.json["code"] == "redirected")
+            let version = try #require(first.json["currentVersion"]?.int)
+            for _ in 0..<5 {
+                let again = try session.transition(push)
+                #expect(again.status == 409)
+                #expect(again.json["code"] == "redirected", "the answer still says where the session is")
+                #expect(again.json["currentVersion"]?.int == version)
+            }
+            #expect(try session.state().version == version, "no identical versions")
+            #expect(try session.history().json["entries"]?.array?.count == version)
+        }
+    }
+
     @Test func theAdminScreenRedirectsToProfileAndOpensOnceTheSwitchIsOn() throws {
         let store = try TemporaryStore()
         let (id, redirectedVersion) = try store.withServer { server, _ in

@@ -40,10 +40,13 @@ extension NavigationEngine {
         while true {
             do {
                 try transaction(followingRedirects: false) {
+                    let waiting = storage.pendingRoute
                     var current = storage.rootNode
                     for step in redirect.steps { current = try apply(step, at: current) }
                     storage.pendingRoute = first.target
-                    markChanged()
+                    // A redirect that leads where the session is, to the route already pending, changes nothing:
+                    // no version (a client retrying the refused step would otherwise make one each time).
+                    if storage.pendingRoute != waiting { markChanged() }
                 }
             } catch let next as GuardRedirect {
                 chain.append(next.label)
