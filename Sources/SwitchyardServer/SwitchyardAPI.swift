@@ -149,11 +149,14 @@ public final class SwitchyardAPI: HTTPHandler {
 
     /// `GET /healthz`, liveness: the process answers. Never touches the store (a store that hangs must not make
     /// an orchestrator restart a server that would recover with it).
-    /// 400 for an `Idempotency-Key` longer than 255 bytes or with characters other than visible ASCII: keys are
+    /// 400 for an `Idempotency-Key` that is empty, longer than 255 bytes or has characters other than visible ASCII: keys are
     /// remembered per session, so their size is bounded like everything else a client makes the server keep.
     private func checkIdempotencyKey(_ request: HTTPRequest) throws {
         guard let key = request.headers["idempotency-key"] else { return }
-        guard key.utf8.count > Self.maxIdempotencyKeyBytes || !key.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        let bytes = key.utf8
+        guard
+            bytes.isEmpty || bytes.count > Self.maxIdempotencyKeyBytes
+                || !bytes.allSatisfy({ (0x21...0x7E).contains($0) })
         else { return }
         throw Problem(
             status: 400, code: "invalidIdempotencyKey", title: "Invalid request",

@@ -8,7 +8,7 @@ struct IdempotencyTests {
     @Test func anOverlongOrUnprintableKeyIsRefusedAndChangesNothing() throws {
         try withServer { server in
             let session = try server.createSession()
-            for key in [String(repeating: "k", count: 256), "two words", "tab\tkey"] {
+            for key in [String(repeating: "k", count: 256), "two words", "tab\tkey", ""] {
                 let refused = try session.event(
                     #"{"name":"completeOnboarding"}"#, headers: [("Idempotency-Key", key)])
                 #expect(refused.status == 400)
