@@ -26,7 +26,12 @@ import Synchronization
 ///   `chunked`) get 400 and the connection is closed. Transport errors are
 ///   `application/problem+json`; a handler that throws yields a 500 problem, never a crash.
 /// - **Connections.** Total and per-IP connection caps and an inactivity timeout come from the
-///   configuration; one client holding many connections cannot starve others.
+///   configuration; one client holding many connections cannot starve others. A new connection must send its
+///   first request's header within ``HTTPServerConfiguration/firstRequestTimeout``, and every request must be
+///   in within ``HTTPServerConfiguration/requestTimeout``. From 90 % of
+///   ``HTTPServerConfiguration/maxConnections`` on, each new connection evicts the one idle the longest (no
+///   request in progress, no event stream), so that idle connections cannot fill the cap and keep new clients
+///   out.
 /// - **Event streams.** A ``HTTPResponse/Body/stream(_:)`` response is a chunked
 ///   `text/event-stream` fed by an ``EventStream``. An idle stream parks (suspends) its connection,
 ///   so thousands of streams cost no threads; `send` resumes it from any thread. A heartbeat comment
@@ -105,6 +110,12 @@ public final class HTTPServer: Sendable {
     /// The bound port (useful with port 0); 0 before ``start()``.
     public var port: UInt16 {
         state.withLock { $0.port }
+    }
+
+    /// The connections open now (for metrics and tests): accepted by libmicrohttpd and not yet closed, event
+    /// streams included; a connection shut down by a deadline or an eviction counts until it is closed.
+    public var openConnections: Int {
+        core.connections.count
     }
 
     /// Stops gracefully: stop accepting, end event streams, let in-flight requests finish (at most
@@ -202,10 +213,10 @@ public final class HTTPServer: Sendable {
         if heartbeat > .zero {
             timers.append(Self.timer(every: heartbeat, on: queue) { [core] in core.heartbeat() })
         }
-        let requestTimeout = core.configuration.requestTimeout
-        if requestTimeout > .zero {
-            let interval = min(.seconds(1), requestTimeout / 4)
-            timers.append(Self.timer(every: interval, on: queue) { [core] in core.deadlines.sweep() })
+        let timeouts = [core.configuration.requestTimeout, core.configuration.firstRequestTimeout].filter { $0 > .zero }
+        if let shortest = timeouts.min() {
+            let interval = min(.seconds(1), shortest / 4)
+            timers.append(Self.timer(every: interval, on: queue) { [core] in core.connections.sweep() })
         }
         return timers
     }

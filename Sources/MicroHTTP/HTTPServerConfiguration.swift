@@ -17,6 +17,14 @@ public struct HTTPServerConfiguration: Sendable {
     /// The longest request target (path and query) accepted, in bytes; longer gets 414. Default 8 KiB.
     public var maxURLBytes: Int = 8192
     /// The most connections open at once. Default 10,000.
+    ///
+    /// libmicrohttpd stops accepting at this cap, so from 90 % of it on (at most one below it) each new
+    /// connection closes the connection idle the longest: one with no request in progress and no event stream
+    /// (a keep-alive connection between requests, or one still sending its first header). Connections answering
+    /// a request and event streams are never evicted. Many clients each holding idle connections therefore cannot
+    /// keep a new client out; with ``firstRequestTimeout`` a connection that never sends a request is closed soon
+    /// anyway. (Chosen over refusing at a lower threshold, which would still let idle connections lock new ones out,
+    /// and over closing idle connections sooner for everyone, which costs well-behaved keep-alive clients.)
     public var maxConnections: Int = 10_000
     /// The most connections open at once from one IP address. Default 256: enough for about a hundred
     /// browser tabs behind one NAT address, each holding an event stream and a keep-alive connection.
@@ -28,6 +36,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// ``idleTimeout`` this also ends a client that trickles a byte now and then. `.zero` turns it
     /// off. Checked about once a second. Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
+    /// The time a new connection has to send the whole header of its first request; then it is closed. A client
+    /// that connects and sends nothing (or trickles a header) holds a connection slot only this long, instead of
+    /// ``idleTimeout`` or ``requestTimeout``. `.zero` turns it off. Checked about four times per timeout, at
+    /// least once a second. Default 5 s.
+    public var firstRequestTimeout: Duration = .seconds(5)
     /// After a 413 for a body over ``maxBodyBytes`` (answered at once, with no `100 Continue`), up to this
     /// many bytes that the client still sends are read and dropped for at most 2 s, so that a client sending
     /// its body without waiting reads the 413 instead of a connection reset; then the socket is closed.

@@ -65,10 +65,10 @@ enum MHDBridge {
                 core.logger.debug("libmicrohttpd: \(message)")
             },
             { cls, _, _ in
-                // Refuse new connections once shutdown began (instead of MHD_quiesce_daemon).
+                // Refuses new connections once shutdown began (instead of MHD_quiesce_daemon); near the cap, makes
+                // room for them.
                 guard let cls else { return .NO }
-                return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().stopping.load(ordering: .relaxed)
-                    ? .NO : .YES
+                return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().accepting() ? .YES : .NO
             })
     }
 

@@ -15,7 +15,7 @@ enum ResponseWriter {
         _ response: HTTPResponse, context: ConnectionContext, connection: OpaquePointer, core: ServerCore,
         close: Bool
     ) -> MHD_Result {
-        core.deadlines.answered(context)
+        core.connections.answered(context)
         var response = response
         if !(100...599).contains(response.status) {
             core.logger.error("handler returned an invalid status", metadata: ["status": "\(response.status)"])

@@ -21,8 +21,8 @@ final class ServerCore: Sendable {
     private let streams = Mutex<[ObjectIdentifier: EventStream]>([:])
     /// The last message libmicrohttpd logged (for start failures).
     let lastLibraryMessage = Mutex<String>("")
-    /// Header and body deadlines of the requests being received.
-    let deadlines: RequestDeadlines
+    /// Open connections: request deadlines, and eviction of idle ones near the connection cap.
+    let connections: ConnectionTable
     /// Notices clients that hang up on an idle (parked) event stream.
     let hangUps: HangUpWatcher?
     /// Drains the sockets of connections that refused a request body, so that their clients read the 413.
@@ -32,7 +32,9 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
-        deadlines = RequestDeadlines(timeout: configuration.requestTimeout)
+        connections = ConnectionTable(
+            requestTimeout: configuration.requestTimeout, firstRequestTimeout: configuration.firstRequestTimeout,
+            capacity: configuration.maxConnections)
         hangUps = HangUpWatcher()
         lingering = LingeringClose(
             byteLimit: configuration.maxDrainedBodyBytes, duration: .seconds(2), capacity: Self.lingeringCapacity)
@@ -43,15 +45,25 @@ final class ServerCore: Sendable {
 
     // MARK: - Connection lifecycle
 
-    /// A connection opened: it owes its first request within the request timeout.
+    /// A connection opened: it owes its first request's header within the first-request timeout.
     func opened(_ context: ConnectionContext, socket: Int32) {
         context.socket = socket
-        deadlines.awaiting(context, socket: socket)
+        connections.opened(context, socket: socket)
+    }
+
+    /// Whether to accept a new connection: none once shutdown began. Near the connection cap the connection idle
+    /// the longest makes room for it (``ConnectionTable/evictIdlest()``).
+    func accepting() -> Bool {
+        guard !stopping.load(ordering: .relaxed) else { return false }
+        if connections.evictIdlest() {
+            logger.debug("near the connection cap: closed the connection idle the longest")
+        }
+        return true
     }
 
     /// A connection is closing (its socket is still open, shut down for writing).
     func closed(_ context: ConnectionContext) {
-        deadlines.closed(context)
+        connections.closed(context)
         if context.lingers, context.socket >= 0, let lingering {
             // libmicrohttpd closes its descriptor next; this one keeps the socket open while the client's body drains.
             let socket = fcntl(context.socket, F_DUPFD_CLOEXEC, 0)
@@ -64,6 +76,7 @@ final class ServerCore: Sendable {
     /// First call for a request: headers are in. Checks limits and smuggling shapes.
     func begin(_ context: ConnectionContext, _ connection: OpaquePointer, method: String) -> MHD_Result {
         context.begin(method: method)
+        connections.requestBegan(context)
         inFlight.add(1, ordering: .relaxed)
         if context.peer == nil {
             context.peer = PeerAddress.string(swy_connection_client_address(connection))
@@ -142,7 +155,7 @@ final class ServerCore: Sendable {
             let refusal = HTTPResponse.problem(
                 status: 413, title: "Content Too Large",
                 detail: "The request body is larger than \(configuration.maxBodyBytes) bytes.")
-            deadlines.answered(context)
+            connections.answered(context)
             _ = ResponseWriter.writeDirectly(refusal, context: context)
             return .NO
         }
@@ -153,7 +166,7 @@ final class ServerCore: Sendable {
     /// Last call: the whole request is in; run the handler and queue its response.
     func finish(_ context: ConnectionContext, _ connection: OpaquePointer) -> MHD_Result {
         if context.responded { return .YES }
-        deadlines.answered(context)  // the request is in: the deadline never times the handler
+        connections.answered(context)  // the request is in: the deadline never times the handler
         let parts = URLComponentsParser.split(target: context.rawTarget)
         let request = HTTPRequest(
             method: context.method, path: URLComponentsParser.decodePath(parts.rawPath), rawPath: parts.rawPath,
@@ -186,7 +199,7 @@ final class ServerCore: Sendable {
         logAccess(context, termination: termination)
         context.end()
         if termination == .REQUEST_TERMINATED_COMPLETED_OK {
-            deadlines.awaiting(context, socket: context.socket)  // the next request on this connection
+            connections.awaiting(context)  // the next request on this connection
         }
     }
 

@@ -61,6 +61,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "Time a new connection has to send its first request's header, e.g. 5s (env SWITCHYARD_FIRST_REQUEST_TIMEOUT; default 5s)."
+    )
+    var firstRequestTimeout: String?
+
+    @Option(
+        help:
             "Sessions one client address may create per minute; 0: no limit (env SWITCHYARD_SESSION_CREATE_RATE; default 60)."
     )
     var sessionCreateRate: String?

@@ -22,6 +22,7 @@ struct Settings {
     var maxStreams = 4096
     var idleTimeout: Duration = .seconds(10)
     var requestTimeout: Duration = .seconds(30)
+    var firstRequestTimeout: Duration = .seconds(5)
     var sessionCreateRate = 60
     var unusedSessionTTL: Duration = .seconds(2 * 60)
     var maxDocument = 256 * 1024
@@ -79,6 +80,9 @@ struct Settings {
         }
         if let (text, source) = value(command.requestTimeout, "request-timeout") {
             requestTimeout = try Self.duration(text, source)
+        }
+        if let (text, source) = value(command.firstRequestTimeout, "first-request-timeout") {
+            firstRequestTimeout = try Self.duration(text, source)
         }
         if let (text, source) = value(command.sessionCreateRate, "session-create-rate") {
             sessionCreateRate = try Self.number(text, source, in: 0...1_000_000) ?? sessionCreateRate
@@ -214,6 +218,7 @@ struct Settings {
         configuration.maxStreams = maxStreams
         configuration.idleTimeout = idleTimeout
         configuration.requestTimeout = requestTimeout
+        configuration.firstRequestTimeout = firstRequestTimeout
         configuration.redactPath = Self.redact
         return configuration
     }
@@ -249,6 +254,7 @@ struct Settings {
             "logLevel": "\(logLevel)", "logFormat": "\(logFormat)", "corsOrigin": "\(corsOrigin ?? "none")",
             "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
             "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
+            "firstRequestTimeout": "\(firstRequestTimeout)",
             "sessionCreateRate": "\(sessionCreateRate)", "unusedSessionTTL": "\(unusedSessionTTL)",
             "maxDocument": "\(maxDocument)", "maxField": "\(maxField)",
             "maxHistory": "\(maxHistory.map(String.init) ?? "default")",
