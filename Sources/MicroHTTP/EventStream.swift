@@ -12,8 +12,8 @@ import Synchronization
 /// The server creates it for a ``HTTPResponse/Body/stream(_:)`` response and hands it to the
 /// application's ``Start`` closure. Events queue in memory and are written when the connection
 /// can take them; an idle stream parks its connection (no thread is held per stream). A client that
-/// went away is noticed at once while the stream is idle (the server watches parked connections for a
-/// hang-up), otherwise at the next write.
+/// went away is noticed at once, idle or busy: the server watches each stream's socket for a hang-up (FIN or
+/// reset) and then ends the stream and closes its connection.
 ///
 /// ``send(_:)``, ``close()`` and ``onClose(_:)`` never run application code: the ``onClose(_:)``
 /// callbacks run on a server thread once the connection has ended, with none of the caller's locks
@@ -50,7 +50,8 @@ public final class EventStream: Sendable {
         var connection: UInt?
         /// The connection's socket while `connection` is set (-1 otherwise).
         var socket: Int32 = -1
-        /// Whether ``parking`` watches the connection's socket (from its first park until the request ends).
+        /// Whether ``watcher`` watches the connection's socket (from ``attach(connection:socket:)`` until the request
+        /// ends).
         var watched = false
         var closeCallbacks: [@Sendable () -> Void] = []
         var closeFired = false
@@ -60,8 +61,8 @@ public final class EventStream: Sendable {
     private let state = Mutex(State())
     /// Bytes queued for a client that does not read; past this the stream is closed and its connection aborted.
     let backlogLimit: Int
-    /// Tells the server when the stream's connection is parked, so that a hang-up is noticed while it is idle.
-    let parking: (any ConnectionParking)?
+    /// Watches the stream's socket, so that a client's hang-up ends the stream at once.
+    let watcher: (any HangUpWatching)?
 
     /// Bytes queued from which a new snapshot replaces the queued ones: a client that keeps up gets every state,
     /// one that falls behind gets the latest instead of a growing backlog.
@@ -69,10 +70,10 @@ public final class EventStream: Sendable {
 
     /// A stream closed past `backlogLimit` queued bytes, whose snapshots replace each other from
     /// `coalescingThreshold` queued bytes (default: a quarter of the limit, at most 256 KiB).
-    init(backlogLimit: Int = 4 << 20, coalescingThreshold: Int? = nil, parking: (any ConnectionParking)? = nil) {
+    init(backlogLimit: Int = 4 << 20, coalescingThreshold: Int? = nil, watcher: (any HangUpWatching)? = nil) {
         self.backlogLimit = backlogLimit
         self.coalescingThreshold = coalescingThreshold ?? min(256 << 10, backlogLimit / 4)
-        self.parking = parking
+        self.watcher = watcher
     }
 
     /// Queues one event: `id:` and `event:` lines when given, then `data:` (one line per line of `data`).
@@ -157,19 +158,24 @@ public final class EventStream: Sendable {
 
     // MARK: - Called by the server (MHD threads)
 
-    /// Binds the stream to its connection and that connection's socket (before the response is queued).
+    /// Binds the stream to its connection and that connection's socket (before the response is queued), and has
+    /// the socket watched for a hang-up.
     func attach(connection: OpaquePointer, socket: Int32) {
         let address = UInt(bitPattern: connection)
         state.withLock { state in
             state.connection = address
             state.socket = socket
+            if let watcher, socket >= 0 {
+                state.watched = true
+                watcher.watch(self, socket: socket)
+            }
         }
     }
 
     /// The request ended (response done, client gone or daemon shutdown): forget the connection.
     func connectionEnded() {
         let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            if state.watched { parking?.ended(self) }
+            if state.watched { watcher?.ended(self) }
             state.watched = false
             state.connection = nil
             state.socket = -1
@@ -198,10 +204,6 @@ public final class EventStream: Sendable {
             // can never come before the suspend.
             state.suspended = true
             MHD_suspend_connection(connection)
-            if let parking {
-                state.watched = true
-                if !parking.parked(self, connection: connection) { abort(&state) }  // it hung up while busy
-            }
             return 0
         }
     }
@@ -230,11 +232,12 @@ public final class EventStream: Sendable {
         state.withLock { abort(&$0) }
     }
 
-    /// The client hung up while the connection was parked: resume it so that the server ends it now.
+    /// The client hung up (FIN or reset): end the stream now, parked or busy. There is nobody to drain to, and a
+    /// connection blocked writing to a client that reads no more would otherwise wait for the idle timeout.
     func clientHungUp() {
         state.withLock { state in
-            guard state.suspended else { return }
-            abort(&state)  // there is nobody to drain to
+            guard state.connection != nil, !state.aborted else { return }
+            abort(&state)
         }
     }
 

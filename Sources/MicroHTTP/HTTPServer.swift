@@ -35,8 +35,10 @@ import Synchronization
 /// - **Event streams.** A ``HTTPResponse/Body/stream(_:)`` response is a chunked
 ///   `text/event-stream` fed by an ``EventStream``. An idle stream parks (suspends) its connection,
 ///   so thousands of streams cost no threads; `send` resumes it from any thread. A heartbeat comment
-///   (`: ping`) every ``HTTPServerConfiguration/heartbeatInterval`` keeps streams alive and reveals
-///   clients that went away. Streams over ``HTTPServerConfiguration/maxStreams`` get 503.
+///   (`: ping`) every ``HTTPServerConfiguration/heartbeatInterval`` keeps streams alive. Each stream's
+///   socket is watched (epoll, `EPOLLRDHUP`): a client that closes the stream (FIN or reset) ends it at once,
+///   idle or busy, freeing its connection and per-address slot. Streams over
+///   ``HTTPServerConfiguration/maxStreams`` get 503.
 /// - **Shutdown.** ``stop()`` stops accepting (new connections are closed at once), closes event streams, lets
 ///   in-flight requests finish within ``HTTPServerConfiguration/shutdownGrace``, then stops the
 ///   daemon. ``waitForTermination()`` does the same on SIGTERM/SIGINT.
@@ -141,7 +143,7 @@ public final class HTTPServer: Sendable {
                 let waiters = state.waiters
                 state.waiters = []
                 waiters.forEach { $0.wake() }
-                core.hangUps?.stop()  // never started: no connection was ever parked
+                core.hangUps?.stop()  // never started: no stream was ever watched
                 core.lingering?.stop()
                 return .none(true)
             case .stopped: return .none(state.stoppedCleanly)

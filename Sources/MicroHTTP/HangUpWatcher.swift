@@ -7,21 +7,20 @@ import Synchronization
 
     /// Watches the sockets of event-stream connections for a hang-up (epoll, `EPOLLRDHUP`, edge-triggered).
     ///
-    /// libmicrohttpd does not poll a suspended connection, so without this a client that closed an idle
-    /// stream kept its connection, and its per-address slot, until the next heartbeat. The watcher wakes
-    /// such a stream at once; the server then ends the connection. A socket is added at the stream's first park
-    /// and stays until its request ends (one `epoll_ctl` each way, not two per event: with a thousand streams
-    /// following a session, those calls were a fifth of a broadcast's cost). A hang-up while the stream is busy
-    /// is remembered, and its next park ends it.
-    final class HangUpWatcher: ConnectionParking {
+    /// libmicrohttpd does not poll a suspended connection, nor read from one that is blocked writing to a client
+    /// that reads no more; without this a client that closed a stream kept its connection, and its per-address
+    /// slot, until the next heartbeat or the idle timeout. A socket is added when its stream's response begins and
+    /// stays until its request ends (one `epoll_ctl` each way, not two per event: with a thousand streams following
+    /// a session, those calls were a fifth of a broadcast's cost). When its client hangs up (FIN or reset), the
+    /// stream ends at once, parked or busy, and the server closes the connection. The thread sleeps in `epoll_wait`
+    /// until a socket reports or ``stop()`` wakes it.
+    final class HangUpWatcher: HangUpWatching {
         private struct Registry {
             var nextToken: UInt64 = 1
             /// Watched streams by identity: their epoll token and socket.
             var watched: [ObjectIdentifier: (token: UInt64, socket: Int32)] = [:]
             /// Watched streams by epoll token (a token is never reused, so a late event finds nothing).
             var streams: [UInt64: EventStream] = [:]
-            /// Streams whose client hung up.
-            var hungUp: Set<ObjectIdentifier> = []
         }
 
         private let epoll: Int32
@@ -53,7 +52,7 @@ import Synchronization
             self.wakeUp = wakeUp
             let thread = DispatchQueue(label: "MicroHTTP.hangups")
             thread.async { [self] in
-                watch()
+                run()
                 finished.signal()
             }
         }
@@ -69,57 +68,51 @@ import Synchronization
             registry.withLock { $0 = Registry() }
         }
 
-        func parked(_ stream: EventStream, connection: OpaquePointer) -> Bool {
+        func watch(_ stream: EventStream, socket: Int32) {
             let id = ObjectIdentifier(stream)
-            return registry.withLock { registry in
-                if registry.hungUp.contains(id) { return false }
-                guard registry.watched[id] == nil else { return true }
-                let socket = swy_connection_fd(connection)
-                guard socket >= 0 else { return true }
+            registry.withLock { registry in
+                guard registry.watched[id] == nil else { return }
                 let token = registry.nextToken
                 registry.nextToken += 1
                 var event = epoll_event()
                 event.events = EPOLLRDHUP.rawValue | EPOLLET.rawValue
                 event.data.u64 = token
-                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return true }
+                // A client gone already is reported at once: epoll checks the socket as it adds it.
+                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return }
                 registry.watched[id] = (token, socket)
                 registry.streams[token] = stream
-                return true
             }
         }
 
         func ended(_ stream: EventStream) {
             registry.withLock { registry in
                 let id = ObjectIdentifier(stream)
-                registry.hungUp.remove(id)
                 guard let entry = registry.watched.removeValue(forKey: id) else { return }
                 registry.streams[entry.token] = nil
                 _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
             }
         }
 
-        /// The watching loop: each reported socket's stream is told its client hung up. The stream's
-        /// lock is taken only after the registry's lock is released (the streams call in the other order).
-        private func watch() {
+        /// The watching loop: each reported socket's stream is told its client hung up. The stream's lock is taken
+        /// only after the registry's lock is released (the streams call in the other order).
+        private func run() {
             var events = [epoll_event](repeating: epoll_event(), count: 64)
             while running.load(ordering: .sequentiallyConsistent) {
-                let count = epoll_wait(epoll, &events, Int32(events.count), 1000)
-                guard count > 0 else { continue }  // timeout or EINTR: check `running` again
+                let count = epoll_wait(epoll, &events, Int32(events.count), -1)
+                guard count > 0 else { continue }  // EINTR: check `running` again
                 let hungUp = registry.withLock { registry in
-                    let streams = events[0..<Int(count)].compactMap { registry.streams[$0.data.u64] }
-                    for stream in streams { registry.hungUp.insert(ObjectIdentifier(stream)) }
-                    return streams
+                    events[0..<Int(count)].compactMap { registry.streams[$0.data.u64] }
                 }
                 for stream in hungUp { stream.clientHungUp() }
             }
         }
     }
 #else
-    /// Elsewhere than on Linux there is no epoll: hang-ups on idle streams are noticed at the next heartbeat.
-    final class HangUpWatcher: ConnectionParking {
+    /// Elsewhere than on Linux there is no epoll: hang-ups on streams are noticed at the next heartbeat.
+    final class HangUpWatcher: HangUpWatching {
         init?() { nil }
         func stop() {}
-        func parked(_ stream: EventStream, connection: OpaquePointer) -> Bool { true }
+        func watch(_ stream: EventStream, socket: Int32) {}
         func ended(_ stream: EventStream) {}
     }
 #endif

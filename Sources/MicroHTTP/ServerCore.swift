@@ -23,7 +23,7 @@ final class ServerCore: Sendable {
     let lastLibraryMessage = Mutex<String>("")
     /// Open connections: request deadlines, and eviction of idle ones near the connection cap.
     let connections: ConnectionTable
-    /// Notices clients that hang up on an idle (parked) event stream.
+    /// Notices clients that hang up on an event stream.
     let hangUps: HangUpWatcher?
     /// Drains the sockets of connections that refused a request body, so that their clients read the 413.
     let lingering: LingeringClose?
@@ -235,7 +235,7 @@ final class ServerCore: Sendable {
 
     /// A new event stream for a response, with the configured backlog limit.
     func makeStream() -> EventStream {
-        EventStream(backlogLimit: configuration.maxStreamBacklogBytes, parking: hangUps)
+        EventStream(backlogLimit: configuration.maxStreamBacklogBytes, watcher: hangUps)
     }
 
     /// Sends the heartbeat comment to every open stream (one frame, shared by all).

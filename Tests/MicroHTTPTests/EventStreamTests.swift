@@ -2,6 +2,10 @@ import Dispatch
 import MicroHTTP
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads Server-Sent Events from a raw connection.
 final class EventReader {
     let connection: RawConnection
@@ -127,6 +131,55 @@ struct EventStreamTests {
                 if !admitted { break }
             }
             #expect(eventually { box.closed.values.count == 200 })
+        }
+    }
+
+    @Test("A hundred streams closed politely (FIN) free their connections and address slots within a second")
+    func closedStreamsFreeTheirConnections() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration {
+            $0.maxConnectionsPerIP = 100
+            $0.idleTimeout = .seconds(30)
+            $0.heartbeatInterval = .seconds(60)  // no write would reveal the hang-up
+        }
+        try withServer(configuration, handle: box.handler) { server in
+            for round in 1...2 {
+                // The second round needs every slot of the address that the first round's streams held.
+                var readers = try (0..<100).map { _ in try EventReader(port: server.port) }
+                #expect(readers.allSatisfy { $0.status == 200 }, "round \(round)")
+                #expect(eventually { box.streams.values.count == 100 * round })
+                #expect(server.openConnections == 100)
+                readers = []  // each client closes its socket: a FIN
+                #expect(eventually(within: 1) { server.openConnections == 0 }, "round \(round)")
+                _ = readers
+            }
+            #expect(eventually(within: 1) { box.closed.values.count == 200 })
+        }
+    }
+
+    @Test(
+        "A client that half-closes a busy stream (FIN, reads no more) frees its connection at once, not at the idle timeout"
+    )
+    func finOnABusyStream() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration {
+            $0.idleTimeout = .seconds(30)
+            $0.heartbeatInterval = .seconds(60)
+            $0.maxStreamBacklogBytes = 32 << 20
+        }
+        try withServer(configuration, handle: box.handler) { server in
+            let client = try RawConnection(port: server.port, receiveBuffer: 4096)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(try client.readHead().0 == 200)
+            #expect(eventually { box.streams.values.count == 1 })
+            let stream = try #require(box.streams.values.first)
+            // More than the sockets' buffers hold: the server stays blocked writing to a client that reads nothing.
+            let frame = EventFrame(id: nil, event: nil, data: String(repeating: "e", count: 8192))
+            for _ in 0..<1024 { #expect(stream.send(frame)) }
+            _ = shutdown(client.fd, Int32(SHUT_WR))
+            #expect(eventually(within: 2) { box.closed.values.count == 1 }, "the stream ended")
+            #expect(eventually(within: 2) { server.openConnections == 0 }, "its connection closed")
+            #expect(stream.isClosed)
         }
     }
 
