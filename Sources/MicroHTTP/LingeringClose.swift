@@ -87,11 +87,6 @@ import Synchronization
             _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)  // the thread may sleep with no deadline
         }
 
-        /// Sockets lingering now.
-        var count: Int {
-            lingering.withLock { $0.sockets.count }
-        }
-
         /// Closes every lingering socket and ends the thread (later calls do nothing).
         func stop() {
             guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
@@ -174,6 +169,5 @@ import Synchronization
         init?(byteLimit: Int, duration: Duration, capacity: Int) { nil }
         func adopt(_ socket: Int32) {}
         func stop() {}
-        var count: Int { 0 }
     }
 #endif
