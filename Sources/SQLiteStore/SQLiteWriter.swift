@@ -35,9 +35,14 @@ final class SQLiteWriter: Sendable {
     private let statements: LeaderState
     /// The disk's room, and whether it is full.
     let space: SQLiteSpace
+    /// Whether a check found the store damaged.
+    let integrity: SQLiteIntegrity
 
-    init(connection: SQLiteConnection, limits: StoreLimits, space: SQLiteSpace) throws(ArchiveError) {
+    init(
+        connection: SQLiteConnection, limits: StoreLimits, space: SQLiteSpace, integrity: SQLiteIntegrity
+    ) throws(ArchiveError) {
         self.space = space
+        self.integrity = integrity
         do {
             statements = LeaderState(try SQLiteWrites(connection, limits: limits))
         } catch {
@@ -49,6 +54,9 @@ final class SQLiteWriter: Sendable {
     func submit(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         if space.isFull, writes.contains(where: Self.grows), !space.recovered() {
             throw .unavailable(Self.diskFull)
+        }
+        if let damage = integrity.damaged, writes.contains(where: Self.grows) {
+            throw .unreadable(damage)
         }
         let ticket = Ticket(writes)
         let leads = try queue.withLock { queue throws(ArchiveError) in

@@ -22,6 +22,7 @@ final class SessionStore: Sendable {
         self.metrics = metrics
         self.logger = logger
         health = StoreHealth(metrics: metrics, logger: logger, now: configuration.now)
+        if let archive = configuration.archive { health.observe(archive.condition) }
     }
 
     private var archive: (any SessionArchive)? { configuration.archive }
@@ -260,6 +261,7 @@ final class SessionStore: Sendable {
     /// (those idle here but used on another node sharing the archive stay). Returns how many ended.
     @discardableResult
     func expireIdle() -> Int {
+        if let archive { health.observe(archive.condition) }
         let now = configuration.now()
         let (expired, live) = expireIdleInMemory(now: now)
         guard let archive else { return expired.count }

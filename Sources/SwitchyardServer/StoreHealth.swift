@@ -27,6 +27,8 @@ final class StoreHealth: Sendable {
         var recovered = true
         var lastLogged: Double = -.infinity
         var unlogged = 0
+        /// The store's condition as last observed.
+        var condition = ArchiveCondition.ready
     }
 
     /// How often failures that go on are logged.
@@ -84,6 +86,22 @@ final class StoreHealth: Sendable {
         logger.notice(
             "the session store answers again",
             metadata: ["lastIncident": "\(failure.incident.id)", "failingSince": "\(failure.time)"])
+    }
+
+    /// Logs a change of the store's own condition (``ArchiveCondition``): read-only or unavailable at error level
+    /// with the reason, ready again as a notice. Called at start, by every expiry sweep and every readiness probe.
+    func observe(_ condition: ArchiveCondition) {
+        let previous = state.withLock { state in
+            defer { state.condition = condition }
+            return state.condition
+        }
+        guard previous != condition else { return }
+        switch condition {
+        case .ready: logger.notice("the session store takes changes again")
+        case .readOnly(let reason): logger.error("the session store is read-only", metadata: ["reason": "\(reason)"])
+        case .unavailable(let reason):
+            logger.error("the session store is unavailable", metadata: ["reason": "\(reason)"])
+        }
     }
 
     /// The latest failure when no success followed it and it is recent (``failingFor``); nil otherwise.

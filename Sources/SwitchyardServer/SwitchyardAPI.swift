@@ -176,6 +176,7 @@ public final class SwitchyardAPI: HTTPHandler {
     /// use failed, less than 10 s ago). Asks the store nothing it would have to wait for.
     func readiness() -> HTTPResponse {
         let condition = configuration.archive?.condition ?? .ready
+        sessions.health.observe(condition)
         let failing = sessions.health.failing
         let (status, reason): (String, String?) =
             switch condition {

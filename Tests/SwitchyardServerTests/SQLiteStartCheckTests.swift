@@ -25,6 +25,17 @@ struct SQLiteStartCheckTests {
         return store
     }
 
+    /// Overwrites page `page` (4 KiB pages) of the store's file with garbage: a page in the middle of a table, the
+    /// header and the first pages intact.
+    static func damagePage(_ page: Int, of store: TemporaryStore) throws {
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: store.path))
+        let size = try file.seekToEnd()
+        #expect(size > UInt64(2 * page * 4096))
+        try file.seek(toOffset: UInt64(page * 4096))
+        file.write(Data(repeating: 0x5A, count: 4096))
+        try file.close()
+    }
+
     static func refusal(_ open: () throws -> Void) -> String? {
         do {
             try open()
@@ -46,15 +57,31 @@ struct SQLiteStartCheckTests {
 
     @Test func aDamagedInnerPageIsFoundAtStart() throws {
         let store = try Self.filledStore(200)
-        let file = try FileHandle(forUpdating: URL(fileURLWithPath: store.path))
-        let size = try file.seekToEnd()
-        #expect(size > 40 * 4096)
-        // A page in the middle of the table (the header and the first pages stay intact).
-        try file.seek(toOffset: UInt64(20 * 4096))
-        file.write(Data(repeating: 0x5A, count: 4096))
-        try file.close()
+        try Self.damagePage(20, of: store)
         let reason = Self.refusal { _ = try store.open() }
         #expect(reason?.contains("damaged") == true, "\(reason ?? "opened")")
+    }
+
+    @Test func aLargerStoreIsCheckedAfterItOpensAndTurnsReadOnlyIfDamaged() throws {
+        let store = try Self.filledStore(200)
+        try Self.damagePage(20, of: store)
+        // Checked after opening, as a store larger than `startCheckBytes` is: the restart answers at once.
+        let archive = try SQLiteSessionArchive(path: store.path, startCheckBytes: 0)
+        defer { archive.close() }
+        let deadline = Date().addingTimeInterval(10)
+        while archive.condition == .ready, Date() < deadline { usleep(20_000) }
+        guard case .readOnly(let reason) = archive.condition else {
+            Issue.record("the damage was not reported: \(archive.condition)")
+            return
+        }
+        #expect(reason.contains("damaged"))
+        #expect(throws: ArchiveError.self) {
+            try archive.apply([
+                .create(
+                    StoredSession(id: "new", app: "todo", version: 0, state: [], lastAccess: 0, used: false),
+                    creation: nil)
+            ])
+        }
     }
 
     @Test func aFileShortenedUnderARunningStoreFailsReadsWithoutKillingTheProcess() throws {

@@ -91,10 +91,12 @@ struct StoreFailureReportTests {
         #expect(refused.json["detail"]?.stringValue?.contains("malformed") == false)
     }
 
-    @Test func readinessSaysWhenTheStoreIsReadOnly() throws {
+    @Test func readinessSaysWhenTheStoreIsReadOnlyAndTheLogSaysItOnce() throws {
         let store = try TemporaryStore()
         let faulty = FaultyArchive(try store.open())
-        let server = try TestServer { $0.archive = faulty }
+        let lines = Recorder<String>()
+        let server = try TestServer(
+            { $0.archive = faulty }, logger: Logger(label: "t") { _ in CapturingLogHandler(lines: lines) })
         defer {
             server.stop()
             faulty.close()
@@ -104,7 +106,11 @@ struct StoreFailureReportTests {
         #expect(ready.status == 503)
         #expect(ready.json["status"] == "readOnly")
         #expect(ready.json["store"]?["reason"] == "the disk is full")
+        #expect(try server.get("/readyz").status == 503)
+        #expect(server.api.expireIdleSessions() == 0)
+        #expect(lines.values.filter { $0.hasPrefix("error the session store is read-only") }.count == 1)
         faulty.reported.withLock { $0 = nil }
         #expect(try server.get("/readyz").status == 200)
+        #expect(lines.values.contains { $0.hasPrefix("notice the session store takes changes again") })
     }
 }
