@@ -16,14 +16,18 @@ final class PostgresAnnouncer: Sendable {
 
     private let url: String
     private let channel: String
+    private let timeout: Duration
     private let queue = Mutex(Queue())
     private let ready = DispatchSemaphore(value: 0)
     /// A notification's payload must stay under 8000 bytes.
     private static let payloadBytes = 7800
 
-    init(url: String, channel: String) {
+    /// Announces on `channel` of `url`; each connection attempt and notification ends within `timeout` (a batch
+    /// that did not is dropped: the nodes reconcile).
+    init(url: String, channel: String, timeout: Duration) {
         self.url = url
         self.channel = channel
+        self.timeout = timeout
         let thread = Thread { [self] in run() }
         thread.name = "switchyard-announcer"
         thread.start()
@@ -52,7 +56,8 @@ final class PostgresAnnouncer: Sendable {
             while let batch = next() {
                 do throws(PostgresError) {
                     if connection == nil || connection?.isUp == false {
-                        connection = try PostgresConnection(url: url, applicationName: "switchyard-announcer")
+                        connection = try PostgresConnection(
+                            url: url, applicationName: "switchyard-announcer", timeout: timeout)
                     }
                     for payload in batch {
                         _ = try connection?.query(PostgresStatements.notify, [.text(channel), .text(payload)])

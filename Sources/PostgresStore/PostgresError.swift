@@ -6,6 +6,9 @@ enum PostgresError: Error, CustomStringConvertible {
     case connection(String)
     /// The server refused a statement: its SQLSTATE, message, and the constraint it broke (if any).
     case server(state: String, message: String, constraint: String? = nil)
+    /// The server did not answer within the time a call may wait (hung, stopped, or cut off without a word); the
+    /// connection is given up.
+    case timeout(Duration)
 
     /// SQLSTATE the compare-and-set raises when the session is not at the expected version
     /// (``PostgresStatements/advance``: division by zero).
@@ -15,6 +18,7 @@ enum PostgresError: Error, CustomStringConvertible {
         switch self {
         case .connection(let message): "PostgreSQL connection: \(message)"
         case .server(let state, let message, _): "PostgreSQL: \(message) (SQLSTATE \(state))"
+        case .timeout(let limit): "the database did not answer within \(Self.seconds(limit))"
         }
     }
 
@@ -22,7 +26,7 @@ enum PostgresError: Error, CustomStringConvertible {
     /// that is unavailable for now.
     var archiveError: ArchiveError {
         switch self {
-        case .connection: return .unavailable(description)
+        case .connection, .timeout: return .unavailable(description)
         case .server(let state, let message, let constraint):
             if state == Self.versionConflict { return .conflict(message) }
             // A unique key taken: a keyed creation (or, by a 1-in-2^128 chance, a session id) another node stored
@@ -34,5 +38,12 @@ enum PostgresError: Error, CustomStringConvertible {
             if state.hasPrefix("XX00") { return .unreadable(description) }
             return .unavailable(description)
         }
+    }
+
+    /// `5 s`, `0.5 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        guard attoseconds != 0 else { return "\(seconds) s" }
+        return "\(Double(seconds) + Double(attoseconds) / 1e18) s"
     }
 }

@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// Notifications sent while it is disconnected are lost: when it connects again it says
 /// ``ArchiveNotice/resumed``, and the server reconciles. It reconnects by itself (after 0.1 s, then up to every
-/// 2 s), and its connection shows as `switchyard-listener` in `pg_stat_activity`.
+/// 2 s), and its connection shows as `switchyard-listener` in `pg_stat_activity`. A quiet connection is asked a
+/// `SELECT 1` every ``pingInterval``: a server that hangs, or that a partition cut off without a word, keeps a
+/// connection open that never speaks again, and is given up when it does not answer within the timeout.
 final class PostgresListener: Sendable {
     private struct State {
         var observers: [@Sendable (ArchiveNotice) -> Void] = []
@@ -22,11 +24,17 @@ final class PostgresListener: Sendable {
 
     private let url: String
     private let channel: String
+    private let timeout: Duration
     private let state = Mutex(State())
 
-    init(url: String, channel: String) {
+    /// How long the connection may stay quiet before the server is asked whether it is still there.
+    static let pingInterval = Duration.seconds(2)
+
+    /// Listens on `channel` of `url`; each connection attempt and round trip ends within `timeout`.
+    init(url: String, channel: String, timeout: Duration) {
         self.url = url
         self.channel = channel
+        self.timeout = timeout
     }
 
     /// Adds an observer; the first one starts the listening thread.
@@ -61,7 +69,8 @@ final class PostgresListener: Sendable {
         var first = true
         while !stopped {
             do throws(PostgresError) {
-                let connection = try PostgresConnection(url: url, applicationName: "switchyard-listener")
+                let connection = try PostgresConnection(
+                    url: url, applicationName: "switchyard-listener", timeout: timeout)
                 try connection.execute("LISTEN \(channel)")
                 delay = 0.1
                 // What was sent while nobody listened is lost: the server reconciles (not needed the first time:
@@ -80,12 +89,19 @@ final class PostgresListener: Sendable {
 
     /// Waits for notifications until the connection fails or the listener stops.
     private func listen(on connection: PostgresConnection) throws(PostgresError) {
+        var heard = ContinuousClock.now
         while !stopped {
             var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 250)
-            guard ready != 0 else { continue }
             if ready < 0, errno == EINTR { continue }
-            try connection.consumeInput()
+            if ready != 0 {
+                try connection.consumeInput()
+                heard = .now
+            } else if heard.duration(to: .now) >= Self.pingInterval {
+                // Notifications that arrive meanwhile are kept for notifications().
+                try connection.execute("SELECT 1")
+                heard = .now
+            }
             let notices = connection.notifications().filter { $0.channel == channel }.flatMap {
                 Self.notices($0.payload)
             }

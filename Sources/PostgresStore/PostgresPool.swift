@@ -4,9 +4,11 @@ import Synchronization
 
 /// The connections requests share: at most `size`, opened when first needed, each used by one caller at a time.
 ///
-/// A connection found down is reconnected before use. When one fails, the server has likely restarted and taken
-/// every connection with it: the others are checked (one cheap round trip) before their next use, so that a
-/// write is not sent on a connection already dead.
+/// A call (waiting for a free connection, connecting, and every round trip) ends by one deadline, `timeout` from
+/// its start. A connection that failed or ran out of time is closed, never handed out again: the pool opens a new
+/// one when next needed. When one fails, the server has likely restarted (or hangs) and taken every connection
+/// with it: the others are checked (one cheap round trip) before their next use, so that a write is not sent on a
+/// connection already dead.
 final class PostgresPool: Sendable {
     private struct Idle {
         var connections: [Handle] = []
@@ -26,33 +28,43 @@ final class PostgresPool: Sendable {
     }
 
     private let url: String
+    private let name: String
     private let idle = Mutex(Idle())
     private let free: DispatchSemaphore
-    private let wait: DispatchTimeInterval
+    private let timeout: Duration
 
-    /// A pool of at most `size` connections to `url`; a caller waits `wait` at most for one.
-    init(url: String, size: Int, wait: DispatchTimeInterval = .seconds(10)) {
+    /// A pool of at most `size` connections to `url`, named `name` in `pg_stat_activity`; a call ends within
+    /// `timeout`.
+    init(url: String, size: Int, timeout: Duration, name: String = "switchyard") {
         self.url = url
+        self.name = name
+        self.timeout = timeout
         free = DispatchSemaphore(value: max(1, size))
-        self.wait = wait
     }
 
-    /// Runs `body` on a connection; a connection error marks the pool's others for a check.
+    /// Runs `body` on a connection, with the deadline its round trips must end by; a connection error marks the
+    /// pool's others for a check.
     func with<Value>(
-        _ body: (PostgresConnection) throws(PostgresError) -> Value
+        _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> Value
     ) throws(ArchiveError) -> Value {
-        guard free.wait(timeout: .now() + wait) == .success else {
-            throw .unavailable("no PostgreSQL connection was free within the wait")
+        let deadline = ContinuousClock.now + timeout
+        let (seconds, attoseconds) = timeout.components
+        let wait = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        guard free.wait(timeout: wait) == .success else {
+            throw .unavailable("no database connection was free within \(PostgresError.seconds(timeout))")
         }
         defer { free.signal() }
-        let handle = try checkOut()
+        let handle = try checkOut(until: deadline)
         do {
-            let value = try body(handle.connection)
+            let value = try body(handle.connection, deadline)
             checkIn(handle)
             return value
         } catch {
-            checkIn(handle, failed: !handle.connection.isUp)
-            if case .connection = error { idle.withLock { $0.failures += 1 } }
+            if handle.connection.isUp {
+                checkIn(handle)  // the server refused a statement: the connection is fine
+            } else {
+                idle.withLock { $0.failures += 1 }  // closed as `handle` goes
+            }
             throw error.archiveError
         }
     }
@@ -67,40 +79,31 @@ final class PostgresPool: Sendable {
         _ = connections  // released here: each closes its connection
     }
 
-    private func checkOut() throws(ArchiveError) -> Handle {
-        let (handle, failures) = try idle.withLock { idle throws(ArchiveError) in
+    private func checkOut(until deadline: ContinuousClock.Instant) throws(ArchiveError) -> Handle {
+        let (found, failures) = try idle.withLock { idle throws(ArchiveError) in
             guard !idle.closed else { throw ArchiveError.closed }
             return (idle.connections.popLast(), idle.failures)
         }
-        guard let handle else {
-            do {
-                return Handle(try PostgresConnection(url: url, applicationName: "switchyard"), checked: failures)
-            } catch {
-                throw error.archiveError
-            }
-        }
-        do {
-            if !handle.connection.isUp {
-                try handle.connection.reconnect()
-            } else if handle.checked < failures {
-                // Another connection failed since this one was last known good: check it (and reconnect).
-                do {
-                    try handle.connection.execute("SELECT 1")
-                } catch {
-                    try handle.connection.reconnect()
+        do throws(PostgresError) {
+            if let found, found.connection.isUp {
+                guard found.checked < failures else { return found }
+                // Another connection failed since this one was last known good: check it (or replace it).
+                if (try? found.connection.execute("SELECT 1", until: deadline)) != nil {
+                    found.checked = failures
+                    return found
                 }
             }
-            handle.checked = failures
-            return handle
+            let made = try PostgresConnection(url: url, applicationName: name, timeout: timeout, until: deadline)
+            return Handle(made, checked: failures)
         } catch {
+            if case .timeout = error { idle.withLock { $0.failures += 1 } }
             throw error.archiveError
         }
     }
 
-    private func checkIn(_ handle: Handle, failed: Bool = false) {
+    private func checkIn(_ handle: Handle) {
         idle.withLock { idle in
             guard !idle.closed else { return }
-            if failed { handle.checked = -1 }
             idle.connections.append(handle)
         }
     }

@@ -40,10 +40,17 @@ enum PostgresSchema {
     /// An arbitrary key for the advisory lock nodes take while they migrate.
     private static let migrationLock = 0x5357_5954_4348  // "SWITCH"
 
+    /// How long waiting for another node's migration, and migrating, may take (a migration may rewrite tables):
+    /// longer than a request's round trip.
+    static let migrationTimeout = Duration.seconds(600)
+
     /// Brings the database to ``current``; a database of a newer schema is ``ArchiveError/unreadable(_:)``.
     static func migrate(_ connection: PostgresConnection) throws(ArchiveError) {
+        let deadline = ContinuousClock.now + migrationTimeout
         do throws(PostgresError) {
-            try connection.execute("SELECT pg_advisory_lock(\(migrationLock))")
+            // The connection's own statement_timeout is a request's.
+            try connection.execute("SET statement_timeout = 0")
+            try connection.execute("SELECT pg_advisory_lock(\(migrationLock))", until: deadline)
         } catch {
             throw error.archiveError
         }
@@ -65,7 +72,8 @@ enum PostgresSchema {
         do throws(PostgresError) {
             try connection.execute(
                 "BEGIN;\n" + migrations[found...].joined(separator: "\n")
-                    + "\nDELETE FROM switchyard_schema; INSERT INTO switchyard_schema VALUES(\(current));\nCOMMIT;")
+                    + "\nDELETE FROM switchyard_schema; INSERT INTO switchyard_schema VALUES(\(current));\nCOMMIT;",
+                until: deadline)
         } catch {
             _ = try? connection.execute("ROLLBACK")
             throw error.archiveError

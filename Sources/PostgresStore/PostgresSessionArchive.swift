@@ -9,6 +9,10 @@ import Synchronization
 /// changes to one notification: ``PostgresAnnouncer``), and each node's listener (``follow(_:)``) passes the
 /// notices on. A commit is as durable as the server's
 /// `synchronous_commit` makes it (by default: flushed to its disk).
+///
+/// No call waits for the database longer than the archive's timeout: one that did not get its answer in time
+/// fails with ``ArchiveError/unavailable(_:)`` (a write's outcome is then unknown, as when a connection drops)
+/// and its connection is closed.
 public final class PostgresSessionArchive: SharedSessionArchive {
     /// The channel changes are announced on.
     static let channel = "switchyard"
@@ -27,13 +31,21 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// to `connections` connections for requests, plus three: one that listens for other nodes' changes (once
     /// followed), one that announces this node's, one for catching followed sessions up.
     ///
+    /// - Parameters:
+    ///   - timeout: the longest a call waits for the database (for a free connection, to connect, for each
+    ///     answer), whether it hangs, is cut off without a word, or is gone; then the call fails with
+    ///     ``ArchiveError/unavailable(_:)``. The server is asked to give up on a statement after as long
+    ///     (`statement_timeout`), and the connections' TCP settings follow it (`tcp_user_timeout`). Connection
+    ///     parameters in `url` win over the ones derived from it.
     /// - Throws: ``ArchiveError/unavailable(_:)`` when the database cannot be reached,
     ///   ``ArchiveError/unreadable(_:)`` when it holds the schema of a newer program.
     public init(
-        url: String, connections: Int = 8, historyRetention: Int? = nil, replyLimit: Int = 256
+        url: String, connections: Int = 8, historyRetention: Int? = nil, replyLimit: Int = 256,
+        timeout: Duration = .seconds(5)
     ) throws(ArchiveError) {
         do {
-            try PostgresSchema.migrate(try PostgresConnection(url: url, applicationName: "switchyard"))
+            try PostgresSchema.migrate(
+                try PostgresConnection(url: url, applicationName: "switchyard", timeout: timeout))
         } catch let error as PostgresError {
             throw error.archiveError
         } catch let error as ArchiveError {
@@ -41,10 +53,10 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         } catch {
             throw .unavailable("\(error)")
         }
-        requestPool = PostgresPool(url: url, size: connections)
-        followPool = PostgresPool(url: url, size: 1)
-        listener = PostgresListener(url: url, channel: Self.channel)
-        announcer = PostgresAnnouncer(url: url, channel: Self.channel)
+        requestPool = PostgresPool(url: url, size: connections, timeout: timeout)
+        followPool = PostgresPool(url: url, size: 1, timeout: timeout)
+        listener = PostgresListener(url: url, channel: Self.channel, timeout: timeout)
+        announcer = PostgresAnnouncer(url: url, channel: Self.channel, timeout: timeout)
         self.historyRetention = historyRetention.map { max(1, $0) }
         self.replyLimit = max(1, replyLimit)
     }
@@ -58,7 +70,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             $0.commits += 1
             $0.batches += 1
         }
-        _ = try pool.with { connection throws(PostgresError) in try connection.pipeline(statements) }
+        _ = try pool.with { connection, deadline throws(PostgresError) in
+            try connection.pipeline(statements, until: deadline)
+        }
         announcer.announce(notices)
     }
 
@@ -219,6 +233,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     private func query(
         _ statement: PostgresStatement, _ parameters: [PostgresValue]
     ) throws(ArchiveError) -> PostgresResult {
-        try pool.with { connection throws(PostgresError) in try connection.query(statement, parameters) }
+        try pool.with { connection, deadline throws(PostgresError) in
+            try connection.query(statement, parameters, until: deadline)
+        }
     }
 }

@@ -23,21 +23,25 @@ final class TestDatabase: Sendable {
         }
         self.cluster = cluster
         name = "switchyard_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try PostgresConnection(url: cluster, applicationName: "switchyard-tests").execute("CREATE DATABASE \(name)")
+        try Self.connection(cluster).execute("CREATE DATABASE \(name)")
         // The cluster URL names its database last: the test's database replaces it.
         let base = cluster.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         url = base + "/" + name
     }
 
     deinit {
-        _ = try? PostgresConnection(url: cluster, applicationName: "switchyard-tests")
-            .execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        _ = try? Self.connection(cluster).execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// A connection for the tests' own statements, patient with a busy machine (creating a database copies one).
+    static func connection(_ url: String) throws(PostgresError) -> PostgresConnection {
+        try PostgresConnection(url: url, applicationName: "switchyard-tests", timeout: .seconds(60))
     }
 
     /// Runs SQL in the test's database (to inspect it, or to break things).
     @discardableResult
     func sql(_ text: String) throws -> [[String?]] {
-        try PostgresConnection(url: url, applicationName: "switchyard-tests").execute(text).rows.map { row in
+        try Self.connection(url).execute(text).rows.map { row in
             row.map { $0.map { String(decoding: $0, as: UTF8.self) } }
         }
     }

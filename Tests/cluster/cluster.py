@@ -157,6 +157,7 @@ class Postgres:
         self.name = name
         self.dir = tempfile.mkdtemp(prefix="switchyard-pg-", dir=TMP)
         self.url = None
+        self.frozen = []  # pids stopped by freeze()
         _running.append(self)
 
     def _script(self, command):
@@ -177,6 +178,36 @@ class Postgres:
         self.halt()
         self.start()
 
+    def pids(self):
+        """The server's processes: the postmaster (its pid is the first line of postmaster.pid) and its children."""
+        with open(os.path.join(self.dir, "data", "postmaster.pid")) as file:
+            main = int(file.readline())
+        children = []
+        for stat in glob.glob("/proc/[0-9]*/stat"):
+            try:
+                # pid (comm) state ppid …: the name may hold spaces, so read after its closing parenthesis.
+                fields = open(stat).read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[1]) == main:
+                children.append(int(stat.split("/")[2]))
+        return [main, *children]
+
+    def freeze(self):
+        """Stops every process of the server (SIGSTOP): connections stay open and nothing answers, as with a hung
+        server. thaw() (also run at exit) lets it go on."""
+        self.frozen = self.pids()
+        for pid in self.frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self):
+        for pid in self.frozen:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+        self.frozen = []
+
     def sql(self, text):
         """Runs text with psql; returns the rows, one string per row (columns separated by |)."""
         done = subprocess.run(
@@ -187,6 +218,7 @@ class Postgres:
         return [line for line in done.stdout.splitlines() if line]
 
     def cleanup(self):
+        self.thaw()  # a stopped server would not stop
         if os.path.exists(os.path.join(self.dir, "server.log")):
             shutil.copyfile(os.path.join(self.dir, "server.log"), artifacts() / f"{self.name}.log")
         if os.path.exists(self.dir):

@@ -11,6 +11,7 @@ import pathlib
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -419,3 +420,113 @@ def test_kill_9_of_a_node_under_load_loses_nothing_acknowledged(nodes, balancer)
             again = bump(a, session, {"Idempotency-Key": key})
             assert again.status == 200 and again.headers.get("idempotent-replayed") == "true", again
             assert again.json()["version"] == version
+
+
+# ---- the store hangs ----
+
+STORE_TIMEOUT = 5  # PostgresSessionArchive's default: the longest a database round trip may keep a request
+
+
+def timed(call):
+    """(what call() returned or the OSError it raised, seconds it took)."""
+    started = time.monotonic()
+    try:
+        return call(), time.monotonic() - started
+    except OSError as error:  # the client gave up (socket timeout)
+        return error, time.monotonic() - started
+
+
+def test_a_frozen_postgres_costs_a_change_the_timeout_at_most_and_every_node_recovers(postgres, nodes):
+    a, b = nodes
+    # Clients change a session on each node throughout, retrying a refused change with its key until acknowledged.
+    sessions = [logged_in_session(node.url) for node in nodes]
+    starts = {s: version_of(a.url, s) for s in sessions}
+    session = logged_in_session(a.url)
+    # Requests for one session queue for it (each waiting up to the timeout): the flood below uses a session each.
+    flooded = [logged_in_session(a.url) for _ in range(12)]
+    # Changes at once on every node, so that each holds several open connections when the store freezes: a request
+    # then takes one that is open (a new connection would give up after connect_timeout anyway).
+    with ThreadPoolExecutor(8) as pool:
+        for answer in pool.map(lambda pair: bump(*pair), [(node, s) for node in nodes for s in flooded] * 2):
+            assert answer.status == 200, answer
+    stop = threading.Event()
+    clients = [Client(node, s, stop) for node, s in zip(nodes, sessions)]
+    for client in clients:
+        client.start()
+    time.sleep(0.5)
+    measured = {}
+    postgres.freeze()  # a hung server: connections stay open, nothing answers
+    try:
+        # A change on each node: refused (503) once the store did not answer within its timeout, not held forever.
+        with ThreadPoolExecutor(len(nodes)) as pool:
+            changes = list(pool.map(lambda node: timed(lambda: node.request(
+                "POST", f"/api/sessions/{session}/transitions", BUMP, MINIMAL, timeout=STORE_TIMEOUT + 15)), nodes))
+        for node, (answer, elapsed) in zip(nodes, changes):
+            measured[f"change on {node.name}"] = elapsed
+            assert not isinstance(answer, OSError), f"{node.name}: no answer after {elapsed:.1f} s ({answer})"
+            assert answer.status == 503 and answer.json()["code"] in ("storeUnavailable", "sessionReloading"), answer
+            assert answer.headers.get("retry-after", "").isdigit(), answer.headers
+            assert elapsed < STORE_TIMEOUT + 2, f"{node.name} answered {answer.status} after {elapsed:.1f} s"
+        # /healthz does not touch the store: answered at once while no request holds every worker.
+        for node in nodes:
+            answer, elapsed = timed(lambda: node.request("GET", "/healthz", timeout=STORE_TIMEOUT + 15))
+            measured[f"/healthz on {node.name}"] = elapsed
+            assert not isinstance(answer, OSError) and answer.status == 200, answer
+            assert elapsed < 1, f"/healthz on {node.name} took {elapsed:.1f} s"
+        # More changes than a has worker threads (8), then /healthz. Each change costs its worker up to a timeout (the
+        # store is not known to be down, so every change tries it), and the connections queued meanwhile are all
+        # taken by the first worker that frees up, which serves them one after another: /healthz can wait several
+        # timeouts. Measured and reported, bounded only by the client's patience: a breaker in the server layer
+        # (refusing at once while the store is known to be down) is what brings this under a second.
+        patience = 12 * STORE_TIMEOUT + 15
+        with ThreadPoolExecutor(13) as pool:
+            flood = [pool.submit(timed, lambda s=s: a.request(
+                "POST", f"/api/sessions/{s}/transitions", BUMP, MINIMAL, timeout=patience)) for s in flooded]
+            time.sleep(0.3)
+            answer, elapsed = timed(lambda: a.request("GET", "/healthz", timeout=patience))
+            measured["/healthz on a, 12 changes in flight"] = elapsed
+            outcomes = [done.result() for done in flood]
+            measured["slowest of 12 changes on a"] = max(seconds for _, seconds in outcomes)
+        assert not isinstance(answer, OSError) and answer.status == 200, answer
+        for change, seconds in outcomes:
+            assert not isinstance(change, OSError) and change.status == 503, change
+    finally:
+        postgres.thaw()
+        print("\nwhile PostgreSQL was frozen: " + ", ".join(f"{k} {v:.2f} s" for k, v in measured.items()))
+
+    # Every node takes changes again by itself, within a few seconds.
+    thawed = time.monotonic()
+    applied = 0
+    for node in nodes:
+        def accepted():
+            nonlocal applied
+            answer = bump(node, session)
+            assert answer.status in (200, 503), answer
+            applied += answer.status == 200
+            return answer.status == 200
+        wait_until(accepted, STORE_TIMEOUT + 5, f"{node.name} still refuses changes after PostgreSQL went on",
+                   interval=0.2)
+        measured[f"first change accepted on {node.name} after the thaw"] = time.monotonic() - thawed
+    print("after the thaw: " + ", ".join(f"{k} {v:.2f} s" for k, v in measured.items() if "thaw" in k))
+    stop.set()
+    for client in clients:
+        client.join(timeout=40)
+    assert not [c.failure for c in clients if c.failure], [c.failure for c in clients if c.failure]
+
+    # Nothing acknowledged was lost, nothing applied twice.
+    for client in clients:
+        versions = sorted(v for v, _, _ in client.acknowledged)
+        start = starts[client.session]
+        assert versions == list(range(start + 1, start + 1 + len(versions))), f"{client.session}: {versions[-10:]}"
+        for node in nodes:
+            assert version_of(node.url, client.session) == start + len(versions), f"{node.name} lost a change"
+        missing = set(versions) - set(history_versions(a, client.session))
+        assert not missing, f"history lacks acknowledged versions {sorted(missing)[:10]}"
+    # The listeners follow again: a stream on b shows a change made on a.
+    wait_until(lambda: len(listener_pids(postgres)) == 2, 2 * STORE_TIMEOUT + 5, "a listener did not reconnect")
+    stream = Stream(b.url, session)
+    stream.wait_open()
+    latest = bump(a, session)
+    assert latest.status == 200, latest
+    stream.wait_version(latest.json()["version"], timeout=10)
+    stream.close()
