@@ -40,6 +40,12 @@ enum PostgresError: Error, CustomStringConvertible {
         }
     }
 
+    /// Whether the server did not answer in time.
+    var timedOut: Bool {
+        if case .timeout = self { return true }
+        return false
+    }
+
     /// `5 s`, `0.5 s`.
     static func seconds(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components

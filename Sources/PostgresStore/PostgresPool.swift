@@ -32,6 +32,7 @@ final class PostgresPool: Sendable {
     private let idle = Mutex(Idle())
     private let free: DispatchSemaphore
     private let timeout: Duration
+    private let breaker = PostgresBreaker()
 
     /// A pool of at most `size` connections to `url`, named `name` in `pg_stat_activity`; a call ends within
     /// `timeout`.
@@ -43,21 +44,32 @@ final class PostgresPool: Sendable {
     }
 
     /// Runs `body` on a connection, with the deadline its round trips must end by; a connection error marks the
-    /// pool's others for a check.
+    /// pool's others for a check. While the database does not answer (``breaker``), only one call at a time waits
+    /// for it.
     func with<Value>(
         _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> Value
     ) throws(ArchiveError) -> Value {
+        let pass = try breaker.enter()
         let deadline = ContinuousClock.now + timeout
         let (seconds, attoseconds) = timeout.components
         let wait = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         guard free.wait(timeout: wait) == .success else {
-            throw .unavailable("no database connection was free within \(PostgresError.seconds(timeout))")
+            let reason = "no database connection was free within \(PostgresError.seconds(timeout))"
+            breaker.leave(pass, .timedOut(reason))
+            throw .unavailable(reason)
         }
         defer { free.signal() }
-        let handle = try checkOut(until: deadline)
+        let handle: Handle
+        do {
+            handle = try checkOut(until: deadline)
+        } catch {
+            breaker.leave(pass, error.timedOut ? .timedOut(error.reason) : .failed)
+            throw error.archiveError
+        }
         do {
             let value = try body(handle.connection, deadline)
             checkIn(handle)
+            breaker.leave(pass, .answered)
             return value
         } catch {
             if handle.connection.isUp {
@@ -65,9 +77,14 @@ final class PostgresPool: Sendable {
             } else {
                 idle.withLock { $0.failures += 1 }  // closed as `handle` goes
             }
+            breaker.leave(
+                pass, error.timedOut ? .timedOut(error.description) : handle.connection.isUp ? .answered : .failed)
             throw error.archiveError
         }
     }
+
+    /// Why the database counts as not answering now (a call ran out of time, none answered since); nil otherwise.
+    var silence: String? { breaker.silence }
 
     /// Closes every idle connection; later calls fail with ``ArchiveError/closed``.
     func close() {
@@ -79,9 +96,9 @@ final class PostgresPool: Sendable {
         _ = connections  // released here: each closes its connection
     }
 
-    private func checkOut(until deadline: ContinuousClock.Instant) throws(ArchiveError) -> Handle {
-        let (found, failures) = try idle.withLock { idle throws(ArchiveError) in
-            guard !idle.closed else { throw ArchiveError.closed }
+    private func checkOut(until deadline: ContinuousClock.Instant) throws(CheckOutError) -> Handle {
+        let (found, failures) = try idle.withLock { idle throws(CheckOutError) in
+            guard !idle.closed else { throw CheckOutError.closed }
             return (idle.connections.popLast(), idle.failures)
         }
         do throws(PostgresError) {
@@ -97,7 +114,32 @@ final class PostgresPool: Sendable {
             return Handle(made, checked: failures)
         } catch {
             if case .timeout = error { idle.withLock { $0.failures += 1 } }
-            throw error.archiveError
+            throw .database(error)
+        }
+    }
+
+    /// Why no connection could be checked out.
+    private enum CheckOutError: Error {
+        case closed
+        case database(PostgresError)
+
+        var archiveError: ArchiveError {
+            switch self {
+            case .closed: .closed
+            case .database(let error): error.archiveError
+            }
+        }
+
+        var timedOut: Bool {
+            if case .database(let error) = self { return error.timedOut }
+            return false
+        }
+
+        var reason: String {
+            switch self {
+            case .closed: "the store is closed"
+            case .database(let error): error.description
+            }
         }
     }
 

@@ -61,6 +61,13 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         self.replyLimit = max(1, replyLimit)
     }
 
+    /// Unavailable while the database does not answer (a call ran out of time and none got an answer since):
+    /// meanwhile one request at a time waits for it and the others are refused at once (``PostgresBreaker``).
+    public var condition: ArchiveCondition {
+        if let silence = requestPool.silence { return .unavailable(silence) }
+        return .ready
+    }
+
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         guard !writes.isEmpty else { return }
         var statements: [(PostgresStatement, [PostgresValue])] = []

@@ -116,4 +116,41 @@ struct PostgresArchiveTests {
         try archive.apply([Self.change("s", from: 1)])
         #expect(eventually { heard.withLock { $0.last } == .changed(session: "s", version: 2) })
     }
+
+    /// Once a call ran out of time, the others do not each wait for a frozen database: one call at a time (a probe)
+    /// waits, the rest are refused at once, and the archive says it is unavailable until one gets an answer.
+    @Test(.enabled(if: withPostgres)) func aDatabaseThatStoppedAnsweringIsAskedByOneCallAtATime() throws {
+        let database = try TestDatabase()
+        let relay = try FreezableRelay(upstreamPort: try #require(URLComponents(string: database.url)?.port))
+        defer { relay.stop() }
+        let archive = try PostgresSessionArchive(
+            url: relay.url(database: database.name), connections: 4, timeout: .seconds(1))
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        #expect(archive.condition == .ready)
+
+        relay.freeze()
+        #expect(throws: ArchiveError.self) { _ = try archive.version(of: "s") }
+        guard case .unavailable = archive.condition else {
+            Issue.record("a timed-out call leaves the archive \(archive.condition)")
+            return
+        }
+        // A probe waits for the frozen database; meanwhile every other call is refused without waiting.
+        let probe = DispatchGroup()
+        probe.enter()
+        onNewThread {
+            _ = try? archive.version(of: "s")
+            probe.leave()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            #expect(throws: ArchiveError.self) { _ = try archive.version(of: "s") }
+            #expect(start.duration(to: .now) < .milliseconds(200), "a call waited for a database known to be silent")
+        }
+        probe.wait()
+        relay.thaw()
+        #expect(eventually(within: 10) { (try? archive.version(of: "s")) == 0 })
+        #expect(archive.condition == .ready)
+    }
 }
