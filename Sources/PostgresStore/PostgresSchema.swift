@@ -32,6 +32,24 @@ enum PostgresSchema {
         """,
         // 2: the coordinators each change started and finished (JSON, NULL when none; earlier rows have none).
         "ALTER TABLE switchyard_history ADD COLUMN lifecycle text;",
+        // 3: what each session keeps, bounded by StoreLimits: the bytes of each history entry (request body and
+        // restore document) and of each reply (headers and body), and their running totals in the session's row,
+        // which every write keeps (so that a change finds out it passed a budget without reading the history).
+        // Existing rows get their sizes here.
+        """
+        ALTER TABLE switchyard_history ADD COLUMN bytes bigint NOT NULL
+            GENERATED ALWAYS AS (octet_length(request) + COALESCE(octet_length(state), 0)) STORED;
+        ALTER TABLE switchyard_replies ADD COLUMN bytes bigint NOT NULL
+            GENERATED ALWAYS AS (octet_length(headers) + octet_length(body)) STORED;
+        ALTER TABLE switchyard_sessions ADD COLUMN history_bytes bigint NOT NULL DEFAULT 0,
+            ADD COLUMN reply_count bigint NOT NULL DEFAULT 0, ADD COLUMN reply_bytes bigint NOT NULL DEFAULT 0;
+        UPDATE switchyard_sessions s SET history_bytes = h.bytes
+            FROM (SELECT session, sum(bytes) AS bytes FROM switchyard_history GROUP BY session) h
+            WHERE h.session = s.id;
+        UPDATE switchyard_sessions s SET reply_count = r.count, reply_bytes = r.bytes
+            FROM (SELECT session, count(*) AS count, sum(bytes) AS bytes FROM switchyard_replies GROUP BY session) r
+            WHERE r.session = s.id;
+        """,
     ]
 
     /// The schema this program writes.

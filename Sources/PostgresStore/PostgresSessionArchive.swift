@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// No call waits for the database longer than the archive's timeout: one that did not get its answer in time
 /// fails with ``ArchiveError/unavailable(_:)`` (a write's outcome is then unknown, as when a connection drops)
-/// and its connection is closed.
+/// and its connection is closed. Each change also enforces the archive's ``StoreLimits`` in the same transaction.
 public final class PostgresSessionArchive: SharedSessionArchive {
     /// The channel changes are announced on.
     static let channel = "switchyard"
@@ -23,8 +23,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     private let followPool: PostgresPool
     private let listener: PostgresListener
     private let announcer: PostgresAnnouncer
-    private let historyRetention: Int?
-    private let replyLimit: Int
+    private let limits: StoreLimits
     private let counts = Mutex(ArchiveStatistics(commits: 0, batches: 0))
 
     /// Connects to `url` (`postgresql://user@host:port/database`), creates or migrates the schema, and keeps up
@@ -32,6 +31,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// followed), one that announces this node's, one for catching followed sessions up.
     ///
     /// - Parameters:
+    ///   - limits: what the store keeps of each session at most, enforced by every change.
     ///   - timeout: the longest a call waits for the database (for a free connection, to connect, for each
     ///     answer), whether it hangs, is cut off without a word, or is gone; then the call fails with
     ///     ``ArchiveError/unavailable(_:)``. The server is asked to give up on a statement after as long
@@ -40,8 +40,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// - Throws: ``ArchiveError/unavailable(_:)`` when the database cannot be reached,
     ///   ``ArchiveError/unreadable(_:)`` when it holds the schema of a newer program.
     public init(
-        url: String, connections: Int = 8, historyRetention: Int? = nil, replyLimit: Int = 256,
-        timeout: Duration = .seconds(5)
+        url: String, connections: Int = 8, limits: StoreLimits = .standard, timeout: Duration = .seconds(5)
     ) throws(ArchiveError) {
         do {
             try PostgresSchema.migrate(
@@ -57,8 +56,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         followPool = PostgresPool(url: url, size: 1, timeout: timeout)
         listener = PostgresListener(url: url, channel: Self.channel, timeout: timeout)
         announcer = PostgresAnnouncer(url: url, channel: Self.channel, timeout: timeout)
-        self.historyRetention = historyRetention.map { max(1, $0) }
-        self.replyLimit = max(1, replyLimit)
+        self.limits = limits
     }
 
     /// Unavailable while the database does not answer (a call ran out of time and none got an answer since):
@@ -100,7 +98,10 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                 statements.append((PostgresStatements.insertCreation, Self.reply(creation, first: creation.key)))
             }
         case .change(let id, let base, let version, let state, let history, let reply):
-            let latest = history.last { $0.version == version }
+            let entries = Self.kept(history, version: version, state: state, limits: limits)
+            let latest = entries.last { $0.version == version }
+            // What the history's `bytes` column counts (octet_length of request and state).
+            let added = entries.reduce(0) { $0 + $1.request.count + $1.state.count }
             statements.append(
                 (
                     PostgresStatements.advance,
@@ -109,24 +110,38 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                             latest
                                 ?? StoredChange(
                                     version: version, time: 0, source: "", request: [], visiblePath: [], state: []))
-                        + [.boolean(latest != nil)]
+                        + [
+                            .boolean(latest != nil), .integer(added),
+                            .integer(limits.historyEntries.map { version - $0 } ?? -1),
+                            .integer(limits.historyBytes), .integer(limits.historyBytes / 4 * 3),
+                        ]
                 ))
-            for change in history where change.version != version {
+            for change in entries where change.version != version {
                 statements.append(
                     (
                         PostgresStatements.insertHistory,
                         [.text(id), .integer(change.version), .real(change.time)] + Self.entry(change)
                     ))
             }
-            if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
+            if latest == nil {
                 statements.append((PostgresStatements.replaceState, [.text(id), .integer(version), .bytes(state)]))
-            }
-            if let retention = historyRetention {
-                statements.append((PostgresStatements.pruneHistory, [.text(id), .integer(version - retention)]))
+                statements.append(
+                    (
+                        PostgresStatements.pruneHistory,
+                        [
+                            .text(id), .integer(version), .integer(limits.historyBytes),
+                            .integer(limits.historyBytes / 4 * 3),
+                        ]
+                    ))
             }
             if let reply {
-                statements.append((PostgresStatements.upsertReply, Self.reply(reply, first: id, then: reply.key)))
-                statements.append((PostgresStatements.pruneReplies, [.text(id), .integer(replyLimit)]))
+                statements.append(
+                    (
+                        PostgresStatements.upsertReply,
+                        Self.reply(reply, first: id, then: reply.key) + [
+                            .integer(limits.replies), .integer(limits.replyBytes), .integer(limits.replyBytes / 4 * 3),
+                        ]
+                    ))
             }
             if version != base { notices.append("c \(id) \(version)") }
         case .remove(let id):
@@ -135,6 +150,24 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         case .touch(let id, let lastAccess, let used):
             statements.append((PostgresStatements.touchSession, [.text(id), .real(lastAccess), .boolean(used)]))
         }
+    }
+
+    /// The history entries of a change to write: the latest version's with the change's state when it came without
+    /// one, and not those the limits would delete at once (past the count, or older than the newest that fit in the
+    /// budget's chunk; the latest always stays).
+    private static func kept(
+        _ history: [StoredChange], version: Int, state: [UInt8], limits: StoreLimits
+    ) -> [StoredChange] {
+        let cutoff = limits.historyEntries.map { version - $0 } ?? -1
+        var kept: [StoredChange] = []
+        var bytes = 0
+        for var change in history.reversed() where change.version > cutoff {
+            if change.version == version, change.state.isEmpty { change.state = state }
+            bytes += change.request.count + change.state.count
+            if change.version != version, bytes > limits.historyBytes / 4 * 3 { break }
+            kept.append(change)
+        }
+        return kept.reversed()
     }
 
     /// A history entry's source, request, visible path, state and lifecycle ("" for none), as statement parameters.

@@ -14,22 +14,43 @@ enum PostgresStatements {
         INSERT INTO switchyard_creations(key, session, fingerprint, status, headers, body)
         VALUES($1, $2, $3, $4, $5, $6)
         """, [.text, .text, .int8, .int8, .text, .bytea])
-    /// The compare-and-set from version `$2` to `$3`, with the history entry of version `$3` when `$9` (a change
-    /// that made no version has none). When the session is not at `$2` it divides by the zero rows it moved:
+    /// The compare-and-set from version `$2` to `$3`, with the history entry of version `$3` when `$10` (a change
+    /// that made no version has none), and the pruning of the session's history to its limits, in one statement.
+    ///
+    /// The entries the change writes hold `$11` bytes, all newer than what is stored. Entries up to version `$12`
+    /// go (the count limit); when the history would hold more than `$13` bytes, so do the oldest down to `$14`
+    /// bytes (a chunk: the history is read only when its budget is passed, which the session's running total
+    /// tells); the current version never. When the session is not at `$2` it divides by the zero rows it moved:
     /// SQLSTATE 22012 is a conflict (no other statement of the store divides), and the transaction is aborted.
+    /// The session's row is locked first (as a deletion locks it before its rows), so that concurrent writers of
+    /// a session queue on it.
     static let advance = PostgresStatement(
         "sy_advance",
         """
-        WITH moved AS (
+        WITH base AS (
+            SELECT id, history_bytes + $11 > $13 AS over FROM switchyard_sessions WHERE id = $1 AND version = $2
+            FOR UPDATE),
+        cut AS (
+            SELECT max(version) AS version FROM (
+                SELECT version, $11 + sum(bytes) OVER (ORDER BY version DESC) AS newer FROM switchyard_history
+                WHERE session = $1 AND (SELECT over FROM base)) entries
+            WHERE newer > $14),
+        gone AS (
+            DELETE FROM switchyard_history
+            WHERE session = (SELECT id FROM base) AND version < $3
+                AND version <= GREATEST($12, (SELECT version FROM cut))
+            RETURNING bytes),
+        moved AS (
             UPDATE switchyard_sessions
-            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4)
-            WHERE id = $1 AND version = $2 RETURNING id),
+            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4),
+                history_bytes = history_bytes + $11 - COALESCE((SELECT sum(bytes) FROM gone), 0)
+            WHERE id = (SELECT id FROM base) RETURNING id),
         entry AS (
             INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
             SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, '') FROM moved WHERE $10
             RETURNING 1)
         SELECT 1 / (SELECT count(*)::int FROM moved) + (SELECT count(*)::int FROM entry)
-        """, [.text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .text, .bool])
+        """, [.text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .text, .bool, .int8, .int8, .int8, .int8])
     /// An earlier version's entry, when one change made several versions.
     static let insertHistory = PostgresStatement(
         "sy_insert_history",
@@ -37,30 +58,68 @@ enum PostgresStatements {
         INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
         VALUES($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''))
         """, [.text, .int8, .float8, .text, .bytea, .text, .bytea, .text])
-    /// A change without a new version: the current version's state is this one now, in its history entry or,
-    /// without one, in the session's row.
+    /// A change without a new version: the current version's state is this one now, in its history entry (the
+    /// session's history bytes follow) or, without one, in the session's row.
     static let replaceState = PostgresStatement(
         "sy_replace_state",
         """
-        WITH entry AS (UPDATE switchyard_history SET state = $3 WHERE session = $1 AND version = $2 RETURNING 1)
-        UPDATE switchyard_sessions SET state = $3 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM entry)
+        WITH old AS (SELECT bytes FROM switchyard_history WHERE session = $1 AND version = $2),
+        entry AS (UPDATE switchyard_history SET state = $3 WHERE session = $1 AND version = $2 RETURNING bytes)
+        UPDATE switchyard_sessions
+        SET state = CASE WHEN EXISTS (SELECT 1 FROM entry) THEN state ELSE $3 END,
+            history_bytes = history_bytes + COALESCE((SELECT bytes FROM entry), 0) - COALESCE((SELECT bytes FROM old), 0)
+        WHERE id = $1
         """, [.text, .int8, .bytea])
+    /// After ``replaceState``, which may have grown the current version's entry: when the session's history holds
+    /// more than `$3` bytes, deletes the oldest entries down to `$4` bytes, never the current version `$2`.
     static let pruneHistory = PostgresStatement(
-        "sy_prune_history", "DELETE FROM switchyard_history WHERE session = $1 AND version <= $2", [.text, .int8])
+        "sy_prune_history",
+        """
+        WITH cut AS (
+            SELECT max(version) AS version FROM (
+                SELECT version, sum(bytes) OVER (ORDER BY version DESC) AS newer FROM switchyard_history
+                WHERE session = $1
+                    AND EXISTS (SELECT 1 FROM switchyard_sessions WHERE id = $1 AND history_bytes > $3)) entries
+            WHERE newer > $4),
+        gone AS (
+            DELETE FROM switchyard_history WHERE session = $1 AND version < $2 AND version <= (SELECT version FROM cut)
+            RETURNING bytes)
+        UPDATE switchyard_sessions SET history_bytes = history_bytes - (SELECT sum(bytes) FROM gone)
+        WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)
+        """, [.text, .int8, .int8, .int8])
+    /// Stores a reply under key `$2` (a key stored already: replaced, and the newest), and keeps the session's
+    /// replies to its limits: the latest `$7`, and when they would hold more than `$8` bytes, the newest down to
+    /// `$9` bytes (reading the replies only then); the reply stored now always stays. The session's running count
+    /// and bytes follow. (The replies read here are those before this one is stored, the statement's snapshot.)
     static let upsertReply = PostgresStatement(
         "sy_upsert_reply",
         """
-        INSERT INTO switchyard_replies(session, key, fingerprint, status, headers, body) VALUES($1, $2, $3, $4, $5, $6)
-        ON CONFLICT (session, key) DO UPDATE SET seq = DEFAULT, fingerprint = EXCLUDED.fingerprint,
-            status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body
-        """, [.text, .text, .int8, .int8, .text, .bytea])
-    /// Keeps a session's latest `$2` replies.
-    static let pruneReplies = PostgresStatement(
-        "sy_prune_replies",
-        """
-        DELETE FROM switchyard_replies WHERE session = $1 AND seq < (
-            SELECT MIN(seq) FROM (SELECT seq FROM switchyard_replies WHERE session = $1 ORDER BY seq DESC LIMIT $2) kept)
-        """, [.text, .int8])
+        WITH old AS (SELECT bytes FROM switchyard_replies WHERE session = $1 AND key = $2),
+        put AS (
+            INSERT INTO switchyard_replies(session, key, fingerprint, status, headers, body)
+            VALUES($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (session, key) DO UPDATE SET seq = DEFAULT, fingerprint = EXCLUDED.fingerprint,
+                status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body
+            RETURNING bytes),
+        kept AS (
+            SELECT reply_count + 1 - (SELECT count(*) FROM old) AS count,
+                reply_bytes + (SELECT bytes FROM put) - COALESCE((SELECT bytes FROM old), 0) AS bytes
+            FROM switchyard_sessions WHERE id = $1),
+        doomed AS (
+            (SELECT seq FROM switchyard_replies WHERE session = $1 AND key <> $2 AND (SELECT count FROM kept) > $7
+                ORDER BY seq LIMIT GREATEST((SELECT count FROM kept) - $7, 0))
+            UNION
+            SELECT seq FROM (
+                SELECT seq, (SELECT bytes FROM put) + sum(bytes) OVER (ORDER BY seq DESC) AS newer
+                FROM switchyard_replies WHERE session = $1 AND key <> $2 AND (SELECT bytes FROM kept) > $8) replies
+            WHERE newer > $9),
+        gone AS (
+            DELETE FROM switchyard_replies WHERE session = $1 AND seq IN (SELECT seq FROM doomed) RETURNING bytes)
+        UPDATE switchyard_sessions
+        SET reply_count = (SELECT count FROM kept) - (SELECT count(*) FROM gone),
+            reply_bytes = (SELECT bytes FROM kept) - COALESCE((SELECT sum(bytes) FROM gone), 0)
+        WHERE id = $1
+        """, [.text, .text, .int8, .int8, .text, .bytea, .int8, .int8, .int8])
     static let removeSession = PostgresStatement(
         "sy_remove_session", "DELETE FROM switchyard_sessions WHERE id = $1", [.text])
     static let touchSession = PostgresStatement(

@@ -23,7 +23,7 @@ extension Settings {
         if case .postgres(let url, let connections, let limits) = store {
             do {
                 return try PostgresSessionArchive(
-                    url: url, connections: connections ?? threads, historyRetention: limits.historyEntries)
+                    url: url, connections: connections ?? threads, limits: limits)
             } catch .unreadable(let reason) {
                 throw StoreOpenError(message: "the database \(Self.redacted(url)) cannot be used: \(reason)")
             } catch {

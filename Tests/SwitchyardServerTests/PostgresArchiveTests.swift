@@ -6,7 +6,8 @@ import Testing
 
 @testable import PostgresStore
 
-/// What only the PostgreSQL store does: give up on a database that does not answer.
+/// What only the PostgreSQL store does: give up on a database that does not answer, and keep each session's
+/// footprint within its ``StoreLimits`` with running totals.
 @Suite("PostgreSQL store")
 struct PostgresArchiveTests {
     static var withPostgres: Bool { ArchiveKind.available.contains(.postgres) }
@@ -152,5 +153,150 @@ struct PostgresArchiveTests {
         relay.thaw()
         #expect(eventually(within: 10) { (try? archive.version(of: "s")) == 0 })
         #expect(archive.condition == .ready)
+    }
+
+    // MARK: Limits
+
+    /// 200 changes of ~20 KB documents under a 256 KiB history budget: the session keeps at most 256 KiB of history
+    /// (as SQL counts it), its running total is right, and its latest versions read back.
+    @Test(.enabled(if: withPostgres)) func aSessionsHistoryStaysWithinItsByteBudget() throws {
+        let database = try TestDatabase()
+        let budget = 256 * 1024
+        let archive = try PostgresSessionArchive(
+            url: database.url, connections: 2, limits: StoreLimits(historyEntries: nil, historyBytes: budget))
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        let document = { (version: Int) in Self.document(version, bytes: 20_000) }
+        for version in 1...200 {
+            try archive.apply([Self.change("s", from: version - 1, document: document)])
+        }
+        let stored = try Self.number(
+            database,
+            "SELECT sum(octet_length(request) + COALESCE(octet_length(state), 0)) FROM switchyard_history "
+                + "WHERE session = 's'")
+        #expect(stored <= budget)
+        #expect(stored >= budget / 2, "pruned in chunks to about 3/4 of the budget, not to nothing")
+        #expect(try Self.number(database, "SELECT history_bytes FROM switchyard_sessions WHERE id = 's'") == stored)
+        let kept = try archive.history(of: "s", after: nil, limit: 1000).map(\.version)
+        #expect(kept.last == 200)
+        #expect(kept == Array((201 - kept.count)...200), "the newest entries are the ones kept")
+        for version in kept { #expect(try archive.state(of: "s", at: version) == document(version)) }
+        #expect(try archive.session("s")?.state == document(200))
+    }
+
+    /// A version's document larger than the whole budget: the current version is kept all the same.
+    @Test(.enabled(if: withPostgres)) func theCurrentVersionIsKeptWhateverItsSize() throws {
+        let database = try TestDatabase()
+        let archive = try PostgresSessionArchive(
+            url: database.url, connections: 2, limits: StoreLimits(historyBytes: 10_000))
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        let document = { (version: Int) in Self.document(version, bytes: 30_000) }
+        for version in 1...3 { try archive.apply([Self.change("s", from: version - 1, document: document)]) }
+        #expect(try archive.history(of: "s", after: nil, limit: 10).map(\.version) == [3])
+        #expect(try archive.state(of: "s", at: 3) == document(3))
+        #expect(try archive.session("s")?.state == document(3))
+        // One change of three such versions: its older two are not even written.
+        try archive.apply([Self.change("s", from: 3, versions: 3, document: document)])
+        #expect(try archive.history(of: "s", after: nil, limit: 10).map(\.version) == [6])
+        #expect(try archive.state(of: "s", at: 6) == document(6))
+    }
+
+    /// Remembered replies within a byte budget: the oldest go first, the newest always stays; the count limit
+    /// holds too.
+    @Test(.enabled(if: withPostgres)) func repliesStayWithinTheirByteBudgetAndCount() throws {
+        let database = try TestDatabase()
+        let budget = 64 * 1024
+        let archive = try PostgresSessionArchive(
+            url: database.url, connections: 2, limits: StoreLimits(replies: 256, replyBytes: budget))
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        for version in 1...100 {
+            let reply = Self.reply("k\(version)", session: "s", bytes: 4000)
+            try archive.apply([Self.change("s", from: version - 1, reply: reply)])
+        }
+        let stored = try Self.number(
+            database,
+            "SELECT sum(octet_length(headers) + octet_length(body)) FROM switchyard_replies WHERE session = 's'")
+        #expect(stored <= budget)
+        #expect(try Self.number(database, "SELECT reply_bytes FROM switchyard_sessions WHERE id = 's'") == stored)
+        let keys = try #require(try archive.session("s")?.replies.map(\.key))
+        #expect(keys.last == "k100")
+        #expect(keys == (101 - keys.count...100).map { "k\($0)" }, "the newest replies are the ones kept")
+
+        // One reply larger than the budget: kept (a retry of its change must find it), alone.
+        try archive.apply([Self.change("s", from: 100, reply: Self.reply("big", session: "s", bytes: 2 * budget))])
+        #expect(try archive.session("s")?.replies.map(\.key) == ["big"])
+
+        // The count: 300 small replies, 256 kept.
+        for version in 101...400 {
+            try archive.apply([
+                Self.change("s", from: version, reply: Self.reply("c\(version)", session: "s", bytes: 10))
+            ])
+        }
+        #expect(try Self.number(database, "SELECT count(*) FROM switchyard_replies WHERE session = 's'") == 256)
+        #expect(try Self.number(database, "SELECT reply_count FROM switchyard_sessions WHERE id = 's'") == 256)
+    }
+
+    /// The running totals stay equal to what the rows hold through every kind of write: changes of several
+    /// versions, a state replaced without a new version, replies replaced under their key, pruning by count.
+    @Test(.enabled(if: withPostgres)) func theRunningTotalsMatchTheRows() throws {
+        let database = try TestDatabase()
+        let archive = try PostgresSessionArchive(
+            url: database.url, connections: 2,
+            limits: StoreLimits(historyEntries: 5, historyBytes: 4000, replies: 3, replyBytes: 3000))
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil), .create(Self.session("t"), creation: nil)])
+        var version = 0
+        for step in 1...30 {
+            let document = { (made: Int) in Self.document(made, bytes: 50 * (made % 7)) }
+            let reply = Self.reply("k\(step % 4)", session: "s", bytes: 100 * (step % 5))
+            try archive.apply([
+                Self.change("s", from: version, versions: 1 + step % 3, reply: reply, document: document)
+            ])
+            version += 1 + step % 3
+            if step.isMultiple(of: 4) {
+                let replaced = Self.document(version, bytes: 300)
+                try archive.apply([
+                    .change(session: "s", base: version, version: version, state: replaced, history: [], reply: nil)
+                ])
+                #expect(try archive.state(of: "s", at: version) == replaced)
+            }
+            try archive.apply([Self.change("t", from: step - 1)])
+            let history = try database.sql(
+                "SELECT s.history_bytes, (SELECT COALESCE(sum(octet_length(request) + COALESCE(octet_length(state), 0)),"
+                    + " 0) FROM switchyard_history h WHERE h.session = s.id), s.reply_count, (SELECT count(*) FROM"
+                    + " switchyard_replies r WHERE r.session = s.id), s.reply_bytes, (SELECT COALESCE(sum(octet_length("
+                    + "headers) + octet_length(body)), 0) FROM switchyard_replies r WHERE r.session = s.id)"
+                    + " FROM switchyard_sessions s ORDER BY id")
+            for row in history {
+                #expect(row[0] == row[1], "history bytes, step \(step)")
+                #expect(row[2] == row[3], "reply count, step \(step)")
+                #expect(row[4] == row[5], "reply bytes, step \(step)")
+            }
+            #expect(try Self.number(database, "SELECT count(*) FROM switchyard_history WHERE session = 's'") <= 5)
+        }
+        #expect(try archive.history(of: "s", after: nil, limit: 10).last?.version == version)
+    }
+
+    /// A database of schema 2 gets each session's totals computed by the migration.
+    @Test(.enabled(if: withPostgres)) func theMigrationCountsWhatIsStoredAlready() throws {
+        let database = try TestDatabase()
+        try database.sql(
+            PostgresSchema.migrations[0] + PostgresSchema.migrations[1]
+                + """
+                CREATE TABLE switchyard_schema(version bigint NOT NULL); INSERT INTO switchyard_schema VALUES(2);
+                INSERT INTO switchyard_sessions VALUES('s', 'todo', 2, '{}', 1, 1, true);
+                INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state)
+                    VALUES('s', 1, 1, 'api', '12345', '', '1234567890'), ('s', 2, 1, 'api', '123', '', NULL);
+                INSERT INTO switchyard_replies(session, key, fingerprint, status, headers, body)
+                    VALUES('s', 'k', 1, 200, 'ab', '1234');
+                """)
+        let archive = try PostgresSessionArchive(url: database.url, connections: 1)
+        archive.close()
+        #expect(
+            try database.sql("SELECT history_bytes, reply_count, reply_bytes FROM switchyard_sessions") == [
+                ["18", "1", "6"]
+            ])
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// going first, its latest version always readable.
 @Suite("Store budgets")
 struct StoreBudgetTests {
-    /// The stores that enforce ``StoreLimits`` byte budgets.
-    static let kinds = ArchiveKind.available.filter { $0 != .postgres }
+    /// Every store enforces ``StoreLimits``.
+    static let kinds = ArchiveKind.available
 
     static func change(_ version: Int, documentBytes: Int) -> ArchiveWrite {
         let state = ArchiveConformanceTests.state(

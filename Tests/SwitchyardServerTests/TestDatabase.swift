@@ -87,8 +87,7 @@ enum ArchiveKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let database = try TestDatabase()
             return (
                 try PostgresSessionArchive(
-                    url: database.url, connections: 4, historyRetention: limits.historyEntries,
-                    replyLimit: limits.replies),
+                    url: database.url, connections: 4, limits: limits),
                 database
             )
         }
