@@ -127,6 +127,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "Longest a request waits for PostgreSQL before it answers 503, e.g. 5s (env SWITCHYARD_DATABASE_TIMEOUT; default 5s)."
+    )
+    var databaseTimeout: String?
+
+    @Option(
+        help:
             "With PostgreSQL: how often streamed sessions are compared with the store, e.g. 1s (env SWITCHYARD_RECONCILE_INTERVAL; default 1s)."
     )
     var reconcileInterval: String?

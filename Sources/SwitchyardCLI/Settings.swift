@@ -131,6 +131,10 @@ struct Settings {
         if let (text, source) = value(command.databaseConnections, "database-connections") {
             connections = try Self.number(text, source, in: 1...1000)
         }
+        var timeout: Duration = .seconds(5)
+        if let (text, source) = value(command.databaseTimeout, "database-timeout") {
+            timeout = try Self.duration(text, source)
+        }
         if let (text, source) = value(command.reconcileInterval, "reconcile-interval") {
             reconcileInterval = try Self.duration(text, source)
         }
@@ -139,7 +143,7 @@ struct Settings {
             guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") || url.contains("=") else {
                 throw ValidationError("\(source) must be a postgresql:// URL (or a libpq key=value string)")
             }
-            store = .postgres(url: url, connections: connections, limits: limits)
+            store = .postgres(url: url, connections: connections, limits: limits, timeout: timeout)
         case (("postgres", let source)?, nil):
             throw ValidationError("\(source) postgres needs --database-url (or SWITCHYARD_DATABASE_URL)")
         case ((let choice, let source)?, (_, let urlSource)?):

@@ -9,7 +9,7 @@ import SwitchyardServer
 enum StoreChoice {
     case sqlite(folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, limits: StoreLimits)
     /// `connections`: nil for the thread count.
-    case postgres(url: String, connections: Int?, limits: StoreLimits)
+    case postgres(url: String, connections: Int?, limits: StoreLimits, timeout: Duration)
     case memory
 }
 
@@ -20,10 +20,10 @@ extension Settings {
     /// Opens the configured store: creates the data folder on first run, then opens (or creates) the database.
     /// - Throws: a message naming the folder or file and what is wrong with it.
     func openStore() throws -> (any SessionArchive)? {
-        if case .postgres(let url, let connections, let limits) = store {
+        if case .postgres(let url, let connections, let limits, let timeout) = store {
             do {
                 return try PostgresSessionArchive(
-                    url: url, connections: connections ?? threads, limits: limits)
+                    url: url, connections: connections ?? threads, limits: limits, timeout: timeout)
             } catch .unreadable(let reason) {
                 throw StoreOpenError(message: "the database \(Self.redacted(url)) cannot be used: \(reason)")
             } catch {
@@ -52,7 +52,7 @@ extension Settings {
         switch store {
         case .sqlite(let folder, let durability, _, _):
             "sqlite \((folder as NSString).appendingPathComponent(Self.databaseName)) (durability \(durability.rawValue))"
-        case .postgres(let url, _, _): "postgres \(Self.redacted(url))"
+        case .postgres(let url, _, _, _): "postgres \(Self.redacted(url))"
         case .memory: "memory"
         }
     }
