@@ -187,10 +187,11 @@ public final class EventStream: Sendable {
     }
 
     /// MHD's content reader: copies queued bytes, ends the stream once closed and drained, or
-    /// parks the connection (suspend) until more is queued.
+    /// parks the connection (suspend) until more is queued. An aborted stream ends with an error, and its connection
+    /// is closed and freed at once (see ``endWithError(connection:)``).
     func read(into buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         state.withLock { state -> Int in
-            if state.aborted { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR: close, do not drain
+            if state.aborted { return endWithError(connection: state.connection) }
             if state.queuedBytes > 0 {
                 let count = Self.copyQueued(&state, into: UnsafeMutableRawPointer(buffer), max: max)
                 state.bytesSent += count
@@ -209,6 +210,26 @@ public final class EventStream: Sendable {
     }
 
     // MARK: - Private
+
+    /// Ends an aborted stream from the content reader: returns MHD_CONTENT_READER_END_WITH_ERROR (close, do not
+    /// drain), after parking the connection and waking it again at once.
+    ///
+    /// libmicrohttpd 0.9.75 closes a connection whose reader reports an error (the request's completion is notified
+    /// at once) but does not free it in the same round: `MHD_connection_handle_idle` leaves its loop after the failed
+    /// `try_ready_chunked_body` (or `try_ready_normal_body`) instead of reaching the closed state's clean-up, and drops
+    /// the connection from its ready list. Nothing visits it again unless its socket reports an epoll event, and it
+    /// is not even in libmicrohttpd's epoll set when it was woken from a park or has not blocked writing since (its
+    /// socket's end then reported nothing at all): the connection, its descriptor and its per-address slot stayed
+    /// until the worker's next wake-up, at worst the idle timeout. A connection woken from a park is always in the
+    /// next round's ready list, and a closed connection found there is freed; parking it first changes nothing else
+    /// (it is closed in this round all the same).
+    private func endWithError(connection address: UInt?) -> Int {
+        if let address, let connection = OpaquePointer(bitPattern: address) {
+            MHD_suspend_connection(connection)
+            MHD_resume_connection(connection)
+        }
+        return -2  // MHD_CONTENT_READER_END_WITH_ERROR
+    }
 
     /// Queues `bytes`; over the backlog limit the stream closes and its connection is aborted (the
     /// queue is dropped at once). Runs no callback.
@@ -243,8 +264,9 @@ public final class EventStream: Sendable {
 
     /// Ends the stream with an error and drops its queue: a parked connection is woken, and the socket is shut
     /// down so that a connection blocked on a client that reads nothing ends too (libmicrohttpd sees the end and
-    /// closes it). The socket is still the connection's: it is closed only after ``connectionEnded()``, which
-    /// takes this lock.
+    /// closes it); one that libmicrohttpd asks for more data first is closed by the reader's error
+    /// (``endWithError(connection:)``). The socket is still the connection's: it is closed only after ``connectionEnded()``,
+    /// which takes this lock.
     private func abort(_ state: inout State) {
         state.queue = []
         state.head = 0

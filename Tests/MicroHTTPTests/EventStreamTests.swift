@@ -183,6 +183,37 @@ struct EventStreamTests {
         }
     }
 
+    @Test(
+        "A client that hangs up on a parked stream frees its connection at once, beside older keep-alive connections"
+    )
+    func hangUpBesideKeepAliveConnections() throws {
+        let box = StreamBox()
+        let configuration = testConfiguration {
+            $0.threads = 1  // the stream's connection shares its worker with the older ones
+            $0.idleTimeout = .seconds(30)
+            $0.heartbeatInterval = .seconds(60)
+        }
+        try withServer(configuration, handle: box.handler) { server in
+            // A page's keep-alive connections, older than the stream's: libmicrohttpd's timeout scan, which visits
+            // the oldest connection on each round, does not reach the stream's.
+            let pages = try (0..<4).map { _ in try RawConnection(port: server.port) }
+            for page in pages { #expect(try page.request("GET", "/state").status == 200) }
+            for cycle in 0..<5 {
+                let client = try RawConnection(port: server.port)
+                try client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+                #expect(try client.readHead().0 == 200)
+                #expect(eventually { box.streams.values.count == cycle + 1 })
+                #expect(eventually { server.openConnections == pages.count + 1 })
+                _ = shutdown(client.fd, Int32(SHUT_WR))
+                #expect(
+                    eventually(within: 2) { box.closed.values.count == cycle + 1 }, "cycle \(cycle): the stream ended")
+                let freed = eventually(within: 2) { server.openConnections == pages.count }
+                #expect(freed, "cycle \(cycle): its connection closed")
+                if !freed { break }
+            }
+        }
+    }
+
     @Test("A client that hangs up while events are being sent is ended promptly, not at the heartbeat")
     func hangUpWhileBusyEndsTheStream() throws {
         let box = StreamBox()
