@@ -23,9 +23,6 @@ import json
 import os
 import random
 import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,68 +31,10 @@ import uuid
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import jsonpatch  # noqa: E402  (Tests/support/jsonpatch.py)
+from harness import Server, ServerError, free_port, request  # noqa: E402  (Tests/support/harness.py)
 
 
 KEYS_CHECKED = 10
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary, data, log_path, durability):
-        self.binary, self.data, self.durability = binary, data, durability
-        self.log = open(log_path, "ab")
-        self.process = None
-        self.port = None
-
-    def start(self):
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", "Public",
-             "--log-level", "warning", "--session-create-rate", "0", "--data", self.data,
-             "--durability", self.durability],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                sys.exit(f"kill loop: the server exited at start (code {self.process.returncode})")
-            try:
-                if request(self.port, "GET", "/healthz")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.05)
-        sys.exit("kill loop: the server did not answer /healthz within 30 s")
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self):
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-
-
-def request(port, method, path, body=None, headers=None, timeout=10.0):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-    try:
-        all_headers = dict(headers or {})
-        payload = None
-        if body is not None:
-            payload = json.dumps(body).encode()
-            all_headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=payload, headers=all_headers)
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
 
 
 def without_result(body):
@@ -308,13 +247,22 @@ def main():
     rng = random.Random(seed)
     os.makedirs("test-artifacts", exist_ok=True)
     data = tempfile.mkdtemp(prefix="switchyard-kill-")
-    server = Server(args.binary, data, "test-artifacts/kill-loop-server.log", args.durability)
+    server = Server(args.binary, "--log-level", "warning", "--session-create-rate", "0", "--data", data,
+                    "--durability", args.durability, log="test-artifacts/kill-loop-server.log")
+
+    def start():
+        server.port = free_port()  # a new port for each start
+        try:
+            server.start()
+        except ServerError as error:
+            sys.exit(f"kill loop: {error}")
+
     ledger = Ledger()
     passed = failed = 0
     checked = set()
     print(f"kill loop: {args.rounds} rounds, {args.sessions} sessions, durability {args.durability}, seed {seed}")
     try:
-        server.start()
+        start()
         sessions = []
         for _ in range(args.sessions):
             status, _, body = request(server.port, "POST", "/api/sessions")
@@ -332,7 +280,7 @@ def main():
             stop.set()
             for thread in clients + watchers:
                 thread.join(timeout=15)
-            server.start()
+            start()
             problems = verify(server.port, ledger, checked, rng)
             changes = sum(c.changes for c in clients)
             shown = sum(w.events for w in watchers)

@@ -9,16 +9,14 @@ exits 1 if any failed.
 
 import os
 import shutil
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))
-from kill_loop import free_port, request  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from harness import Server, ServerError, free_port, request  # noqa: E402  (Tests/support/harness.py)
 
 BIN = sys.argv[1]
 results = []
@@ -39,59 +37,30 @@ def check(name):
     return register
 
 
-class Run:
-    """One server process; `with Run(...) as server:` stops it (SIGTERM) at the end."""
+class Run(Server):
+    """One server process, started at once; `with Run(...) as server:` waits for /healthz and stops it (SIGTERM)
+    at the end. Its log goes to a temporary file (`log_text()`)."""
 
     def __init__(self, *flags, env=None, user=None):
-        self.port = free_port()
-        command = [BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", "Public",
-                   "--session-create-rate", "0", *flags]
-        if user is not None:
-            command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", *command]
-        # The log goes to a file: a pipe nobody reads would fill up and stop the server mid-request.
-        self.log = tempfile.TemporaryFile()
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
-                                        env={**os.environ, **(env or {})})
-
-    def ready(self):
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                return False
-            try:
-                if request(self.port, "GET", "/healthz")[0] == 200:
-                    return True
-            except OSError:
-                time.sleep(0.05)
-        return False
+        prefix = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups"] if user is not None else []
+        super().__init__(BIN, "--session-create-rate", "0", *flags, env=env, prefix=prefix)
+        self.spawn()
 
     def exit_code(self, timeout=20):
         """For a server expected to refuse to start: its exit code and output."""
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return None, ""
-        return self.process.returncode, self.output()
-
-    def output(self):
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")
+        code = self.wait_exit(timeout)
+        return (None, "") if code is None else (code, self.log_text())
 
     def __enter__(self):
-        if not self.ready():
-            output = self.output() if self.process.poll() is not None else ""
-            raise RuntimeError(f"the server did not start: {output.strip()[-300:]}")
-        return self
+        try:
+            return self.wait_ready(timeout=20)
+        except ServerError:
+            raise RuntimeError(f"the server did not start: {self.log_text().strip()[-300:]}") from None
 
     def __exit__(self, *_):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            self.process.wait(timeout=15)
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+        running = self.alive()
+        if self.stop() is None and running:
+            raise RuntimeError("the server did not stop within 15 s of SIGTERM")
 
     def create(self):
         status, _, body = request(self.port, "POST", "/api/sessions")
@@ -225,9 +194,7 @@ def bad_flags(folder):
 
 @check("a database that cannot be reached stops the server with a readable line, its password hidden")
 def unreachable_database(folder):
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()  # a port nobody listens on
     code, output = Run("--database-url", f"postgresql://app:secret@127.0.0.1:{port}/app").exit_code()
     if code in (None, 0) or "cannot open the database postgresql://app:***@127.0.0.1" not in output:
         return f"exit {code}, output {output.strip()[-300:]!r}"
