@@ -19,54 +19,19 @@ import argparse
 import http.client
 import json
 import os
-import signal
+import pathlib
 import socket
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from harness import Server, ServerError, request  # noqa: E402  (Tests/support/harness.py)
+
 GRACE_SECONDS = 5.0
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary, log_path):
-        self.port = free_port()
-        self.log = open(log_path, "wb")
-        self.data = tempfile.mkdtemp(prefix="switchyard-overload-")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", "Public",
-             "--log-level", "warning", "--data", self.data],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                sys.exit("overload: the server exited before answering /healthz")
-            try:
-                if self.request("GET", "/healthz")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.2)
-        self.process.kill()
-        sys.exit("overload: the server did not answer /healthz within 30 s")
-
-    def request(self, method, path, body=None, timeout=5.0):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
-        try:
-            headers = {"Content-Type": "application/json"} if body is not None else {}
-            connection.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
-            response = connection.getresponse()
-            return response.status, response.read()
-        finally:
-            connection.close()
+LOG = "test-artifacts/overload-server.log"
 
 
 def stream_socket(port, path, receive_buffer=None):
@@ -121,10 +86,15 @@ def main():
     parser.add_argument("--seconds", type=float, default=15)
     args = parser.parse_args()
     os.makedirs("test-artifacts", exist_ok=True)
-    server = Server(args.binary, "test-artifacts/overload-server.log")
-    results = {}
+    pathlib.Path(LOG).unlink(missing_ok=True)  # this run's log only
+    data = tempfile.mkdtemp(prefix="switchyard-overload-")
+    server = Server(args.binary, "--log-level", "warning", "--data", data, log=LOG)
+    try:
+        server.start()
+    except ServerError as error:
+        sys.exit(f"overload: {error}")
 
-    status, body = server.request("POST", "/api/sessions")
+    status, _, body = request(server.port, "POST", "/api/sessions", timeout=5.0)
     session = json.loads(body)["session"]
     base = f"/api/sessions/{session}"
     setup = [
@@ -135,11 +105,11 @@ def main():
                          "steps": [{"action": "push", "route": "todo", "input": "buy-milk"}] * 40}),
     ]
     for endpoint, payload in setup:
-        status, body = server.request("POST", f"{base}/{endpoint}", payload)
+        status, _, body = request(server.port, "POST", f"{base}/{endpoint}", payload, timeout=5.0)
         if status != 200:
-            server.process.kill()
+            server.kill()
             sys.exit(f"overload: setup {endpoint} failed: {status} {body[:200]!r}")
-    document_size = len(server.request("GET", base)[1])
+    document_size = len(request(server.port, "GET", base, timeout=5.0)[2])
 
     stop = threading.Event()
     lock = threading.Lock()
@@ -212,7 +182,7 @@ def main():
         while not stop.is_set():
             started = time.monotonic()
             try:
-                ok = server.request("GET", "/healthz", timeout=1.0)[0] == 200
+                ok = request(server.port, "GET", "/healthz", timeout=1.0)[0] == 200
             except OSError:
                 ok = False
             elapsed = time.monotonic() - started
@@ -240,14 +210,9 @@ def main():
     stalled.close()
 
     started = time.monotonic()
-    server.process.send_signal(signal.SIGTERM)
-    try:
-        code = server.process.wait(timeout=GRACE_SECONDS + 10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        code = None
+    code = server.stop(timeout=GRACE_SECONDS + 10)  # None: killed after that
     exit_seconds = time.monotonic() - started
-    shutil.rmtree(server.data, ignore_errors=True)
+    shutil.rmtree(data, ignore_errors=True)
 
     print(f"overload: {args.seconds:.0f} s, state document {document_size} bytes, "
           f"{counts['writes']} transitions ({counts['write_errors']} failed), "
