@@ -2,8 +2,7 @@
 import json
 import os
 import pathlib
-import urllib.error
-import urllib.request
+import sys
 
 import pytest
 from selenium import webdriver
@@ -14,6 +13,9 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "Tests" / "support"))
+import harness  # noqa: E402  (Tests/support/harness.py)
+
 ARTIFACTS = ROOT / "test-artifacts"
 TIMEOUT = 10
 
@@ -149,14 +151,9 @@ class Page:
 
     # ---- the API, as another client would use it ----
     def api(self, method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as err:
-            return err.code, json.loads(err.read() or b"null")
+        """(status, the answer's JSON or None) for any status."""
+        status, _, answer = harness.request(self.base, method, path, body)
+        return status, json.loads(answer or b"null")
 
 
 def find_nodes(node, kind):

@@ -9,23 +9,26 @@ test-artifacts/redbot/.
 
 import json
 import os
+import pathlib
 import subprocess
 import sys
-import urllib.request
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from harness import request  # noqa: E402  (Tests/support/harness.py)
 
 
-def post(url, body=None):
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method="POST",
-                                     headers={"Content-Type": "application/json"} if data else {})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
+def post(base, path, body=None):
+    """The JSON answer of a POST that must succeed."""
+    status, _, answer = request(base, "POST", path, body)
+    if not 200 <= status < 300:
+        sys.exit(f"header checks: POST {path} answered {status}: {answer[:200]!r}")
+    return json.loads(answer)
 
 
 def main():
     redbot, base = sys.argv[1], sys.argv[2].rstrip("/")
-    session = post(base + "/api/sessions")["session"]
-    post(f"{base}/api/sessions/{session}/events", {"name": "completeOnboarding"})
+    session = post(base, "/api/sessions")["session"]
+    post(base, f"/api/sessions/{session}/events", {"name": "completeOnboarding"})
     paths = [
         "/", f"/s/{session}", "/js/app.js", "/css/app.css", "/favicon.svg", "/api/openapi.json", "/metrics",
         "/healthz", "/api/catalog", f"/api/sessions/{session}", f"/api/sessions/{session}/history",

@@ -10,12 +10,12 @@
 import json
 import pathlib
 import sys
-import urllib.error
 import urllib.request
 
 import jsonschema
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+import harness  # noqa: E402  (Tests/support/harness.py)
 import jsonpatch  # noqa: E402  (Tests/support/jsonpatch.py)
 
 BASE = sys.argv[1].rstrip("/")
@@ -28,15 +28,8 @@ def fail(message: str) -> None:
 
 
 def request(method: str, path: str, body: dict | None = None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(BASE + path, data=data, method=method)
-    if data is not None:
-        req.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
+    """(status, headers, body bytes) of one request to the server under test."""
+    return harness.request(BASE, method, path, body)
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:

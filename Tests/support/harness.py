@@ -263,10 +263,10 @@ def _main(arguments):
         url, pid = arguments[1], int(arguments[2])
         seconds = float(arguments[3]) if len(arguments) == 4 else 30.0
 
-        def alive():
+        def alive():  # a child of the calling shell that exited stays a zombie until the shell waits for it
             try:
-                os.kill(pid, 0)
-                return True
+                with open(f"/proc/{pid}/stat") as stat:
+                    return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
             except OSError:
                 return False
 

@@ -1,9 +1,10 @@
-# Sourced by the browser and schema test scripts: starts the real server for a test run.
+# Sourced by the browser, schema and header test scripts: starts the real server for a test run.
 #   start_switchyard LABEL LOG [serve flags…]
 # Unless SWITCHYARD_URL is already set, starts "$BIN serve" on 127.0.0.1 at a free port with the page from Public/
 # and a fresh SQLite store in a temporary folder,
 # waits (30 s at most) for GET /healthz to answer 200, exports SWITCHYARD_URL, and stops the server when the calling
-# script exits. Needs PY (a python3) and BIN (the switchyard binary) set by the caller.
+# script exits. Needs PY (a python3) and BIN (the switchyard binary) set by the caller; the port and the wait come
+# from Tests/support/harness.py.
 
 start_switchyard() {
   local label="$1" log="$2"
@@ -14,7 +15,7 @@ start_switchyard() {
     exit 1
   fi
   local port
-  port="$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+  port="$("$PY" Tests/support/harness.py free-port)"
   # A fresh store for each run (sessions must not leak between runs), removed when the script exits.
   SWITCHYARD_TEST_DATA="$(mktemp -d)"
   "$BIN" serve --host 127.0.0.1 --port "$port" --public Public --data "$SWITCHYARD_TEST_DATA" "$@" >"$log" 2>&1 &
@@ -22,25 +23,7 @@ start_switchyard() {
   trap stop_switchyard EXIT
   trap 'exit 130' INT TERM
   export SWITCHYARD_URL="http://127.0.0.1:$port"
-  if ! "$PY" - "$SWITCHYARD_URL/healthz" "$SWITCHYARD_PID" <<'PYEOF'
-import os, sys, time, urllib.request
-url, pid = sys.argv[1], int(sys.argv[2])
-deadline = time.monotonic() + 30
-while time.monotonic() < deadline:
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        sys.exit("server exited before answering /healthz")
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            if r.status == 200:
-                sys.exit(0)
-    except OSError:
-        pass
-    time.sleep(0.25)
-sys.exit("server did not answer 200 on /healthz within 30 s")
-PYEOF
-  then
+  if ! "$PY" Tests/support/harness.py wait-healthy "$SWITCHYARD_URL" "$SWITCHYARD_PID" 30; then
     echo "$label: the server did not start; its log ($log):" >&2
     tail -n 40 "$log" >&2 || true
     exit 1
