@@ -30,7 +30,9 @@ import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "support"))
+import harness  # noqa: E402  (Tests/support/harness.py)
 import jsonpatch  # noqa: E402  (Tests/support/jsonpatch.py)
+from harness import free_port  # noqa: E402
 
 ARTIFACTS = ROOT / "test-artifacts" / "cluster"
 # Absolute: nodes run in their own temporary working folder.
@@ -65,27 +67,9 @@ if threading.current_thread() is threading.main_thread() and signal.getsignal(si
     signal.signal(signal.SIGTERM, _exit_on_signal)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def artifacts():
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
-
-
-def wait_until(predicate, timeout, message, interval=0.05):
-    """Polls until predicate() is truthy and returns its value; fails with message after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{message} (waited {timeout} s)")
-        time.sleep(interval)
 
 
 # ---- HTTP ----
@@ -102,21 +86,8 @@ class Response:
 
 
 def request(url, method, path, body=None, headers=None, timeout=15.0):
-    """One request on a fresh connection. Header names of the answer are lower case."""
-    parts = urllib.parse.urlsplit(url)
-    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-    try:
-        all_headers = dict(headers or {})
-        payload = None
-        if body is not None:
-            payload = json.dumps(body).encode()
-            all_headers["Content-Type"] = "application/json"
-        connection.request(method, path, body=payload, headers=all_headers)
-        response = connection.getresponse()
-        answer = {name.lower(): value for name, value in response.getheaders()}
-        return Response(response.status, answer, response.read())
-    finally:
-        connection.close()
+    """One request on a fresh connection (harness.request) as a Response; the answer's header names are lower case."""
+    return Response(*harness.request(url, method, path, body, headers, timeout))
 
 
 def logged_in_session(url):
@@ -229,50 +200,28 @@ class Postgres:
     stop = cleanup
 
 
-class Node:
+class Node(harness.Server):
     """One `switchyard serve` process on the shared store. Its port stays the same across restarts (the balancer's
     configuration names it). `flags` are appended to the defaults below (a later flag wins)."""
 
     def __init__(self, name, database_url, *flags):
-        self.name, self.database_url, self.flags = name, database_url, list(flags)
-        self.port = free_port()
-        self.process = None
+        self.name, self.database_url = name, database_url
         self.dir = tempfile.mkdtemp(prefix=f"switchyard-node-{name}-", dir=TMP)
-        self.log_path = artifacts() / f"node-{name}.log"
+        # Every test client (and nginx) has the address 127.0.0.1: no per-address limits. The working folder is a
+        # private temporary one: a node must not write anything next to the tests.
+        super().__init__(BIN, "--database-url", database_url, "--session-create-rate", "0",
+                         "--max-connections-per-ip", "100000", *flags, public=ROOT / "Public",
+                         log=artifacts() / f"node-{name}.log", cwd=self.dir, label=f"node {name}")
         _running.append(self)
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
 
     def request(self, method, path, body=None, headers=None, timeout=15.0):
         return request(self.url, method, path, body, headers, timeout)
 
     def start(self):
-        command = [BIN, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--public", str(ROOT / "Public"),
-                   "--database-url", self.database_url,
-                   # Every test client (and nginx) has the address 127.0.0.1: no per-address limits.
-                   "--session-create-rate", "0", "--max-connections-per-ip", "100000", *self.flags]
-        with open(self.log_path, "ab") as log:
-            log.write(f"---- start: {' '.join(command)}\n".encode())
-            log.flush()
-            # The working folder is a private temporary one: a node must not write anything next to the tests.
-            self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, cwd=self.dir)
+        self.spawn()
         with open(self._pid_file, "w") as pid:  # for run.sh's sweep; removed once the process is gone
             pid.write(str(self.process.pid))
-        deadline = time.monotonic() + 30
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"node {self.name} exited at start (code {self.process.returncode}):\n"
-                                   + _tail(self.log_path))
-            try:
-                if self.request("GET", "/healthz", timeout=2).status == 200:
-                    return self
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"node {self.name} did not answer /healthz within 30 s:\n" + _tail(self.log_path))
-            time.sleep(0.05)
+        return self.wait_ready(timeout=30)
 
     @property
     def _pid_file(self):
@@ -282,22 +231,12 @@ class Node:
         if os.path.exists(self._pid_file):
             os.remove(self._pid_file)
 
-    def alive(self):
-        return self.process is not None and self.process.poll() is None
-
     def kill9(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait()
+        self.kill()
         self._ended()
 
     def stop(self):
-        if self.alive():
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        super().stop(timeout=15)
         self._ended()
 
     def restart(self):
@@ -386,18 +325,11 @@ class Balancer:
         with open(artifacts() / f"{self.name}.out", "ab") as out:
             self.process = subprocess.Popen([NGINX, "-p", self.prefix, "-c", conf, "-e", str(error_log)],
                                             stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 15
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"nginx exited at start:\n{_tail(error_log)}")
-            try:
-                if self.request("GET", "/healthz", timeout=2).status == 200:
-                    return self
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"nginx did not answer /healthz within 15 s:\n{_tail(error_log)}")
-            time.sleep(0.05)
+        try:
+            harness.wait_healthy(self.url, 15, alive=lambda: self.process.poll() is None, label="nginx")
+        except harness.ServerError as error:
+            raise RuntimeError(f"{error}:\n{_tail(error_log)}") from None
+        return self
 
     def cleanup(self):
         if self.process and self.process.poll() is None:

@@ -15,9 +15,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "support")]
 from cluster import (BUMP, Balancer, Node, Postgres, PostgresGate, Stream, logged_in_session,  # noqa: E402
-                     version_of, wait_until)
+                     version_of)
+from harness import wait_until  # noqa: E402  (Tests/support/harness.py)
 
 MINIMAL = {"Prefer": "return=minimal"}  # answers without the tree: the tests need only the version
 
