@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Starts the Hello example on a free port and drives it over HTTP; ends with `N passed, N failed`."""
 import json
+import pathlib
 import subprocess
 import sys
-import urllib.request
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
+from harness import request  # noqa: E402  (Tests/support/harness.py)
 
 binary = sys.argv[1]
 process = subprocess.Popen([binary, "0", "Public"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -14,19 +17,16 @@ try:
         sys.exit(f"example: unexpected first line {line!r}")
 
     def call(method, path, body=None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(base + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"} if data else {})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.load(response)
+        status, _, answer = request(base, method, path, body)
+        return status, json.loads(answer)
 
     status, created = call("POST", "/api/sessions")
     session = created["session"]
     _, pushed = call("POST", f"/api/sessions/{session}/transitions",
                      {"action": "push", "route": "greeting", "input": "Ada"})
     _, linked = call("POST", f"/api/sessions/{session}/deeplinks", {"url": "hello://greet/Grace"})
-    with urllib.request.urlopen(base + "/", timeout=10) as page:
-        page_ok = page.status == 200 and b"<html" in page.read().lower()
+    status_page, _, page = request(base, "GET", "/")
+    page_ok = status_page == 200 and b"<html" in page.lower()
     checks = [
         ("a session starts on the example's own root", status == 201 and created["visible"]["path"] == ["names"]),
         ("a transition by name pushes its screen",
