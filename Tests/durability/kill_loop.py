@@ -247,8 +247,11 @@ def main():
     rng = random.Random(seed)
     os.makedirs("test-artifacts", exist_ok=True)
     data = tempfile.mkdtemp(prefix="switchyard-kill-")
+    # Every acknowledged version is read back at the end, so the store keeps them all: the default per-session
+    # budgets (1000 versions, 1 MiB) drop the oldest of a session this busy, as they should in production.
     server = Server(args.binary, "--log-level", "warning", "--session-create-rate", "0", "--data", data,
-                    "--durability", args.durability, log="test-artifacts/kill-loop-server.log")
+                    "--durability", args.durability, "--history-retention", "all", "--max-history", "1G",
+                    log="test-artifacts/kill-loop-server.log")
 
     def start():
         server.port = free_port()  # a new port for each start
