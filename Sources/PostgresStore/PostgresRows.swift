@@ -38,7 +38,8 @@ enum PostgresRows {
         result.rows.indices.map { row in
             let lifecycle = StoredText.lifecycle(result.text(row, 5))
             return StoredChange(
-                version: result.integer(row, 0), time: result.real(row, 1), source: result.text(row, 2),
+                version: result.integer(row, 0), time: result.real(row, 1),
+                source: HistorySource(stored: result.text(row, 2)),
                 request: result.bytes(row, 3), visiblePath: StoredText.path(result.text(row, 4)), state: [],
                 started: lifecycle.started, finished: lifecycle.finished)
         }

@@ -109,7 +109,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                         + Self.entry(
                             latest
                                 ?? StoredChange(
-                                    version: version, time: 0, source: "", request: [], visiblePath: [], state: []))
+                                    version: version, time: 0, source: .api, request: [], visiblePath: [], state: []))
                         + [
                             .boolean(latest != nil), .integer(added),
                             .integer(limits.historyEntries.map { version - $0 } ?? -1),
@@ -174,7 +174,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     private static func entry(_ change: StoredChange) -> [PostgresValue] {
         let path = StoredText.path(change.visiblePath)
         let lifecycle = StoredText.lifecycle(started: change.started, finished: change.finished) ?? ""
-        return [.text(change.source), .bytes(change.request), .text(path), .bytes(change.state), .text(lifecycle)]
+        return [
+            .text(change.source.rawValue), .bytes(change.request), .text(path), .bytes(change.state), .text(lifecycle),
+        ]
     }
 
     /// The parameters of a remembered reply: `first` (and `then`) followed by its fingerprint, status, headers and

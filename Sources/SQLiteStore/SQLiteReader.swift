@@ -101,7 +101,8 @@ final class SQLiteReader {
             let lifecycle = StoredText.lifecycle(statement.text(5))
             changes.append(
                 StoredChange(
-                    version: statement.integer(0), time: statement.real(1), source: statement.text(2),
+                    version: statement.integer(0), time: statement.real(1),
+                    source: HistorySource(stored: statement.text(2)),
                     request: statement.blob(3), visiblePath: StoredText.path(statement.text(4)), state: [],
                     started: lifecycle.started, finished: lifecycle.finished))
         }

@@ -229,7 +229,7 @@ final class SQLiteWrites {
     private func store(_ change: StoredChange, of session: String) throws(SQLiteError) {
         let path = StoredText.path(change.visiblePath)
         try insertHistory.bind(
-            .text(session), .integer(change.version), .real(change.time), .text(change.source),
+            .text(session), .integer(change.version), .real(change.time), .text(change.source.rawValue),
             .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state),
             StoredText.lifecycle(started: change.started, finished: change.finished).map { .text($0) } ?? .null
         ).run()

@@ -48,7 +48,7 @@ struct StoreSuite {
                         creation: nil))
                 let history = (1...engine.version).map { version in
                     StoredChange(
-                        version: version, time: now, source: "api", request: request,
+                        version: version, time: now, source: .api, request: request,
                         visiblePath: engine.visiblePath, state: state)
                 }
                 writes.append(
@@ -80,7 +80,7 @@ struct StoreSuite {
             let version = base + 1
             versions[id] = version
             let change = StoredChange(
-                version: version, time: now, source: "api", request: request, visiblePath: engine.visiblePath,
+                version: version, time: now, source: .api, request: request, visiblePath: engine.visiblePath,
                 state: state)
             let start = Harness.now()
             try reopened.apply([

@@ -2,14 +2,9 @@ import Switchyard
 
 /// One committed change of a session, as `GET /api/sessions/{id}/history` lists it.
 struct HistoryEntry: Sendable {
-    /// Where a change came from.
-    enum Source: String, Sendable {
-        case api, deeplink, event, gesture, `guard`, restore, session
-    }
-
     let version: Int
     let time: Double
-    let source: Source
+    let source: HistorySource
     /// The request body as received: parsed only when the history is read, which is rare, so the write path of
     /// every change skips a JSON parse.
     var request: [UInt8]
@@ -21,13 +16,13 @@ struct HistoryEntry: Sendable {
     /// An entry read back from the store.
     init(_ stored: StoredChange) {
         self.init(
-            version: stored.version, time: stored.time, source: Source(rawValue: stored.source) ?? .api,
+            version: stored.version, time: stored.time, source: stored.source,
             request: stored.request, visiblePath: stored.visiblePath)
         started = stored.started
         finished = stored.finished
     }
 
-    init(version: Int, time: Double, source: Source, request: [UInt8], visiblePath: [String]) {
+    init(version: Int, time: Double, source: HistorySource, request: [UInt8], visiblePath: [String]) {
         self.version = version
         self.time = time
         self.source = source

@@ -87,7 +87,7 @@ struct SessionState {
         let state = try captured ?? engine.restoreDocument()
         let changes = entries.map { entry in
             StoredChange(
-                version: entry.version, time: entry.time, source: entry.source.rawValue,
+                version: entry.version, time: entry.time, source: entry.source,
                 request: entry.request, visiblePath: entry.visiblePath,
                 state: entry.version == engine.version ? state : earlier[entry.version] ?? [], started: entry.started,
                 finished: entry.finished)
@@ -202,7 +202,7 @@ struct SessionState {
 
 /// Who caused a change, for the history: where it came from and the request body as received.
 struct SessionCause: Sendable {
-    var source: HistoryEntry.Source
+    var source: HistorySource
     var request: [UInt8]
 
     /// A pending deep link completed after another change made it possible.

@@ -8,7 +8,7 @@ extension SwitchyardAPI {
     /// What a change did: the `result` members of its answer and where it came from (for the history).
     struct ChangeResult {
         var result: [String: JSONValue]
-        var source: HistoryEntry.Source
+        var source: HistorySource
     }
 
     /// Whether a change request is applied or only previewed (``preview(_:_:_:)``).
@@ -112,7 +112,7 @@ extension SwitchyardAPI {
 
     /// Applies the change, or previews it.
     private func run(
-        _ mode: ChangeMode, _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
+        _ mode: ChangeMode, _ session: Session, _ request: HTTPRequest, source: HistorySource,
         _ body: (inout SessionState) throws -> ChangeResult
     ) -> HTTPResponse {
         switch mode {
@@ -131,7 +131,7 @@ extension SwitchyardAPI {
     /// stored state and the change runs again on it, a few times at most: without a precondition it applies to the
     /// latest version (no update is lost), with one it now answers 412, and a retried key now replays.
     private func change(
-        _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
+        _ session: Session, _ request: HTTPRequest, source: HistorySource,
         _ body: (inout SessionState) throws -> ChangeResult
     ) -> HTTPResponse {
         for attempt in 0..<Self.conflictAttempts {
@@ -172,7 +172,7 @@ extension SwitchyardAPI {
 
     /// One run of the change pipeline (``change(_:_:source:_:)``).
     private func changeOnce(
-        _ session: Session, _ request: HTTPRequest, source: HistoryEntry.Source,
+        _ session: Session, _ request: HTTPRequest, source: HistorySource,
         _ body: (inout SessionState) throws -> ChangeResult
     ) -> (HTTPResponse, ChangeOutcome) {
         let key = request.headers["idempotency-key"]

@@ -20,7 +20,7 @@ struct ArchiveConformanceTests {
             session: id, base: base, version: version, state: state(version),
             history: ((base + 1)...max(base + 1, version)).filter { $0 <= version }.map { made in
                 StoredChange(
-                    version: made, time: 2000 + Double(made), source: "api", request: Array(#"{"n":\#(made)}"#.utf8),
+                    version: made, time: 2000 + Double(made), source: .api, request: Array(#"{"n":\#(made)}"#.utf8),
                     visiblePath: ["tabs", "p\(made)"], state: state(made))
             }, reply: reply)
     }
@@ -142,7 +142,7 @@ struct ArchiveConformanceTests {
         #expect(try archive.history(of: "s", after: 2, limit: 3).map(\.version) == [3, 4, 5])
         let entry = try #require(try archive.history(of: "s", after: 3, limit: 1).first)
         #expect(entry.time == 2004)
-        #expect(entry.source == "api")
+        #expect(entry.source == .api)
         #expect(entry.request == Array(#"{"n":4}"#.utf8))
         #expect(entry.visiblePath == ["tabs", "p4"])
         #expect(entry.state.isEmpty, "states are read one by one")

@@ -25,7 +25,7 @@ struct PostgresArchiveTests {
             session: id, base: base, version: base + versions, state: document(base + versions),
             history: (base + 1...base + versions).map { made in
                 StoredChange(
-                    version: made, time: 2000 + Double(made), source: "api", request: Array(#"{"n":\#(made)}"#.utf8),
+                    version: made, time: 2000 + Double(made), source: .api, request: Array(#"{"n":\#(made)}"#.utf8),
                     visiblePath: ["p\(made)"], state: document(made))
             }, reply: reply)
     }

@@ -19,7 +19,7 @@ struct SQLiteArchiveTests {
             session: id, base: version - 1, version: version, state: state,
             history: [
                 StoredChange(
-                    version: version, time: 1000 + Double(version), source: "api", request: Array("{}".utf8),
+                    version: version, time: 1000 + Double(version), source: .api, request: Array("{}".utf8),
                     visiblePath: ["a", "b"], state: state)
             ], reply: reply)
     }

@@ -19,7 +19,7 @@ struct StoreBudgetTests {
             session: "s", base: version - 1, version: version, state: state,
             history: [
                 StoredChange(
-                    version: version, time: 2000 + Double(version), source: "api", request: Array("{}".utf8),
+                    version: version, time: 2000 + Double(version), source: .api, request: Array("{}".utf8),
                     visiblePath: ["p"], state: state)
             ], reply: reply)
     }

@@ -149,8 +149,8 @@ public struct StoredChange: Sendable {
     public var version: Int
     /// When (seconds since 1970).
     public var time: Double
-    /// Where it came from: `api`, `event`, `deeplink`, `gesture`, `guard`, `restore`, `session`.
-    public var source: String
+    /// Where it came from.
+    public var source: HistorySource
     /// The request body as received.
     public var request: [UInt8]
     /// The visible route path after it.
@@ -164,7 +164,7 @@ public struct StoredChange: Sendable {
 
     /// A history entry.
     public init(
-        version: Int, time: Double, source: String, request: [UInt8], visiblePath: [String], state: [UInt8],
+        version: Int, time: Double, source: HistorySource, request: [UInt8], visiblePath: [String], state: [UInt8],
         started: [CoordinatorReference] = [], finished: [CoordinatorReference] = []
     ) {
         self.version = version
