@@ -75,6 +75,7 @@ final class SessionStore: Sendable {
     ///
     /// The count is checked first, so a full server stores nothing; a store failure leaves nothing live.
     func publish(_ session: Session, creation: StoredReply?) throws(CreateFailure) {
+        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         guard count < configuration.maxSessions else { throw .full }
         if let archive {
             let made = session.withState { state in Result { try state.stored(app: session.app, time: session.time) } }
@@ -227,14 +228,22 @@ final class SessionStore: Sendable {
     /// expire there when they would have here. Without a store, nothing is taken out (it would end them).
     private func evictLeastRecentlyUsed() {
         guard let archive else { return }
-        let victims = sessions.withLock { sessions -> [Session] in
-            let over = sessions.count - configuration.maxSessions + 1
-            guard over > 0 else { return [] }
-            let batch = max(over, configuration.maxSessions / 100)
-            let idle = sessions.values.filter { $0.currentActivity.subscribers == 0 }
-            let chosen = idle.sorted { $0.currentActivity.lastAccess < $1.currentActivity.lastAccess }.prefix(batch)
-            for session in chosen { sessions[session.id] = nil }
-            return Array(chosen)
+        // Chosen from a copy, so that sorting the sessions does not hold the lock every lookup takes.
+        let live = sessions.withLock { Array($0.values) }
+        let over = live.count - configuration.maxSessions + 1
+        guard over > 0 else { return }
+        let batch = max(over, configuration.maxSessions / 100)
+        let idle = live.compactMap { session in
+            let activity = session.currentActivity
+            return activity.subscribers == 0 ? (session, activity.lastAccess) : nil
+        }
+        let chosen = idle.sorted { $0.1 < $1.1 }.prefix(batch).map(\.0)
+        let victims = sessions.withLock { sessions in
+            chosen.filter { session in
+                guard sessions[session.id] === session else { return false }
+                sessions[session.id] = nil
+                return true
+            }
         }
         guard !victims.isEmpty else { return }
         metrics.setSessions(count)

@@ -202,7 +202,7 @@ public final class SwitchyardAPI: HTTPHandler {
             writer.beginObject()
             writer.member("operation", failing.operation)
             writer.member("incident", failing.incident.id)
-            writer.member("secondsAgo", Int(configuration.now() - failing.time))
+            writer.member("secondsAgo", max(0, Int(configuration.now() - failing.time)))
             writer.endObject()
         }
         writer.endObject()
