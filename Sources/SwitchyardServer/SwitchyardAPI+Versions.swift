@@ -40,7 +40,7 @@ extension SwitchyardAPI {
     func notKept(_ session: Session, _ version: Int) -> String {
         configuration.archive == nil
             ? "this server keeps sessions in memory, which keeps no earlier versions (run it with a store)"
-            : "version \(version) of session '\(session.id)' is no longer kept (see --history-retention)"
+            : "version \(version) of session '\(session.id)' is no longer kept (the store keeps each session's latest versions: see --history-retention and --max-history)"
     }
 
     /// The restore document of `version` from the store; nil when it is not kept.
