@@ -25,7 +25,7 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
         self.entries = entries
     }
 
-    /// A router with one more pattern (see the pattern syntax in the README: `:name`, `:name(int)`,
+    /// A router with one more pattern (see the pattern syntax in docs/coordinators.md: `:name`, `:name(int)`,
     /// `scheme1|scheme2://`, host `*`, `?key=:param`), and `examples`: links it matches, with sample values,
     /// that tools and the page offer to try (one that the pattern does not match is left out).
     public func route(_ pattern: String, examples: [String] = [], _ handler: @escaping Handler) -> DeepLinkRouter {
