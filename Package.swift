@@ -72,7 +72,9 @@ let package = Package(
             dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP", "SQLiteStore", "HTTPTestSupport"]
         ),
         // What the test targets share: one raw HTTP client, waiting and recording helpers.
-        .target(name: "HTTPTestSupport", dependencies: ["MicroHTTP"], path: "Tests/HTTPTestSupport"),
+        .target(
+            name: "HTTPTestSupport", dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/HTTPTestSupport"),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
         .testTarget(
             name: "MicroHTTPTests",

@@ -1,22 +1,7 @@
+import HTTPTestSupport
 import Logging
 import MicroHTTP
 import Testing
-
-/// A log handler that records messages.
-struct RecordingLogHandler: LogHandler {
-    let lines: Recorder<String>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lines.append("\(event.level) \(event.message)")
-    }
-}
 
 @Suite("Access log and redaction")
 struct AccessLogTests {

@@ -4,39 +4,32 @@ import Logging
 import SwitchyardServer
 import Testing
 
-/// A log handler that keeps each line with its level and metadata.
-struct CapturingLogHandler: LogHandler {
-    let lines: Recorder<String>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        lines.append(([event.level.rawValue, "\(event.message)"] + fields).joined(separator: " "))
-    }
-}
-
 /// Store failures are the operator's to read, in the log and in readiness; a client gets a fixed text and an
 /// incident id to quote, never the store's own words.
 @Suite("Store failures: log, readiness, problem")
 struct StoreFailureReportTests {
     static let leaky = ArchiveError.unavailable(#"connection to server at "127.0.0.1", port 56661 failed"#)
 
-    @Test func aFailureIsLoggedWithItsDetailWhileTheClientGetsAnIncidentId() throws {
+    /// A server on a SQLite store that fails on demand, logging to `lines`.
+    static func serverOnAFaultyStore(
+        failing failure: ArchiveError = .unavailable("disk full (simulated)")
+    ) throws -> (TestServer, FaultyArchive, Recorder<String>, TemporaryStore) {
         let store = try TemporaryStore()
-        let faulty = FaultyArchive(try store.open(), failure: Self.leaky)
+        let faulty = FaultyArchive(try store.open(), failure: failure)
         let lines = Recorder<String>()
-        let server = try TestServer(
-            { $0.archive = faulty }, logger: Logger(label: "t") { _ in CapturingLogHandler(lines: lines) })
-        defer {
-            server.stop()
-            faulty.close()
-        }
+        let logger = Logger(label: "t") { _ in RecordingLogHandler(lines: lines, includesMetadata: true) }
+        return (try TestServer({ $0.archive = faulty }, logger: logger), faulty, lines, store)
+    }
+
+    static func stop(_ server: TestServer, _ faulty: FaultyArchive, _ store: TemporaryStore) {
+        server.stop()
+        faulty.close()
+        _ = store
+    }
+
+    @Test func aFailureIsLoggedWithItsDetailWhileTheClientGetsAnIncidentId() throws {
+        let (server, faulty, lines, store) = try Self.serverOnAFaultyStore(failing: Self.leaky)
+        defer { Self.stop(server, faulty, store) }
         let session = try server.createSession()
         #expect(try server.get("/readyz").status == 200)
 
@@ -92,15 +85,8 @@ struct StoreFailureReportTests {
     }
 
     @Test func readinessSaysWhenTheStoreIsReadOnlyAndTheLogSaysItOnce() throws {
-        let store = try TemporaryStore()
-        let faulty = FaultyArchive(try store.open())
-        let lines = Recorder<String>()
-        let server = try TestServer(
-            { $0.archive = faulty }, logger: Logger(label: "t") { _ in CapturingLogHandler(lines: lines) })
-        defer {
-            server.stop()
-            faulty.close()
-        }
+        let (server, faulty, lines, store) = try Self.serverOnAFaultyStore()
+        defer { Self.stop(server, faulty, store) }
         faulty.reported.withLock { $0 = .readOnly("the disk is full") }
         let ready = try server.get("/readyz")
         #expect(ready.status == 503)
