@@ -224,8 +224,8 @@ final class SessionStore: Sendable {
 
     /// With a store, a full server makes room by taking the least recently used sessions without a stream out of
     /// memory (1 % of the cap at a time): they stay stored, and the next request naming one reads it back. The
-    /// cap then bounds memory, not how many sessions exist. Their use is written to the store first, so that they
-    /// expire there when they would have here. Without a store, nothing is taken out (it would end them).
+    /// cap then bounds memory, not how many sessions exist. Their use is written to the store as they leave, so
+    /// that they expire there when they would have here. Without a store, nothing is taken out (it would end them).
     private func evictLeastRecentlyUsed() {
         guard let archive else { return }
         // Chosen from a copy, so that sorting the sessions does not hold the lock every lookup takes.
