@@ -23,9 +23,8 @@ import Synchronization
             var streams: [UInt64: EventStream] = [:]
         }
 
-        private let epoll: Int32
-        /// An eventfd that wakes the watching thread for ``stop()``.
-        private let wakeUp: Int32
+        /// Woken for ``stop()``.
+        private let epoll: WakeableEpoll
         private let registry = Mutex(Registry())
         private let running = Atomic<Bool>(true)
         private let finished = DispatchSemaphore(value: 0)
@@ -33,23 +32,8 @@ import Synchronization
         /// Starts the watching thread; nil when the kernel refuses an epoll set (then hang-ups are
         /// noticed at the next heartbeat, as before).
         init?() {
-            let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-            guard epoll >= 0 else { return nil }
-            let wakeUp = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
-            guard wakeUp >= 0 else {
-                close(epoll)
-                return nil
-            }
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.u64 = 0
-            guard epoll_ctl(epoll, EPOLL_CTL_ADD, wakeUp, &event) == 0 else {
-                close(wakeUp)
-                close(epoll)
-                return nil
-            }
+            guard let epoll = WakeableEpoll() else { return nil }
             self.epoll = epoll
-            self.wakeUp = wakeUp
             let thread = DispatchQueue(label: "MicroHTTP.hangups")
             thread.async { [self] in
                 run()
@@ -60,11 +44,9 @@ import Synchronization
         /// Stops the watching thread and closes the epoll set, after the daemon stopped (later calls do nothing).
         func stop() {
             guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-            var one: UInt64 = 1
-            _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)
+            epoll.wake()
             finished.wait()
-            close(wakeUp)
-            close(epoll)
+            epoll.close()
             registry.withLock { $0 = Registry() }
         }
 
@@ -74,11 +56,8 @@ import Synchronization
                 guard registry.watched[id] == nil else { return }
                 let token = registry.nextToken
                 registry.nextToken += 1
-                var event = epoll_event()
-                event.events = EPOLLRDHUP.rawValue | EPOLLET.rawValue
-                event.data.u64 = token
                 // A client gone already is reported at once: epoll checks the socket as it adds it.
-                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return }
+                guard epoll.add(socket, events: EPOLLRDHUP.rawValue | EPOLLET.rawValue, token: token) else { return }
                 registry.watched[id] = (token, socket)
                 registry.streams[token] = stream
             }
@@ -89,7 +68,7 @@ import Synchronization
                 let id = ObjectIdentifier(stream)
                 guard let entry = registry.watched.removeValue(forKey: id) else { return }
                 registry.streams[entry.token] = nil
-                _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
+                epoll.remove(entry.socket)
             }
         }
 
@@ -98,11 +77,9 @@ import Synchronization
         private func run() {
             var events = [epoll_event](repeating: epoll_event(), count: 64)
             while running.load(ordering: .sequentiallyConsistent) {
-                let count = epoll_wait(epoll, &events, Int32(events.count), -1)
-                guard count > 0 else { continue }  // EINTR: check `running` again
-                let hungUp = registry.withLock { registry in
-                    events[0..<Int(count)].compactMap { registry.streams[$0.data.u64] }
-                }
+                let tokens = epoll.wait(&events, timeout: -1)
+                guard !tokens.isEmpty else { continue }  // woken, or EINTR: check `running` again
+                let hungUp = registry.withLock { registry in tokens.compactMap { registry.streams[$0] } }
                 for stream in hungUp { stream.clientHungUp() }
             }
         }

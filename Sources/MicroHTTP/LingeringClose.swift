@@ -30,9 +30,8 @@ import Synchronization
         /// The most sockets lingering at once.
         let capacity: Int
 
-        private let epoll: Int32
-        /// An eventfd that wakes the thread for a new socket's deadline and for ``stop()``.
-        private let wakeUp: Int32
+        /// Woken for a new socket's deadline and for ``stop()``.
+        private let epoll: WakeableEpoll
         /// Lingering sockets by epoll token (a token is never reused, so a late event finds nothing).
         private let lingering = Mutex<(next: UInt64, sockets: [UInt64: Lingering])>((1, [:]))
         private let running = Atomic<Bool>(true)
@@ -40,26 +39,11 @@ import Synchronization
 
         /// Starts the thread; nil when the kernel refuses an epoll set (sockets are then closed at once).
         init?(byteLimit: Int, duration: Duration, capacity: Int) {
-            let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-            guard epoll >= 0 else { return nil }
-            let wakeUp = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
-            guard wakeUp >= 0 else {
-                close(epoll)
-                return nil
-            }
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.u64 = 0
-            guard epoll_ctl(epoll, EPOLL_CTL_ADD, wakeUp, &event) == 0 else {
-                close(wakeUp)
-                close(epoll)
-                return nil
-            }
+            guard let epoll = WakeableEpoll() else { return nil }
             self.byteLimit = byteLimit
             self.duration = duration
             self.capacity = capacity
             self.epoll = epoll
-            self.wakeUp = wakeUp
             DispatchQueue(label: "MicroHTTP.lingering").async { [self] in
                 run()
                 finished.signal()
@@ -71,10 +55,9 @@ import Synchronization
             let adopted = lingering.withLock { state -> Bool in
                 guard running.load(ordering: .relaxed), state.sockets.count < capacity else { return false }
                 let token = state.next
-                var event = epoll_event()
-                event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
-                event.data.u64 = token
-                guard epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) == 0 else { return false }
+                guard epoll.add(socket, events: EPOLLIN.rawValue | EPOLLRDHUP.rawValue, token: token) else {
+                    return false
+                }
                 state.next += 1
                 state.sockets[token] = Lingering(socket: socket, deadline: .now + duration)
                 return true
@@ -83,22 +66,19 @@ import Synchronization
                 close(socket)
                 return
             }
-            var one: UInt64 = 1
-            _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)  // the thread may sleep with no deadline
+            epoll.wake()  // the thread may sleep with no deadline
         }
 
         /// Closes every lingering socket and ends the thread (later calls do nothing).
         func stop() {
             guard running.exchange(false, ordering: .sequentiallyConsistent) else { return }
-            var one: UInt64 = 1
-            _ = write(wakeUp, &one, MemoryLayout<UInt64>.size)
+            epoll.wake()
             finished.wait()
             lingering.withLock { state in
                 for entry in state.sockets.values { close(entry.socket) }
                 state.sockets = [:]
             }
-            close(wakeUp)
-            close(epoll)
+            epoll.close()
         }
 
         /// The thread: drains reported sockets and closes those done or overdue; sleeps until the next deadline.
@@ -107,15 +87,7 @@ import Synchronization
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             var timeout: Int32 = -1
             while running.load(ordering: .sequentiallyConsistent) {
-                let count = epoll_wait(epoll, &events, Int32(events.count), timeout)
-                for event in events[0..<Int(max(count, 0))] {
-                    if event.data.u64 == 0 {
-                        var value: UInt64 = 0
-                        _ = read(wakeUp, &value, MemoryLayout<UInt64>.size)
-                    } else {
-                        drain(event.data.u64, &buffer)
-                    }
-                }
+                for token in epoll.wait(&events, timeout: timeout) { drain(token, &buffer) }
                 timeout = closeOverdue()
             }
         }
@@ -138,7 +110,7 @@ import Synchronization
                     break  // the client closed, an error, or too much
                 }
                 state.sockets[token] = nil
-                _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
+                epoll.remove(entry.socket)
                 close(entry.socket)
             }
         }
@@ -151,7 +123,7 @@ import Synchronization
                 for (token, entry) in state.sockets {
                     if entry.deadline <= now {
                         state.sockets[token] = nil
-                        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, entry.socket, nil)
+                        epoll.remove(entry.socket)
                         close(entry.socket)
                     } else if next.map({ entry.deadline < $0 }) ?? true {
                         next = entry.deadline
