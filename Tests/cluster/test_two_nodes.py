@@ -50,6 +50,23 @@ def bump(node, session, headers=None, body=BUMP):
     return node.request("POST", f"/api/sessions/{session}/transitions", body, {**MINIMAL, **(headers or {})})
 
 
+def accepted_on_every_node(nodes, session, timeout, when):
+    """Bumps `session` on each node in turn until one change is accepted there (503s meanwhile are refusals,
+    nothing else is allowed); returns how many changes were applied and the seconds each node took from the start."""
+    started = time.monotonic()
+    applied, waited = 0, {}
+    for node in nodes:
+        def accepted():
+            nonlocal applied
+            answer = bump(node, session)
+            assert answer.status in (200, 503), answer
+            applied += answer.status == 200
+            return answer.status == 200
+        wait_until(accepted, timeout, f"{node.name} still refuses changes {when}", interval=0.2)
+        waited[node.name] = time.monotonic() - started
+    return applied, waited
+
+
 def history_versions(node, session):
     """Every version the session's history lists, paging through the whole log."""
     versions, after = [], 0
@@ -328,15 +345,7 @@ def test_while_postgres_is_down_changes_answer_503_and_every_node_recovers_by_it
         postgres.start()
 
     # No restart: each node finds the store again by itself.
-    applied = 0
-    for node in nodes:
-        def accepted():
-            nonlocal applied
-            answer = bump(node, session)
-            assert answer.status in (200, 503), answer
-            applied += answer.status == 200
-            return answer.status == 200
-        wait_until(accepted, 30, f"{node.name} still refuses changes after PostgreSQL came back", interval=0.2)
+    applied, _ = accepted_on_every_node(nodes, session, 30, "after PostgreSQL came back")
     retried = bump(b, session, {"Idempotency-Key": key})  # refused before, so applied now, not replayed
     assert retried.status == 200 and "idempotent-replayed" not in retried.headers, retried
     applied += 1
@@ -497,18 +506,9 @@ def test_a_frozen_postgres_costs_a_change_the_timeout_at_most_and_every_node_rec
         print("\nwhile PostgreSQL was frozen: " + ", ".join(f"{k} {v:.2f} s" for k, v in measured.items()))
 
     # Every node takes changes again by itself, within a few seconds.
-    thawed = time.monotonic()
-    applied = 0
+    applied, waited = accepted_on_every_node(nodes, session, STORE_TIMEOUT + 5, "after PostgreSQL went on")
     for node in nodes:
-        def accepted():
-            nonlocal applied
-            answer = bump(node, session)
-            assert answer.status in (200, 503), answer
-            applied += answer.status == 200
-            return answer.status == 200
-        wait_until(accepted, STORE_TIMEOUT + 5, f"{node.name} still refuses changes after PostgreSQL went on",
-                   interval=0.2)
-        measured[f"first change accepted on {node.name} after the thaw"] = time.monotonic() - thawed
+        measured[f"first change accepted on {node.name} after the thaw"] = waited[node.name]
     print("after the thaw: " + ", ".join(f"{k} {v:.2f} s" for k, v in measured.items() if "thaw" in k))
     stop.set()
     for client in clients:
