@@ -5,49 +5,29 @@
 /// An estimate on the safe side: a write that replaces a row (a reply stored again, a state rewritten in place)
 /// only adds, so a total may run high, never low; trimming reads the real sizes.
 struct SQLiteFootprints {
-    private struct Footprint {
-        var history: Int?
-        var replies: Int?
+    /// What a total counts.
+    enum Kind {
+        case history, replies
     }
 
-    private var sessions: [String: Footprint] = [:]
+    private var sessions: [String: [Kind: Int]] = [:]
     /// Sessions tracked at most; past it the table starts again empty (totals are read back when next needed).
     private let capacity = 200_000
 
-    func history(of id: String) -> Int? { sessions[id]?.history }
-    func replies(of id: String) -> Int? { sessions[id]?.replies }
+    /// The bytes of `kind` session `id` keeps; nil when not known.
+    func bytes(_ kind: Kind, of id: String) -> Int? { sessions[id]?[kind] }
 
-    mutating func set(history bytes: Int, of id: String) {
-        makeRoom(for: id)
-        sessions[id, default: Footprint()].history = bytes
+    mutating func set(_ kind: Kind, _ bytes: Int, of id: String) {
+        if sessions.count >= capacity, sessions[id] == nil { sessions.removeAll(keepingCapacity: true) }
+        sessions[id, default: [:]][kind] = bytes
     }
 
-    mutating func set(replies bytes: Int, of id: String) {
-        makeRoom(for: id)
-        sessions[id, default: Footprint()].replies = bytes
-    }
-
-    mutating func added(history bytes: Int, to id: String) {
-        sessions[id]?.history? += bytes
-    }
-
-    mutating func added(reply bytes: Int, to id: String) {
-        sessions[id]?.replies? += bytes
-    }
-
-    mutating func removed(history bytes: Int, of id: String) {
-        sessions[id]?.history? -= bytes
-    }
-
-    mutating func removed(reply bytes: Int, of id: String) {
-        sessions[id]?.replies? -= bytes
+    /// Adds (or, negative, takes away) bytes of a known total; an unknown one stays unknown.
+    mutating func add(_ kind: Kind, _ bytes: Int, to id: String) {
+        sessions[id]?[kind]? += bytes
     }
 
     mutating func forget(_ id: String) {
         sessions[id] = nil
-    }
-
-    private mutating func makeRoom(for id: String) {
-        if sessions.count >= capacity, sessions[id] == nil { sessions.removeAll(keepingCapacity: true) }
     }
 }

@@ -74,7 +74,7 @@ final class SQLiteWrites {
         historySizes = try connection.prepare(
             "SELECT version, \(Self.entrySize) FROM history WHERE session = ?1 ORDER BY version DESC")
         historyTotal = try connection.prepare(
-            "SELECT COALESCE(SUM(\(Self.entrySize)), 0), COUNT(*) FROM history WHERE session = ?1")
+            "SELECT COALESCE(SUM(\(Self.entrySize)), 0) FROM history WHERE session = ?1")
         insertReply = try connection.prepare(
             """
             INSERT OR REPLACE INTO replies(session, key, seq, fingerprint, status, headers, body)
@@ -88,7 +88,7 @@ final class SQLiteWrites {
         replySizes = try connection.prepare(
             "SELECT seq, \(Self.replySize) FROM replies WHERE session = ?1 ORDER BY seq DESC")
         replyTotal = try connection.prepare(
-            "SELECT COALESCE(SUM(\(Self.replySize)), 0), COUNT(*) FROM replies WHERE session = ?1")
+            "SELECT COALESCE(SUM(\(Self.replySize)), 0) FROM replies WHERE session = ?1")
         dropReplies = try connection.prepare(
             "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize)")
         touchSession = try connection.prepare(
@@ -123,7 +123,7 @@ final class SQLiteWrites {
                 }
                 guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
                 for change in history { try store(change, of: id) }
-                footprints.added(history: history.reduce(0) { $0 + $1.request.count + $1.state.count }, to: id)
+                footprints.add(.history, history.reduce(0) { $0 + $1.request.count + $1.state.count }, to: id)
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                     // A change without a new version (app data changed, or a keyed answer): the state of the
                     // current version is this one now, in its history entry or, without one, in the row.
@@ -134,7 +134,7 @@ final class SQLiteWrites {
                 }
                 if !history.isEmpty { try boundHistory(of: id, at: version) }
                 if let reply {
-                    footprints.added(reply: try store(reply: reply, of: id), to: id)
+                    footprints.add(.replies, try store(reply: reply, of: id), to: id)
                     try boundReplies(of: id)
                 }
             case .remove(let id):
@@ -156,26 +156,30 @@ final class SQLiteWrites {
     /// trimmed once every quarter budget, not at every change). The entry of `version` always stays.
     private func boundHistory(of id: String, at version: Int) throws(SQLiteError) {
         if let entries = limits.historyEntries {
-            footprints.removed(history: try deleted(pruneHistory.bind(.text(id), .integer(version - entries))), of: id)
+            footprints.add(.history, -(try deleted(pruneHistory.bind(.text(id), .integer(version - entries)))), to: id)
         }
-        if footprints.history(of: id) == nil {
-            footprints.set(history: try total(historyTotal, of: id), of: id)
-        }
-        guard let bytes = footprints.history(of: id), bytes > limits.historyBytes else { return }
-        guard let cut = try cutoff(historySizes, of: id, keeping: limits.historyBytes / 4 * 3) else { return }
-        footprints.removed(history: try deleted(pruneHistory.bind(.text(id), .integer(cut))), of: id)
+        try trim(
+            .history, of: id, budget: limits.historyBytes, total: historyTotal, sizes: historySizes, drop: pruneHistory)
     }
 
     /// Keeps a session's remembered replies within ``StoreLimits``, as ``boundHistory(of:at:)`` does its history;
     /// the newest reply always stays.
     private func boundReplies(of id: String) throws(SQLiteError) {
-        footprints.removed(reply: try deleted(pruneReplies.bind(.text(id), .integer(limits.replies))), of: id)
-        if footprints.replies(of: id) == nil {
-            footprints.set(replies: try total(replyTotal, of: id), of: id)
-        }
-        guard let bytes = footprints.replies(of: id), bytes > limits.replyBytes else { return }
-        guard let cut = try cutoff(replySizes, of: id, keeping: limits.replyBytes / 4 * 3) else { return }
-        footprints.removed(reply: try deleted(dropReplies.bind(.text(id), .integer(cut))), of: id)
+        footprints.add(.replies, -(try deleted(pruneReplies.bind(.text(id), .integer(limits.replies)))), to: id)
+        try trim(.replies, of: id, budget: limits.replyBytes, total: replyTotal, sizes: replySizes, drop: dropReplies)
+    }
+
+    /// Once a session's bytes of one kind pass `budget` (its total read with `total` when not known yet), drops
+    /// its oldest rows (`sizes` newest first, `drop` deleting up to an order key) until about three quarters of the
+    /// budget are left; the newest row always stays.
+    private func trim(
+        _ kind: SQLiteFootprints.Kind, of id: String, budget: Int, total: SQLiteStatement, sizes: SQLiteStatement,
+        drop: SQLiteStatement
+    ) throws(SQLiteError) {
+        if footprints.bytes(kind, of: id) == nil { footprints.set(kind, try self.total(total, of: id), of: id) }
+        guard let bytes = footprints.bytes(kind, of: id), bytes > budget else { return }
+        guard let cut = try cutoff(sizes, of: id, keeping: budget / 4 * 3) else { return }
+        footprints.add(kind, -(try deleted(drop.bind(.text(id), .integer(cut)))), to: id)
     }
 
     /// Runs a `DELETE … RETURNING size`; returns the bytes it deleted.
