@@ -61,16 +61,34 @@ struct PostgresArchiveTests {
         #expect(start.duration(to: .now) < .milliseconds(1500))
     }
 
+    /// An archive of a database of its own, reached through a relay that can freeze (with a 1 s timeout).
+    static func archiveBehindARelay(
+        connections: Int
+    ) throws -> (PostgresSessionArchive, FreezableRelay, TestDatabase) {
+        let database = try TestDatabase()
+        let relay = try FreezableRelay(upstreamPort: try #require(URLComponents(string: database.url)?.port))
+        do {
+            let archive = try PostgresSessionArchive(
+                url: relay.url(database: database.name), connections: connections, timeout: .seconds(1))
+            return (archive, relay, database)
+        } catch {
+            relay.stop()
+            throw error
+        }
+    }
+
+    static func close(_ archive: PostgresSessionArchive, _ relay: FreezableRelay, _ database: TestDatabase) {
+        archive.close()
+        relay.stop()
+        _ = database
+    }
+
     /// The database freezes under an archive in use: every call (a read, a write, a caller waiting for one of the
     /// busy connections) fails with `.unavailable` within the timeout; once it answers again the archive works
     /// with new connections, and its listener reconnects and says `.resumed`.
     @Test(.enabled(if: withPostgres)) func aFrozenDatabaseCostsEachCallTheTimeoutAndTheArchiveRecovers() throws {
-        let database = try TestDatabase()
-        let relay = try FreezableRelay(upstreamPort: try #require(URLComponents(string: database.url)?.port))
-        defer { relay.stop() }
-        let archive = try PostgresSessionArchive(
-            url: relay.url(database: database.name), connections: 2, timeout: .seconds(1))
-        defer { archive.close() }
+        let (archive, relay, database) = try Self.archiveBehindARelay(connections: 2)
+        defer { Self.close(archive, relay, database) }
         let heard = Mutex<[ArchiveNotice]>([])
         archive.follow { notice in heard.withLock { $0.append(notice) } }
         try archive.apply([.create(Self.session("s"), creation: nil)])
@@ -121,12 +139,8 @@ struct PostgresArchiveTests {
     /// Once a call ran out of time, the others do not each wait for a frozen database: one call at a time (a probe)
     /// waits, the rest are refused at once, and the archive says it is unavailable until one gets an answer.
     @Test(.enabled(if: withPostgres)) func aDatabaseThatStoppedAnsweringIsAskedByOneCallAtATime() throws {
-        let database = try TestDatabase()
-        let relay = try FreezableRelay(upstreamPort: try #require(URLComponents(string: database.url)?.port))
-        defer { relay.stop() }
-        let archive = try PostgresSessionArchive(
-            url: relay.url(database: database.name), connections: 4, timeout: .seconds(1))
-        defer { archive.close() }
+        let (archive, relay, database) = try Self.archiveBehindARelay(connections: 4)
+        defer { Self.close(archive, relay, database) }
         try archive.apply([.create(Self.session("s"), creation: nil)])
         #expect(archive.condition == .ready)
 
