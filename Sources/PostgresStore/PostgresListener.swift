@@ -1,5 +1,5 @@
 import Foundation
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Dispatch
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// The connections requests share: at most `size`, opened when first needed, each used by one caller at a time.

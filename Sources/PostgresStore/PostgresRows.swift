@@ -1,6 +1,6 @@
 import Foundation
 import SwitchyardJSON
-import SwitchyardServer
+import SwitchyardSessions
 
 /// Rows read back as the archive's values.
 enum PostgresRows {

@@ -1,4 +1,4 @@
-import SwitchyardServer
+import SwitchyardSessions
 
 /// The store's tables in PostgreSQL, as forward migrations: the database is at the version in
 /// `switchyard_schema`, and a node starting applies every later migration in one transaction. Nodes starting at

@@ -1,4 +1,4 @@
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// Sessions in a PostgreSQL database that several Switchyard nodes share (``SharedSessionArchive``).

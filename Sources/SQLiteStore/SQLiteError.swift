@@ -1,5 +1,5 @@
 internal import CSQLite
-import SwitchyardServer
+import SwitchyardSessions
 
 /// An error SQLite reported: its result code and message.
 struct SQLiteError: Error, CustomStringConvertible {

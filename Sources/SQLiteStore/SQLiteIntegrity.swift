@@ -1,5 +1,5 @@
 import Foundation
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// Whether every page of the store reads back as SQLite wrote it (`PRAGMA quick_check`).

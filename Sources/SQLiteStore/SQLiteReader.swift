@@ -1,4 +1,4 @@
-import SwitchyardServer
+import SwitchyardSessions
 
 /// The reading side of the archive: its own connection (WAL lets it read while the writer commits), one thread
 /// at a time.

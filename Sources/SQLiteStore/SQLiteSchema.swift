@@ -1,4 +1,4 @@
-import SwitchyardServer
+import SwitchyardSessions
 
 /// The archive's tables, as forward migrations: a database is at schema `user_version`, and opening it applies
 /// every later migration in one transaction. A database from a newer program (a higher version) is refused.

@@ -1,5 +1,5 @@
 import Foundation
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// Sessions in an embedded SQLite database (WAL mode): the server's default durable store.

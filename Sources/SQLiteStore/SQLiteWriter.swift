@@ -1,5 +1,5 @@
 import Dispatch
-import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// The archive's writes, committed in groups: callers queue their batches, and the caller at the front of the

@@ -1,5 +1,5 @@
 internal import CSQLite
-import SwitchyardServer
+import SwitchyardSessions
 
 /// The writer's prepared statements and how each ``ArchiveWrite`` becomes rows. Used only by the caller leading a
 /// commit (``SQLiteWriter``).

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import Switchyard
 import SwitchyardServer
+import SwitchyardSessions
 import TodoDemo
 
 /// The SQLite store: fills it with many stored sessions (as a server would have written them), then measures what

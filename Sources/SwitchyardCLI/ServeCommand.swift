@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import SQLiteStore
 import SwitchyardServer
+import SwitchyardSessions
 import TodoDemo
 
 /// `switchyard serve`: runs the API and the page for the demo app until SIGTERM/SIGINT.
@@ -85,7 +86,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "History kept per session, oldest out, e.g. 64K, 1M: request bodies, and in a store each version's state too (env SWITCHYARD_MAX_HISTORY; default 64K in memory, 1M in a store)."
+            "History kept per session, oldest out, e.g. 256K, 1M: each version's request and state (env SWITCHYARD_MAX_HISTORY; default 256K in memory, 1M in a store)."
     )
     var maxHistory: String?
 
@@ -112,7 +113,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "History entries the store keeps per session, or all, within --max-history (env SWITCHYARD_HISTORY_RETENTION; default 1000)."
+            "History entries the store keeps per session, or all, within --max-history (env SWITCHYARD_HISTORY_RETENTION; default 1000, 200 in memory)."
     )
     var historyRetention: String?
 
@@ -148,9 +149,8 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.unusedSessionTTL = settings.unusedSessionTTL
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxFieldBytes = settings.maxField
-        apiConfiguration.maxHistoryBytes = settings.maxHistory ?? apiConfiguration.maxHistoryBytes
         apiConfiguration.reconcileInterval = settings.reconcileInterval
-        let archive: (any SessionArchive)?
+        let archive: any SessionArchive
         do {
             archive = try settings.openStore()
         } catch {
@@ -158,7 +158,7 @@ struct ServeCommand: ParsableCommand {
             logger.critical("\(error)")
             throw ExitCode(1)
         }
-        defer { archive?.close() }
+        defer { archive.close() }
         apiConfiguration.archive = archive
         let server: NavigationServer
         do {

@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import SQLiteStore
 import SwitchyardServer
+import SwitchyardSessions
 
 /// The effective configuration: flags, else environment variables, else defaults — each value checked.
 struct Settings {
@@ -107,7 +108,7 @@ struct Settings {
         var folder = "data"
         var durability = SQLiteSessionArchive.Durability.process
         var maxBytes: Int?
-        var retention: Int? = StoreLimits.standard.historyEntries
+        var retention: Int?? = nil
         if let (text, _) = value(command.data, "data") {
             guard !text.isEmpty else { throw ValidationError("--data must name a folder") }
             folder = text
@@ -122,10 +123,11 @@ struct Settings {
             maxBytes = try Self.size(text, source)
         }
         if let (text, source) = value(command.historyRetention, "history-retention") {
-            retention = text == "all" ? nil : try Self.number(text, source + " (or all)", in: 1...10_000_000)
+            retention = .some(text == "all" ? nil : try Self.number(text, source + " (or all)", in: 1...10_000_000))
         }
         let limits = StoreLimits(
-            historyEntries: retention, historyBytes: maxHistory ?? StoreLimits.standard.historyBytes)
+            historyEntries: retention ?? StoreLimits.standard.historyEntries,
+            historyBytes: maxHistory ?? StoreLimits.standard.historyBytes)
         let url = value(command.databaseUrl, "database-url")
         var connections: Int?
         if let (text, source) = value(command.databaseConnections, "database-connections") {
@@ -151,7 +153,10 @@ struct Settings {
         case (nil, nil), (("sqlite", _)?, nil):
             store = .sqlite(folder: folder, durability: durability, maxBytes: maxBytes, limits: limits)
         case (("memory", _)?, nil):
-            store = .memory
+            store = .memory(
+                limits: StoreLimits(
+                    historyEntries: retention ?? StoreLimits.inMemory.historyEntries,
+                    historyBytes: maxHistory ?? StoreLimits.inMemory.historyBytes))
         case ((_, let source)?, nil):
             throw ValidationError("\(source) must be sqlite, postgres or memory")
         }

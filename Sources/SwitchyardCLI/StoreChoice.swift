@@ -3,6 +3,7 @@ import Foundation
 import PostgresStore
 import SQLiteStore
 import SwitchyardServer
+import SwitchyardSessions
 
 /// Where sessions live: in a SQLite file (they survive restarts and crashes), in a PostgreSQL database several
 /// nodes share, or in memory only.
@@ -10,7 +11,7 @@ enum StoreChoice {
     case sqlite(folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, limits: StoreLimits)
     /// `connections`: nil for the thread count.
     case postgres(url: String, connections: Int?, limits: StoreLimits, timeout: Duration)
-    case memory
+    case memory(limits: StoreLimits)
 }
 
 extension Settings {
@@ -19,8 +20,11 @@ extension Settings {
 
     /// Opens the configured store: creates the data folder on first run, then opens (or creates) the database.
     /// - Throws: a message naming the folder or file and what is wrong with it.
-    func openStore() throws -> (any SessionArchive)? {
-        if case .postgres(let url, let connections, let limits, let timeout) = store {
+    func openStore() throws -> any SessionArchive {
+        switch store {
+        case .memory(let limits):
+            return MemorySessionArchive(limits: limits)
+        case .postgres(let url, let connections, let limits, let timeout):
             do {
                 return try PostgresSessionArchive(
                     url: url, connections: connections ?? threads, limits: limits, timeout: timeout)
@@ -29,8 +33,14 @@ extension Settings {
             } catch {
                 throw StoreOpenError(message: "cannot open the database \(Self.redacted(url)): \(error)")
             }
+        case .sqlite(let folder, let durability, let maxBytes, let limits):
+            return try Self.openSQLite(folder: folder, durability: durability, maxBytes: maxBytes, limits: limits)
         }
-        guard case .sqlite(let folder, let durability, let maxBytes, let limits) = store else { return nil }
+    }
+
+    private static func openSQLite(
+        folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, limits: StoreLimits
+    ) throws -> any SessionArchive {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

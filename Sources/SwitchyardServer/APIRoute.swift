@@ -70,7 +70,7 @@ extension SwitchyardAPI {
                     "GET",
                     { api, _, _ in
                         .text(
-                            200, api.metrics.exposition(store: api.configuration.archive?.statistics),
+                            200, api.metrics.exposition(store: api.sessions.archive.statistics),
                             headers: api.noStore)
                     }
                 )

@@ -1,7 +1,9 @@
 import Foundation
+import SwitchyardSessions
 import Synchronization
 
-/// Prometheus metrics: requests by route and status, latency histogram, live sessions, transitions, SSE subscribers.
+/// Prometheus metrics: requests by route and status and the latency histogram, counted here, with what the session
+/// layer counts (live sessions, transitions, stream subscribers, the store).
 final class Metrics: Sendable {
     private struct RequestKey: Hashable {
         let route: String
@@ -14,21 +16,17 @@ final class Metrics: Sendable {
         var latencyCounts = [Int](repeating: 0, count: Metrics.buckets.count + 1)
         var latencySum = 0.0
         var latencyCount = 0
-        var sessions = 0
-        var transitions = 0
-        var rejected = 0
-        var subscribers = 0
-        var broadcasts = 0
-        var restored = 0
-        var incompatible = 0
-        var caughtUp = 0
-        var conflicts = 0
-        var storeFailures = 0
     }
 
     static let buckets: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1]
 
     private let counts = Mutex(Counts())
+    /// What the session layer counts (sessions, changes, streams, the store).
+    let sessions: SessionCounters
+
+    init(sessions: SessionCounters) {
+        self.sessions = sessions
+    }
 
     /// Methods counted by name; any other method (the client chooses it) is counted as `OTHER`, so that a client
     /// cannot add series or break the exposition.
@@ -45,49 +43,6 @@ final class Metrics: Sendable {
         }
     }
 
-    func setSessions(_ count: Int) {
-        counts.withLock { $0.sessions = count }
-    }
-
-    func countTransition(accepted: Bool) {
-        counts.withLock { counts in
-            if accepted { counts.transitions += 1 } else { counts.rejected += 1 }
-        }
-    }
-
-    func addSubscribers(_ delta: Int) {
-        counts.withLock { $0.subscribers += delta }
-    }
-
-    func countBroadcast() {
-        counts.withLock { $0.broadcasts += 1 }
-    }
-
-    /// A stored session was read back into memory.
-    func countRestored() {
-        counts.withLock { $0.restored += 1 }
-    }
-
-    /// A stored session no longer fits the app (410).
-    func countIncompatible() {
-        counts.withLock { $0.incompatible += 1 }
-    }
-
-    /// A copy in memory took a version another node stored.
-    func countCaughtUp() {
-        counts.withLock { $0.caughtUp += 1 }
-    }
-
-    /// A change found the session changed elsewhere and ran again.
-    func countConflict() {
-        counts.withLock { $0.conflicts += 1 }
-    }
-
-    /// A write or read of the durable store failed (503).
-    func countStoreFailure() {
-        counts.withLock { $0.storeFailures += 1 }
-    }
-
     /// A label value escaped for the text exposition: backslash, double quote and line feed.
     static func label(_ value: String) -> String {
         guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
@@ -98,6 +53,7 @@ final class Metrics: Sendable {
     /// The Prometheus text exposition (with the store's commit counts when it reports them).
     func exposition(store: ArchiveStatistics? = nil) -> String {
         let counts = self.counts.withLock { $0 }
+        let session = sessions.current
         var text = "# HELP switchyard_http_requests_total HTTP requests by route template, method and status.\n"
         text += "# TYPE switchyard_http_requests_total counter\n"
         for (key, count) in counts.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }
@@ -118,33 +74,34 @@ final class Metrics: Sendable {
         text += "switchyard_http_request_duration_seconds_sum \(counts.latencySum)\n"
         text += "switchyard_http_request_duration_seconds_count \(counts.latencyCount)\n"
         text += "# HELP switchyard_sessions Live sessions.\n# TYPE switchyard_sessions gauge\n"
-        text += "switchyard_sessions \(counts.sessions)\n"
+        text += "switchyard_sessions \(session.sessions)\n"
         text += "# HELP switchyard_transitions_total Transition requests committed.\n"
-        text += "# TYPE switchyard_transitions_total counter\nswitchyard_transitions_total \(counts.transitions)\n"
+        text += "# TYPE switchyard_transitions_total counter\nswitchyard_transitions_total \(session.transitions)\n"
         text += "# HELP switchyard_transitions_rejected_total Transition requests refused.\n"
         text += "# TYPE switchyard_transitions_rejected_total counter\n"
-        text += "switchyard_transitions_rejected_total \(counts.rejected)\n"
+        text += "switchyard_transitions_rejected_total \(session.rejected)\n"
         text += "# HELP switchyard_sse_subscribers Open state streams.\n# TYPE switchyard_sse_subscribers gauge\n"
-        text += "switchyard_sse_subscribers \(counts.subscribers)\n"
+        text += "switchyard_sse_subscribers \(session.subscribers)\n"
         text += "# HELP switchyard_sse_broadcasts_total State changes pushed to subscribers.\n"
-        text += "# TYPE switchyard_sse_broadcasts_total counter\nswitchyard_sse_broadcasts_total \(counts.broadcasts)\n"
+        text +=
+            "# TYPE switchyard_sse_broadcasts_total counter\nswitchyard_sse_broadcasts_total \(session.broadcasts)\n"
         text += "# HELP switchyard_sessions_restored_total Stored sessions read back into memory.\n"
         text +=
-            "# TYPE switchyard_sessions_restored_total counter\nswitchyard_sessions_restored_total \(counts.restored)\n"
+            "# TYPE switchyard_sessions_restored_total counter\nswitchyard_sessions_restored_total \(session.restored)\n"
         text += "# HELP switchyard_sessions_incompatible_total Stored sessions the running app cannot restore.\n"
         text += "# TYPE switchyard_sessions_incompatible_total counter\n"
-        text += "switchyard_sessions_incompatible_total \(counts.incompatible)\n"
+        text += "switchyard_sessions_incompatible_total \(session.incompatible)\n"
         text +=
             "# HELP switchyard_sessions_caught_up_total Sessions in memory brought to a version another node stored.\n"
         text += "# TYPE switchyard_sessions_caught_up_total counter\n"
-        text += "switchyard_sessions_caught_up_total \(counts.caughtUp)\n"
+        text += "switchyard_sessions_caught_up_total \(session.caughtUp)\n"
         text +=
             "# HELP switchyard_change_conflicts_total Changes run again because another node changed the session first.\n"
         text += "# TYPE switchyard_change_conflicts_total counter\n"
-        text += "switchyard_change_conflicts_total \(counts.conflicts)\n"
+        text += "switchyard_change_conflicts_total \(session.conflicts)\n"
         text += "# HELP switchyard_store_failures_total Failed writes and reads of the durable store.\n"
         text +=
-            "# TYPE switchyard_store_failures_total counter\nswitchyard_store_failures_total \(counts.storeFailures)\n"
+            "# TYPE switchyard_store_failures_total counter\nswitchyard_store_failures_total \(session.storeFailures)\n"
         if let store {
             text += "# HELP switchyard_store_commits_total Transactions the session store committed.\n"
             text += "# TYPE switchyard_store_commits_total counter\nswitchyard_store_commits_total \(store.commits)\n"

@@ -2,6 +2,7 @@ import Dispatch
 import Logging
 import MicroHTTP
 import Switchyard
+import SwitchyardSessions
 import Synchronization
 
 /// Serves navigation apps over HTTP: the REST API, live updates, the web page, and the expiry of idle sessions.
@@ -40,7 +41,7 @@ public final class NavigationServer: Sendable {
         let shortest = min(configuration.sessionTTL, configuration.unusedSessionTTL)
         sweepInterval = max(.seconds(1), min(.seconds(30), shortest / 4))
         reconcileInterval =
-            configuration.archive is any SharedSessionArchive
+            configuration.archive.shared != nil
             ? max(.milliseconds(50), configuration.reconcileInterval) : nil
     }
 

@@ -1,5 +1,6 @@
 import MicroHTTP
 import Switchyard
+import SwitchyardSessions
 
 /// An error the API answers with: status and an `application/problem+json` body.
 struct Problem: Error {
@@ -24,13 +25,14 @@ struct Problem: Error {
 
     init(
         status: Int, code: String, title: String, detail: String, choices: [String] = [],
-        headers: [(String, String)] = []
+        extra: [(String, [UInt8])] = [], headers: [(String, String)] = []
     ) {
         self.status = status
         self.code = code
         self.title = title
         self.detail = detail
         self.choices = choices
+        self.extra = extra
         self.headers = headers
     }
 
@@ -73,6 +75,33 @@ struct Problem: Error {
         }
         problem.extra = [("incident", Array("\"\(incident.id)\"".utf8))]
         return problem
+    }
+
+    /// 500 `internal`: app code failed in a way the engine does not describe.
+    static func `internal`(_ detail: String) -> Problem {
+        Problem(status: 500, code: "internal", title: "Internal error", detail: detail)
+    }
+
+    /// A problem saying where the session is now: its version (`currentVersion`), its state document (`state`)
+    /// and an `ETag` (a stale precondition, a committed guard redirect).
+    static func stale(
+        current: Int, document: [UInt8], status: Int, code: String, title: String, detail: String,
+        choices: [String] = []
+    ) -> Problem {
+        Problem(
+            status: status, code: code, title: title, detail: detail, choices: choices,
+            extra: [("currentVersion", Array(String(current).utf8)), ("state", document)],
+            headers: [("ETag", "\"\(current)\"")])
+    }
+
+    /// 503 `tooManySessions`: the server holds its maximum of `limit` live sessions (`why` says what that refused),
+    /// with `Retry-After` the time until the first one expires.
+    static func tooManySessions(limit: Int, retryAfter wait: Int, _ why: String = "") -> Problem {
+        Problem(
+            status: 503, code: "tooManySessions", title: "Too many sessions",
+            detail: "the server holds its maximum of \(limit) live sessions\(why); the next one expires in about "
+                + "\(wait) s",
+            headers: [("Retry-After", String(wait))])
     }
 
     /// 503 with `Retry-After`: the session left memory while this request waited for it (deleted, expired, or

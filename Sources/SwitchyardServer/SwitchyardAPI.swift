@@ -2,21 +2,26 @@ import Foundation
 import Logging
 import MicroHTTP
 import Switchyard
+import SwitchyardSessions
 
 /// The REST/JSON API: one navigation engine per session behind HTTP, plus the static page.
 ///
 /// Routes: `POST /api/sessions`, `GET|DELETE /api/sessions/{id}`, `POST /api/sessions/{id}/transitions|events|deeplinks`,
 /// `GET /api/sessions/{id}/stream|history`, `GET /api/catalog`, `GET /api/openapi.json`, `GET /healthz`,
 /// `GET /metrics`; anything else is served from the static folder (`/` and `/s/{id}` get `index.html`).
-/// Engine refusals become `application/problem+json` answers and leave the session unchanged.
+/// The sessions themselves (store, pipeline, sync) are the session layer's (`SwitchyardSessions`); this type decodes
+/// requests for it and renders what it answers. Every refusal becomes an `application/problem+json` answer, in one
+/// place (``response(to:session:)``), and leaves the session unchanged.
 public final class SwitchyardAPI: HTTPHandler {
     let configuration: ServerConfiguration
     let sessions: SessionStore
-    let metrics = Metrics()
+    let metrics: Metrics
     let staticFiles: StaticFiles?
     let catalogs: LockedCatalogs
     let createdSessions = IdempotencyLedger(limit: 1024)
     let creations: CreationRateLimiter
+    let cors: CORSPolicy
+    let crossSite: CrossSiteRefusal
 
     /// An API hosting `configuration.apps`, serving `staticFiles` (nil: API only), logging what goes wrong with
     /// its store to `logger`.
@@ -24,21 +29,19 @@ public final class SwitchyardAPI: HTTPHandler {
         configuration: ServerConfiguration, staticFiles: StaticFiles? = nil,
         logger: Logger = Logger(label: "switchyard")
     ) {
-        precondition(!configuration.apps.isEmpty, "ServerConfiguration.apps must name at least one app")
         self.configuration = configuration
         self.staticFiles = staticFiles
-        sessions = SessionStore(configuration: configuration, metrics: metrics, logger: logger)
+        sessions = SessionStore(configuration: configuration.sessions, logger: logger)
+        metrics = Metrics(sessions: sessions.counters)
         catalogs = LockedCatalogs()
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
-        if let shared = configuration.archive as? any SharedSessionArchive {
-            // Changes other nodes store reach this node's streams.
-            shared.follow { [sessions] notice in sessions.handle(notice) }
-        }
+        cors = CORSPolicy(origin: configuration.corsOrigin)
+        crossSite = CrossSiteRefusal(allowedOrigin: configuration.corsOrigin)
     }
 
     /// With an archive shared by several nodes: compares the sessions this node streams with the store and
     /// streams what other nodes stored (``NavigationServer`` does it every
-    /// ``ServerConfiguration/reconcileInterval``). Nothing without one.
+    /// ``SwitchyardSessions/SessionConfiguration/reconcileInterval``). Nothing without one.
     public func reconcileFollowedSessions() {
         sessions.reconcile()
     }
@@ -62,37 +65,12 @@ public final class SwitchyardAPI: HTTPHandler {
         // Split on the UTF-8 bytes: splitting the String walks grapheme clusters (~5 % of a GET's CPU).
         let parts = request.path.utf8.split(separator: UInt8(ascii: "/")).map { Substring($0) }
         let matched = Self.routes.lazy.compactMap { route in route.match(parts).map { (route, $0) } }.first
-        var (template, response) = withCORS(request, matched?.0) { route(request, parts, matched) }
-        // No answer of the API may be taken for another type than it says (static files say it themselves).
-        if template != "static" { response.headers.append(("X-Content-Type-Options", "nosniff")) }
+        var (template, response) = cors.around(request, matched?.0) { route(request, parts, matched) }
+        if template != "static" { response.headers += SecurityHeaders.api }
         metrics.record(
             route: template, method: request.method, status: response.status,
             seconds: Self.seconds(started.duration(to: .now)))
         return response
-    }
-
-    /// CORS, around every answer: with ``ServerConfiguration/corsOrigin`` set, a preflight (`OPTIONS`) of an
-    /// endpoint is answered here and every response names the origin; without it, nothing is added.
-    private func withCORS(
-        _ request: HTTPRequest, _ route: APIRoute?, _ answer: () -> (String, HTTPResponse)
-    ) -> (String, HTTPResponse) {
-        guard let origin = configuration.corsOrigin else { return answer() }
-        var (template, response): (String, HTTPResponse)
-        if request.method == "OPTIONS", let route {
-            template = route.template
-            response = HTTPResponse(
-                status: 204,
-                headers: [
-                    ("Access-Control-Allow-Methods", (route.allowed + ["OPTIONS"]).joined(separator: ", ")),
-                    ("Access-Control-Allow-Headers", "Content-Type, If-Match, Idempotency-Key, Last-Event-ID"),
-                    ("Access-Control-Max-Age", "600"),
-                ])
-        } else {
-            (template, response) = answer()
-        }
-        response.headers.append(("Access-Control-Allow-Origin", origin))
-        response.headers.append(("Vary", "Origin"))
-        return (template, response)
     }
 
     /// The answer of the matched endpoint, a static file, or the problem; with the metrics' route label.
@@ -101,77 +79,33 @@ public final class SwitchyardAPI: HTTPHandler {
     ) -> (String, HTTPResponse) {
         do {
             if parts.first == "api" {
-                try refuseCrossSite(request)
-                try checkIdempotencyKey(request)
+                try crossSite.check(request)
+                try IdempotencyKey.check(request)
             }
             if let (route, path) = matched {
-                return (route.template, try route.answer(request, path: path, api: self))
+                do {
+                    return (route.template, try route.answer(request, path: path, api: self))
+                } catch {
+                    return ("error", response(to: error, session: path.id))
+                }
             }
             if parts.first == "api" {
                 throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
             }
             return ("static", try staticResponse(request, parts: parts.map(String.init)))
-        } catch let problem as Problem {
-            return ("error", problem.response)
-        } catch let error as NavigationError {
-            return ("error", Problem(error).response)
         } catch {
-            return (
-                "error",
-                Problem(status: 500, code: "internal", title: "Internal error", detail: "\(error)").response
-            )
+            return ("error", response(to: error, session: ""))
         }
     }
 
-    /// 403 for a change (any method but GET, HEAD and OPTIONS) sent by a page of another site, unless its origin is
-    /// the configured CORS origin. Browsers say where a request comes from in `Sec-Fetch-Site`, which holds behind
-    /// proxies too; without it (older browsers) the `Origin`'s host must be the request's `Host` (or
-    /// `X-Forwarded-Host`). Clients that are not browsers send neither header and are not affected.
-    private func refuseCrossSite(_ request: HTTPRequest) throws {
-        switch request.method {
-        case "GET", "HEAD", "OPTIONS": return
-        default: break
-        }
-        let origin = request.headers["origin"]
-        if let origin, origin == configuration.corsOrigin { return }
-        let crossSite: Bool
-        if let site = request.headers["sec-fetch-site"] {
-            crossSite = site.lowercased() == "cross-site"
-        } else if let origin {
-            // `scheme://host[:port]`; "null" (a sandboxed or file page) has no host and never matches.
-            let host = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first?.lowercased()
-            let own = [request.headers["host"], request.headers["x-forwarded-host"]].compactMap { $0?.lowercased() }
-            crossSite = host.map { !own.contains($0) } ?? true
-        } else {
-            crossSite = false
-        }
-        guard crossSite else { return }
-        throw Problem(
-            status: 403, code: "crossSiteRequest", title: "Forbidden",
-            detail: "changes are refused from pages of other sites"
-                + (configuration.corsOrigin.map { " (only \($0) is allowed)" } ?? ""))
+    /// The one place an error becomes an answer: its problem document (``ProblemRendering``), or 500 `internal`.
+    func response(to error: any Error, session: String) -> HTTPResponse {
+        guard let rendering = error as? any ProblemRendering else { return Problem.internal("\(error)").response }
+        return rendering.problem(session: session).response
     }
 
     /// `GET /healthz`, liveness: the process answers. Never touches the store (a store that hangs must not make
     /// an orchestrator restart a server that would recover with it).
-    /// 400 for an `Idempotency-Key` that is empty, longer than 255 bytes or has characters other than visible ASCII: keys are
-    /// remembered per session, so their size is bounded like everything else a client makes the server keep.
-    private func checkIdempotencyKey(_ request: HTTPRequest) throws {
-        guard let key = request.headers["idempotency-key"] else { return }
-        let bytes = key.utf8
-        guard
-            bytes.isEmpty || bytes.count > Self.maxIdempotencyKeyBytes
-                || !bytes.allSatisfy({ (0x21...0x7E).contains($0) })
-        else { return }
-        throw Problem(
-            status: 400, code: "invalidIdempotencyKey", title: "Invalid request",
-            detail: "an Idempotency-Key is 1 to \(Self.maxIdempotencyKeyBytes) visible ASCII characters, such as a UUID"
-        )
-    }
-
-    /// The longest `Idempotency-Key` accepted.
-    static let maxIdempotencyKeyBytes = 255
-
     func health() -> HTTPResponse {
         .json(200, Array("{\"status\":\"ok\",\"sessions\":\(sessions.count)}".utf8), headers: noStore)
     }
@@ -180,7 +114,7 @@ public final class SwitchyardAPI: HTTPHandler {
     /// full disk, reads and deletions still work; `unavailable`: the store does not answer; `failing`: its latest
     /// use failed, less than 10 s ago). Asks the store nothing it would have to wait for.
     func readiness() -> HTTPResponse {
-        let condition = configuration.archive?.condition ?? .ready
+        let condition = sessions.archive.condition
         sessions.health.observe(condition)
         let failing = sessions.health.failing
         let (status, reason): (String, String?) =
@@ -195,7 +129,7 @@ public final class SwitchyardAPI: HTTPHandler {
         writer.member("sessions", sessions.count)
         writer.key("store")
         writer.beginObject()
-        writer.member("durable", configuration.archive != nil)
+        writer.member("durable", sessions.archive.isDurable)
         if let reason { writer.member("reason", reason) }
         if let failing {
             writer.key("lastFailure")

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStore
 import Switchyard
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 import TodoDemo
 
@@ -82,12 +83,18 @@ struct DurableStoreTests {
         }
     }
 
-    @Test func theMemoryStoreKeepsNoEarlierVersions() throws {
+    @Test func theMemoryStoreKeepsEarlierVersionsWithinItsLimits() throws {
         try withServer { server in
             let session = try server.createSession()
             try session.must(session.event(#"{"name":"completeOnboarding"}"#))
             #expect(try server.get(session.base + "/versions/1").status == 200)
-            let earlier = try server.get(session.base + "/versions/0")
+            #expect(try server.get(session.base + "/versions/0").status == 200, "memory is a store like the others")
+        }
+        try withServer({ $0.archive = MemorySessionArchive(limits: StoreLimits(historyEntries: 1)) }) { server in
+            let session = try server.createSession()
+            try session.logIn()
+            #expect(try session.state().version == 2)
+            let earlier = try server.get(session.base + "/versions/1")
             #expect(earlier.status == 404)
             #expect(earlier.json["code"] == "versionNotKept")
         }

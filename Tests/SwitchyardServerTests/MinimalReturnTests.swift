@@ -1,5 +1,6 @@
 import MicroHTTP
 import Switchyard
+import SwitchyardSessions
 import Testing
 
 @testable import SwitchyardServer

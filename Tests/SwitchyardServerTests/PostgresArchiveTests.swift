@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTestSupport
 import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 import Testing
 

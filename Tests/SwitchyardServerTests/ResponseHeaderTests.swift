@@ -1,5 +1,6 @@
 import Gzip
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 
 /// What every answer says about itself: the page's security policy, types that are not sniffed, caching.

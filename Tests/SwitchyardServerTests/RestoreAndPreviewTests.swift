@@ -1,5 +1,6 @@
 import Switchyard
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 
 /// Restoring an earlier version as a new change, and dry runs of changes.
@@ -41,14 +42,18 @@ struct RestoreAndPreviewTests {
         }
     }
 
-    @Test func theMemoryStoreCanRestoreOnlyTheCurrentVersion() throws {
+    @Test func theMemoryStoreRestoresWhatItKeeps() throws {
         try withServer { server in
             let session = try server.createSession()
             try session.must(session.event(#"{"name":"completeOnboarding"}"#))
-            let refused = try server.post(session.base + "/restore", #"{"version":0}"#)
+            #expect(try server.post(session.base + "/restore", #"{"version":0}"#).version == 2)
+        }
+        try withServer({ $0.archive = MemorySessionArchive(limits: StoreLimits(historyEntries: 1)) }) { server in
+            let session = try server.createSession()
+            try session.logIn()
+            let refused = try server.post(session.base + "/restore", #"{"version":1}"#)
             #expect(refused.status == 404)
             #expect(refused.json["code"] == "versionNotKept")
-            #expect(try server.post(session.base + "/restore", #"{"version":1}"#).version == 2)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 
 @testable import SQLiteStore

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardSessions
 import Testing
 
 @testable import SwitchyardServer

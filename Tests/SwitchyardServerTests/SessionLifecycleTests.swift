@@ -3,6 +3,7 @@ import Testing
 
 @testable import MicroHTTP
 @testable import SwitchyardServer
+@testable import SwitchyardSessions
 
 /// A child coordinator whose screen says, when rendered, whether its `onStart` hook ran.
 final class HookedChild: NavigationCoordinatable {
@@ -47,10 +48,11 @@ struct SessionLifecycleTests {
         var configuration = ServerConfiguration(apps: [NavigationApp(name: "hooks", root: { HookedRoot() })])
         configuration.sessionCreationsPerMinute = 0
         let session = Session(
-            id: "s", app: "hooks", engine: try configuration.apps[0].makeEngine(), configuration: configuration)
+            id: "s", app: "hooks", engine: try configuration.apps[0].makeEngine(), configuration: configuration.sessions
+        )
         session.closeStreams()  // deleted or expired between the look-up and the stream's start
         let stream = EventStream()
-        session.subscribe(Subscriber(stream: stream, updates: .patch))
+        session.subscribe(EventStreamSubscriber(stream: stream, updates: .patch))
         #expect(stream.isClosed)
         #expect(session.currentActivity.subscribers == 0)
     }

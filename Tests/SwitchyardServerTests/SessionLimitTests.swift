@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardSessions
 import Testing
 
 /// What one session may hold: field lengths, document size, history and idempotency bytes.
@@ -76,7 +77,7 @@ struct SessionLimitTests {
     }
 
     @Test func theHistoryKeepsBoundedBytesAndOmitsLargeBodies() throws {
-        try withServer({ $0.maxHistoryBytes = 16 * 1024 }) { server in
+        try withServer({ $0.archive = MemorySessionArchive(limits: StoreLimits(historyBytes: 16 * 1024)) }) { server in
             let session = try server.createSession()
             try session.logIn()
             // Handled by the tabs (a handled event commits a version); the padding is ignored but was kept.

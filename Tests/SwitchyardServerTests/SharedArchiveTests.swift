@@ -1,6 +1,7 @@
 import Foundation
 import Switchyard
 import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 import Testing
 import TodoDemo
@@ -13,7 +14,7 @@ struct SharedArchiveTests {
     func withNodes<Result>(
         quietB: Bool = false, _ body: (TestServer, TestServer, MemorySessionArchive) throws -> Result
     ) throws -> Result {
-        let archive = MemorySessionArchive()
+        let archive = MemorySessionArchive(nodes: .several)
         let a = try TestServer { $0.archive = archive }
         defer { a.stop() }
         let b = try TestServer { $0.archive = quietB ? DeafArchive(archive) : archive }

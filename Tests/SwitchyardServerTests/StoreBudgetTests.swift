@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 
 /// No session can fill the store: each keeps at most its budget of history and of remembered replies, the oldest

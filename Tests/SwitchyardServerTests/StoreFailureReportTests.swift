@@ -2,6 +2,7 @@ import Foundation
 import HTTPTestSupport
 import Logging
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 
 /// Store failures are the operator's to read, in the log and in readiness; a client gets a fixed text and an

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 
 /// A SQLite store in a fresh temporary folder, removed when the value is released.

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardSessions
 import Testing
 
 /// `GET /api/sessions/{id}/stream`: the current state on connect, then every change as a JSON Patch (or whole, with
@@ -101,8 +102,9 @@ struct StreamTests {
         }
     }
 
+    /// When the store no longer keeps the versions it missed.
     @Test func aReconnectWithLastEventIDGetsTheCurrentStateAtOnce() throws {
-        try withServer { server in
+        try withServer({ $0.archive = MemorySessionArchive(limits: StoreLimits(historyEntries: 1)) }) { server in
             let session = try server.createSession()
             let first = try StreamSubscriber(port: server.port, path: session.base + "/stream")
             let seen = try #require(try first.next()?.id)

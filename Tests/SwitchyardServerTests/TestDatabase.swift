@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStore
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 
 @testable import PostgresStore
@@ -76,7 +77,7 @@ enum ArchiveKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     func open(limits: StoreLimits) throws -> (any SessionArchive, AnyObject?) {
         switch self {
         case .memory:
-            return (MemorySessionArchive(limits: limits), nil)
+            return (MemorySessionArchive(limits: limits, nodes: .several), nil)
         case .sqlite:
             let store = try TemporaryStore()
             return (

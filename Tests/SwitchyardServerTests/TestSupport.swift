@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import Switchyard
 import SwitchyardServer
+import SwitchyardSessions
 import Synchronization
 import Testing
 import TodoDemo

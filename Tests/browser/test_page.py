@@ -1,4 +1,8 @@
 """The page drives a real session: every control posts to the API and the page renders what comes back."""
+import os
+import shutil
+from pathlib import Path
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -217,6 +221,9 @@ def test_deep_state_screenshot(page):
     page.settle()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert page.d.save_screenshot(str(ARTIFACTS / "page-deep-state.png"))
+    if os.environ.get("SWITCHYARD_UPDATE_SCREENSHOT") == "1":
+        # `make screenshot`: the README's picture is this one, taken by this test.
+        shutil.copyfile(ARTIFACTS / "page-deep-state.png", Path(__file__).parents[2] / "docs" / "screenshot.png")
 
 
 def test_every_icon_the_demo_shows_is_drawn(page):

@@ -22,6 +22,19 @@ import Testing
     #expect(copy.stateDocument() == json)
 }
 
+/// The sample of the DocC catalog's overview (Switchyard.md).
+@Test func theOverviewExampleWorks() throws {
+    // snippet: docc-overview
+    let app = AppCoordinator()
+    let engine = try NavigationEngine(root: app)
+    try engine.transaction {
+        try app.focus(\.todos).popToRoot().route(to: \.todo, "42")
+    }
+    let path = engine.visiblePath  // ["todos", "list", "todo"]
+    // end snippet
+    #expect(path == ["todos", "list", "todo"])
+}
+
 @Test func thePersistentCoordinatorExampleWorks() throws {
     let home = HomeCoordinator()
     let engine = try NavigationEngine(root: home)

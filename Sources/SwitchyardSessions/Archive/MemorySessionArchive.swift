@@ -1,12 +1,22 @@
 import Dispatch
 import Synchronization
 
-/// A ``SharedSessionArchive`` held in this process's memory: what a store promises, without a disk.
+/// An archive held in this process's memory: what a store promises, without a disk.
 ///
-/// Sessions in it end with the process, so it is no durable store; it is the reference the store conformance
-/// suite holds SQLite and PostgreSQL to, and it lets several ``SwitchyardAPI`` instances in one process act as
-/// nodes sharing one store (tests, embedding). Notices are delivered in order on a queue of their own.
+/// It is where sessions live when no store is configured: every session, its history (within its
+/// ``StoreLimits``, by default ``StoreLimits/inMemory``) and its remembered replies end with the process. It is
+/// also the reference the store conformance suite holds SQLite and PostgreSQL to, and, made with
+/// ``Nodes/several``, it lets several servers in one process act as nodes sharing one store (tests, embedding);
+/// notices are then delivered in order on a queue of their own.
 public final class MemorySessionArchive: SharedSessionArchive {
+    /// Whether the archive serves one server, or several in this process that share it as nodes do a database.
+    public enum Nodes: Sendable {
+        /// One server: it is told nothing (``SessionArchive/shared`` is nil).
+        case one
+        /// Several servers: each checks its copies against the archive and follows its notices.
+        case several
+    }
+
     private struct Record {
         var session: StoredSession
         var initialState: [UInt8]
@@ -24,10 +34,23 @@ public final class MemorySessionArchive: SharedSessionArchive {
     private let contents = Mutex(Contents())
     private let notices = DispatchQueue(label: "switchyard.memory-archive.notices")
     private let limits: StoreLimits
+    private let nodes: Nodes
 
-    /// An empty archive keeping what `limits` allows of each session.
-    public init(limits: StoreLimits = .standard) {
+    /// An empty archive keeping what `limits` allows of each session, for one server or `nodes`.
+    public init(limits: StoreLimits = .standard, nodes: Nodes = .one) {
         self.limits = limits
+        self.nodes = nodes
+    }
+
+    /// Sessions end with the process.
+    public var isDurable: Bool { false }
+
+    /// Itself when several servers share it; nil for one.
+    public var shared: (any SharedSessionArchive)? {
+        switch nodes {
+        case .one: nil
+        case .several: self
+        }
     }
 
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {

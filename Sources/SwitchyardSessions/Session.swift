@@ -1,4 +1,3 @@
-import MicroHTTP
 import Switchyard
 import Synchronization
 
@@ -6,7 +5,7 @@ import Synchronization
 /// one lock, and its activity, which expiry reads without that lock.
 ///
 /// Requests on one session are serialized; different sessions run in parallel on the server's threads.
-final class Session: Sendable {
+package final class Session: Sendable {
     /// What expiry reads while requests may hold the session's lock.
     struct Activity: Sendable {
         /// When a request last used the session.
@@ -20,14 +19,14 @@ final class Session: Sendable {
         var recordedUsed = false
     }
 
-    let id: String
+    package let id: String
     /// The name of the app it runs.
-    let app: String
+    package let app: String
     private let state: Mutex<SessionState>
     private let activity: Mutex<Activity>
     private let now: @Sendable () -> Double
 
-    init(id: String, app: String, engine: sending NavigationEngine, configuration: ServerConfiguration) {
+    init(id: String, app: String, engine: sending NavigationEngine, configuration: SessionConfiguration) {
         self.id = id
         self.app = app
         state = Mutex(SessionState(id: id, engine: engine, configuration: configuration))
@@ -37,7 +36,7 @@ final class Session: Sendable {
     }
 
     /// A session read back from the archive, with its history and remembered replies.
-    init(restoring stored: StoredSession, engine: sending NavigationEngine, configuration: ServerConfiguration) {
+    init(restoring stored: StoredSession, engine: sending NavigationEngine, configuration: SessionConfiguration) {
         id = stored.id
         app = stored.app
         state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration))
@@ -90,14 +89,14 @@ final class Session: Sendable {
     }
 
     /// The current time on the configured clock.
-    var time: Double { now() }
+    package var time: Double { now() }
 
     /// Adds a stream subscriber and sends it the current state at once, after the documents `missed` gives for
     /// the versions it missed since version `seen` (none by default; a subscriber that saw the current version is
     /// sent nothing until the next); a session that has ended closes it. `missed` may start with the document of
     /// `seen` itself: the next one is then sent as a patch from it.
-    func subscribe(
-        _ subscriber: Subscriber, after seen: Int? = nil, missed: [(version: Int, document: [UInt8])] = []
+    package func subscribe(
+        _ subscriber: any SessionSubscriber, after seen: Int? = nil, missed: [(version: Int, document: [UInt8])] = []
     ) {
         let ended = withState { state in
             guard !state.ended else { return true }
@@ -107,7 +106,21 @@ final class Session: Sendable {
             state.subscribe(subscriber, base: base, earlier: earlier, current: seen != state.engine.version)
             return false
         }
-        if ended { subscriber.stream.close() }
+        if ended { subscriber.close() }
+    }
+
+    /// Runs `body` with the session as it is now (under its lock; counts as activity), for reads; throws
+    /// ``ChangeRefusal/sessionMoved`` when the session left memory while the request waited for it.
+    package func read<Result: Sendable>(_ body: (SessionSnapshot) throws -> Result) throws -> Result {
+        try withState { state in
+            if state.ended { throw ChangeRefusal.sessionMoved }
+            return try body(state.snapshot)
+        }
+    }
+
+    /// The version in memory, without counting as activity.
+    package var version: Int {
+        catchingUp { $0.engine.version }
     }
 
     /// Runs `body` with exclusive access to the session's state without counting as activity (this node catching
@@ -120,10 +133,10 @@ final class Session: Sendable {
     }
 
     /// Removes a stream subscriber (from its close callback); the session's idle time starts again now.
-    func unsubscribe(_ stream: EventStream) {
+    package func unsubscribe(_ subscriber: any SessionSubscriber) {
         let time = now()
         state.withLock { state in
-            state.unsubscribe(stream)
+            state.unsubscribe(subscriber)
             let count = state.subscribers.count
             activity.withLock {
                 $0.subscribers = count
@@ -132,13 +145,14 @@ final class Session: Sendable {
         }
     }
 
-    /// Ends the session's streams; a stream that subscribes later is closed at once.
+    /// Ends the session's streams; a stream that subscribes later is closed at once. Not a use of the session (it
+    /// is how expiry ends one).
     func closeStreams() {
-        let streams = withState { state in
+        let subscribers = catchingUp { state in
             state.ended = true
             return state.removeSubscribers()
         }
-        for stream in streams { stream.close() }
+        for subscriber in subscribers { subscriber.close() }
     }
 
     /// Records how many streams follow the session (state lock held).

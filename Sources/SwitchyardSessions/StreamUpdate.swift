@@ -1,4 +1,3 @@
-import MicroHTTP
 import SwitchyardJSON
 
 /// The frames of one new version for every subscriber: the whole document, and the patch from the version the
@@ -11,20 +10,17 @@ struct StreamUpdate {
     let base: (version: Int, document: IndexedJSONText)?
 
     /// The whole document (`event: state`).
-    var snapshot: EventFrame {
-        EventFrame(
-            id: String(version), event: "state", data: String(decoding: document.bytes, as: UTF8.self),
-            role: .snapshot)
+    var snapshot: StreamFrame {
+        StreamFrame(version: version, kind: .state, data: document.bytes)
     }
 
     /// The patch from `base` (`event: patch`); nil without a base, for an older version, or when it is larger
     /// than the document.
-    func patch() -> EventFrame? {
+    func patch() -> StreamFrame? {
         guard let base, base.version < version else { return nil }
         let patch = JSONPatch.diff(
             from: base.document, to: document, testing: [("/version", .number(Double(base.version)))])
         guard patch.count < document.bytes.count else { return nil }
-        return EventFrame(
-            id: String(version), event: "patch", data: String(decoding: patch, as: UTF8.self), role: .delta)
+        return StreamFrame(version: version, kind: .patch, data: patch)
     }
 }

@@ -25,4 +25,8 @@ public struct StoreLimits: Sendable, Equatable {
 
     /// The defaults.
     public static let standard = StoreLimits()
+
+    /// What the in-memory archive keeps by default: 200 versions and 256 KiB of history per session (memory is
+    /// scarcer than disk, and these sessions end with the process anyway).
+    public static let inMemory = StoreLimits(historyEntries: 200, historyBytes: 256 * 1024)
 }

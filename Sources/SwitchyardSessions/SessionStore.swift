@@ -3,54 +3,44 @@ import Switchyard
 import SwitchyardJSON
 import Synchronization
 
-/// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap; with an archive,
-/// also where sessions are stored before anyone learns of them and read back from after a restart.
-final class SessionStore: Sendable {
+/// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap, over the archive
+/// where sessions are stored before anyone learns of them and read back from after a restart; and the change
+/// pipeline (``change(_:_:render:)``).
+package final class SessionStore: Sendable {
     private let sessions = Mutex<[String: Session]>([:])
     /// Held while a session is read back from the archive, and while one is removed from it or expired there: a
     /// load cannot bring back a session that a remove or an expiry is taking away. (Loads happen once per session
     /// and node: after a restart, or when another node created it; each holds it for one read.)
     private let storeTransitions = Mutex(())
-    let configuration: ServerConfiguration
-    let metrics: Metrics
+    package let configuration: SessionConfiguration
+    /// What the sessions count, for the server's counters.
+    package let counters: SessionCounters
     /// Failures of the store: counted, logged, and named to clients by an incident id.
-    let health: StoreHealth
-    private let logger: Logger
+    package let health: StoreHealth
+    let logger: Logger
 
-    init(configuration: ServerConfiguration, metrics: Metrics, logger: Logger) {
+    /// Sessions as `configuration` says; what goes wrong with the store is logged to `logger`. With a shared
+    /// archive, changes other nodes store reach this node's streams.
+    package init(configuration: SessionConfiguration, logger: Logger) {
+        precondition(!configuration.apps.isEmpty, "SessionConfiguration.apps must name at least one app")
         self.configuration = configuration
-        self.metrics = metrics
         self.logger = logger
-        health = StoreHealth(metrics: metrics, logger: logger, now: configuration.now)
-        if let archive = configuration.archive { health.observe(archive.condition) }
+        counters = SessionCounters()
+        health = StoreHealth(counters: counters, logger: logger, now: configuration.now)
+        health.observe(configuration.archive.condition)
+        configuration.archive.shared?.follow { [weak self] notice in self?.handle(notice) }
     }
 
-    private var archive: (any SessionArchive)? { configuration.archive }
+    /// Where sessions are stored.
+    package var archive: any SessionArchive { configuration.archive }
 
-    /// Why a session could not be created.
-    enum CreateFailure: Error {
-        case full
-        case unknownApp(String, choices: [String])
-        case engine(any Error)
-        /// Another node created a session under the same idempotency key first.
-        case keyTaken
-        case store(StoreHealth.Incident)
-    }
-
-    /// Why a session could not be found.
-    enum LookupFailure: Error {
-        /// Stored, but the server holds its maximum of live sessions.
-        case full
-        /// No such session (never created, deleted, or expired).
-        case unknown
-        /// Stored, but the app as it runs now cannot restore it.
-        case incompatible(String)
-        /// The store could not be read.
-        case store(StoreHealth.Incident)
+    /// The failure for a full server.
+    private var full: (limit: Int, retryAfter: Int) {
+        (configuration.maxSessions, secondsUntilRoom())
     }
 
     /// A new session of `appName` (default: the first app), not yet live: ``publish(_:creation:)`` makes it so.
-    func create(appName: String?) throws(CreateFailure) -> Session {
+    package func create(appName: String?) throws(CreateFailure) -> Session {
         if count >= configuration.maxSessions { expireIdle() }
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         let app: NavigationApp
@@ -66,7 +56,7 @@ final class SessionStore: Sendable {
         do {
             engine = try app.makeEngine()
         } catch {
-            throw .engine(error)
+            throw .engine("\(error)")
         }
         return Session(id: Self.newID(), app: app.name, engine: engine, configuration: configuration)
     }
@@ -74,24 +64,22 @@ final class SessionStore: Sendable {
     /// Stores a created session (with the answer to replay for a keyed creation) and makes it live.
     ///
     /// The count is checked first, so a full server stores nothing; a store failure leaves nothing live.
-    func publish(_ session: Session, creation: StoredReply?) throws(CreateFailure) {
+    package func publish(_ session: Session, creation: StoredReply?) throws(CreateFailure) {
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        guard count < configuration.maxSessions else { throw .full }
-        if let archive {
-            let made = session.withState { state in Result { try state.stored(app: session.app, time: session.time) } }
-            let stored: StoredSession
-            switch made {
-            case .success(let value): stored = value
-            case .failure(let error): throw .engine(error)
-            }
-            do {
-                try archive.apply([.create(stored, creation: creation)])
-                health.succeeded()
-            } catch .conflict {
-                throw .keyTaken
-            } catch {
-                throw .store(health.failed(error, during: "create"))
-            }
+        guard count < configuration.maxSessions else { throw .full(limit: full.limit, retryAfter: full.retryAfter) }
+        let made = session.withState { state in Result { try state.stored(app: session.app, time: session.time) } }
+        let stored: StoredSession
+        switch made {
+        case .success(let value): stored = value
+        case .failure(let error): throw .engine("\(error)")
+        }
+        do {
+            try archive.apply([.create(stored, creation: creation)])
+            health.succeeded()
+        } catch .conflict {
+            throw .keyTaken
+        } catch {
+            throw .store(health.failed(error, during: "create"))
         }
         let added = sessions.withLock { sessions -> Int? in
             guard sessions.count < configuration.maxSessions else { return nil }
@@ -100,24 +88,24 @@ final class SessionStore: Sendable {
         }
         guard let added else {
             // Lost a race for the last place: take back what was stored.
-            try? archive?.apply([.remove(session: session.id)])
-            throw .full
+            try? archive.apply([.remove(session: session.id)])
+            throw .full(limit: full.limit, retryAfter: full.retryAfter)
         }
-        metrics.setSessions(added)
+        counters.setSessions(added)
     }
 
     /// The session with that id: live in memory, or read back from the archive (then it is live again). A request
     /// naming it counts as using it. With an archive other nodes write to, a copy in memory is first checked
     /// against the store (one read, which also brings the answer stored under the request's idempotency `key` if
     /// the copy does not know it).
-    func session(_ id: String, key: String? = nil) throws(LookupFailure) -> Session {
+    package func session(_ id: String, key: String? = nil) throws(LookupFailure) -> Session {
         if let session = live(id) {
             try checkCurrent(session, key: key)
             session.markUsed()
             return session
         }
-        guard let archive, Self.isWellFormed(id) else { throw .unknown }
-        return try storeTransitions.withLock { _ throws(LookupFailure) in try load(id, from: archive) }
+        guard Self.isWellFormed(id) else { throw .unknown }
+        return try storeTransitions.withLock { _ throws(LookupFailure) in try load(id) }
     }
 
     /// The session with that id if it is in memory.
@@ -131,14 +119,11 @@ final class SessionStore: Sendable {
     }
 
     /// Reads a session back from the archive and makes it live (under ``storeTransitions``).
-    private func load(_ id: String, from archive: any SessionArchive) throws(LookupFailure) -> Session {
+    private func load(_ id: String) throws(LookupFailure) -> Session {
         if let session = sessions.withLock({ $0[id] }) {
             session.markUsed()
             return session
         }
-        if count >= configuration.maxSessions { expireIdleInMemory() }
-        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        guard count < configuration.maxSessions else { throw .full }
         let stored: StoredSession?
         do {
             stored = try archive.session(id)
@@ -146,6 +131,10 @@ final class SessionStore: Sendable {
             throw .store(health.failed(error, during: "load", session: id))
         }
         guard let stored else { throw .unknown }
+        // Room is made only for a session that exists: one that does not is 404 however full the server is.
+        if count >= configuration.maxSessions { expireIdleInMemory() }
+        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
+        guard count < configuration.maxSessions else { throw .full(limit: full.limit, retryAfter: full.retryAfter) }
         if let expires = expiry(
             of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
             expires <= configuration.now()
@@ -160,19 +149,20 @@ final class SessionStore: Sendable {
             sessions[id] = restored
             return sessions.count
         }
-        metrics.setSessions(count)
+        counters.setSessions(count)
         return restored
     }
 
     private func restore(_ stored: StoredSession) throws(LookupFailure) -> Session {
         let engine = try engine(of: stored.id, app: stored.app, from: stored.state)
-        metrics.countRestored()
+        counters.countRestored()
         return Session(restoring: stored, engine: engine, configuration: configuration)
     }
 
     /// An engine of session `id`'s app rebuilt from a restore document; one the app as it runs now cannot
     /// restore is ``LookupFailure/incompatible(_:)``, logged and counted.
-    func engine(of id: String, app name: String, from state: [UInt8]) throws(LookupFailure) -> NavigationEngine {
+    package func engine(of id: String, app name: String, from state: [UInt8]) throws(LookupFailure) -> NavigationEngine
+    {
         do {
             guard let app = configuration.apps.first(where: { $0.name == name }) else {
                 throw NavigationError.restoreFailed("the app '\(name)' is not served any more")
@@ -180,7 +170,7 @@ final class SessionStore: Sendable {
             return try app.restoreEngine(from: try JSONValue(parsing: state))
         } catch {
             let reason = (error as? NavigationError)?.message ?? "\(error)"
-            metrics.countIncompatible()
+            counters.countIncompatible()
             logger.warning("stored session cannot be restored", metadata: ["session": "\(id)", "reason": "\(reason)"])
             throw .incompatible(reason)
         }
@@ -188,25 +178,23 @@ final class SessionStore: Sendable {
 
     /// Ends a session: removed from the archive first (a failure leaves it as it was), then from memory. False if
     /// there was none.
-    func remove(_ id: String) throws(StoreHealth.Incident) -> Bool {
+    package func remove(_ id: String) throws(StoreHealth.Incident) -> Bool {
         try storeTransitions.withLock { _ throws(StoreHealth.Incident) in try removeNow(id) }
     }
 
     private func removeNow(_ id: String) throws(StoreHealth.Incident) -> Bool {
         var existed = sessions.withLock { $0[id] != nil }
-        if let archive {
-            do {
-                if !existed, Self.isWellFormed(id) {
-                    existed = try archive.version(of: id) != nil
-                }
-                guard existed else { return false }
-                try archive.apply([.remove(session: id)])
-            } catch {
-                throw health.failed(error, during: "delete", session: id)
+        do {
+            if !existed, Self.isWellFormed(id) {
+                existed = try archive.version(of: id) != nil
             }
+            guard existed else { return false }
+            try archive.apply([.remove(session: id)])
+        } catch {
+            throw health.failed(error, during: "delete", session: id)
         }
         let (session, count) = sessions.withLock { sessions in (sessions.removeValue(forKey: id), sessions.count) }
-        metrics.setSessions(count)
+        counters.setSessions(count)
         session?.closeStreams()
         return existed
     }
@@ -218,16 +206,17 @@ final class SessionStore: Sendable {
             if sessions[session.id] === session { sessions[session.id] = nil }
             return sessions.count
         }
-        metrics.setSessions(count)
+        counters.setSessions(count)
         session.closeStreams()
     }
 
-    /// With a store, a full server makes room by taking the least recently used sessions without a stream out of
-    /// memory (1 % of the cap at a time): they stay stored, and the next request naming one reads it back. The
-    /// cap then bounds memory, not how many sessions exist. Their use is written to the store as they leave, so
-    /// that they expire there when they would have here. Without a store, nothing is taken out (it would end them).
+    /// With a durable store, a full server makes room by taking the least recently used sessions without a stream
+    /// out of memory (1 % of the cap at a time): they stay stored, and the next request naming one reads it back.
+    /// The cap then bounds memory, not how many sessions exist. Their use is written to the store as they leave,
+    /// so that they expire there when they would have here. With the in-memory archive nothing is taken out: it
+    /// would free no memory.
     private func evictLeastRecentlyUsed() {
-        guard let archive else { return }
+        guard archive.isDurable else { return }
         // Chosen from a copy, so that sorting the sessions does not hold the lock every lookup takes.
         let live = sessions.withLock { Array($0.values) }
         let over = live.count - configuration.maxSessions + 1
@@ -246,7 +235,7 @@ final class SessionStore: Sendable {
             }
         }
         guard !victims.isEmpty else { return }
-        metrics.setSessions(count)
+        counters.setSessions(count)
         let now = configuration.now()
         let touches = victims.sorted { $0.id < $1.id }.compactMap { session in
             session.unrecordedActivity(now: now).map {
@@ -263,18 +252,17 @@ final class SessionStore: Sendable {
         for session in victims { session.closeStreams() }
     }
 
-    /// Ends every session idle for longer than its TTL: ``ServerConfiguration/sessionTTL``, or the shorter
-    /// ``ServerConfiguration/unusedSessionTTL`` for a session no request named after its creation. A session with
+    /// Ends every session idle for longer than its TTL: ``SessionConfiguration/sessionTTL``, or the shorter
+    /// ``SessionConfiguration/unusedSessionTTL`` for a session no request named after its creation. A session with
     /// an open stream does not expire. With an archive, the sessions idle in memory leave it, every session in
     /// memory tells the archive when it was used, and the archive ends the stored sessions idle for as long
     /// (those idle here but used on another node sharing the archive stay). Returns how many ended.
     @discardableResult
-    func expireIdle() -> Int {
-        if let archive { health.observe(archive.condition) }
+    package func expireIdle() -> Int {
+        health.observe(archive.condition)
         let now = configuration.now()
         let (expired, live) = expireIdleInMemory(now: now)
-        guard let archive else { return expired.count }
-        return expireStored(archive, sessions: expired + live, now: now)
+        return expireStored(sessions: expired + live, now: now)
     }
 
     /// Drops the sessions in memory idle past their TTL; returns them and the sessions still live.
@@ -286,14 +274,14 @@ final class SessionStore: Sendable {
             for session in expired { sessions[session.id] = nil }
             return (expired, Array(sessions.values), sessions.count)
         }
-        metrics.setSessions(count)
+        counters.setSessions(count)
         for session in expired { session.closeStreams() }
         return (expired, live)
     }
 
     /// Tells the archive the use of the sessions that were in memory, then lets it end the stored sessions idle
     /// past their TTL (under ``storeTransitions``: no session read back meanwhile); returns how many ended.
-    private func expireStored(_ archive: any SessionArchive, sessions: [Session], now: Double) -> Int {
+    private func expireStored(sessions: [Session], now: Double) -> Int {
         // In the order of their ids: nodes sweeping at once lock rows in one order (no deadlock between them).
         let touches = sessions.sorted { $0.id < $1.id }.compactMap { session in
             session.unrecordedActivity(now: now).map { (session, $0) }
@@ -322,7 +310,7 @@ final class SessionStore: Sendable {
 
     /// Seconds until the first live session expires (at least 1), for `Retry-After` when the store is full; the
     /// idle TTL when every session has a stream open.
-    func secondsUntilRoom() -> Int {
+    package func secondsUntilRoom() -> Int {
         let now = configuration.now()
         let first = sessions.withLock { $0.values.compactMap { expiry(of: $0.currentActivity) }.min() }
         let wait = first.map { $0 - now } ?? Self.seconds(configuration.sessionTTL)
@@ -342,7 +330,7 @@ final class SessionStore: Sendable {
     }
 
     /// The number of live sessions.
-    var count: Int {
+    package var count: Int {
         sessions.withLock { $0.count }
     }
 

@@ -1,5 +1,5 @@
-import MicroHTTP
 import Switchyard
+import SwitchyardJSON
 
 /// Everything of a session that requests read and change; only ever touched under the session's lock.
 struct SessionState {
@@ -9,10 +9,8 @@ struct SessionState {
     /// The latest version stored and made public (answered, streamed): a change that fails to store goes back to
     /// it, and a catch-up streams the versions after it.
     private(set) var announced: Int
-    /// The recent history, in memory; nil with a store, which keeps the whole history and answers for it.
-    var history: SessionHistory?
     var replies: ReplyCache
-    private(set) var subscribers: [ObjectIdentifier: Subscriber] = [:]
+    private(set) var subscribers: [ObjectIdentifier: any SessionSubscriber] = [:]
     /// The last state document sent to the subscribers (all of them have it): the next patch is made from it.
     /// Kept only while a stream follows the session.
     private var streamed: (version: Int, document: IndexedJSONText)?
@@ -20,19 +18,16 @@ struct SessionState {
     var ended = false
     let documents: DocumentCache
 
-    init(id: String, engine: NavigationEngine, configuration: ServerConfiguration) {
+    init(id: String, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.id = id
         self.engine = engine
         announced = engine.version
-        history = configuration.archive == nil ? SessionHistory(configuration: configuration) : nil
         replies = ReplyCache(configuration: configuration)
-        documents = DocumentCache(
-            session: id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: configuration.archive != nil)
-        documents.check(engine)
+        documents = DocumentCache(session: id, maxBytes: configuration.maxDocumentBytes)
     }
 
     /// The state of a session read back from the archive (its history stays there).
-    init(restoring stored: StoredSession, engine: NavigationEngine, configuration: ServerConfiguration) {
+    init(restoring stored: StoredSession, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.init(id: stored.id, engine: engine, configuration: configuration)
         adopt(engine, replies: stored.replies, configuration: configuration)
     }
@@ -46,14 +41,12 @@ struct SessionState {
 
     /// The state document, with `result` members when given; `keep` keeps a new rendering for later reads.
     func document(result: [String: JSONValue]? = nil, keep: Bool = false) -> [UInt8] {
-        let base = documents.document(of: engine, keep: keep)
-        guard let result else { return base }
-        var bytes = base
-        bytes.removeLast()  // the closing brace
-        bytes.append(contentsOf: ",\"result\":".utf8)
-        bytes.append(contentsOf: JSONValue.object(result).serialized())
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
+        documents.document(of: engine, result: result, keep: keep)
+    }
+
+    /// The session as it is now, for rendering an answer under its lock.
+    var snapshot: SessionSnapshot {
+        SessionSnapshot(session: id, engine: engine, documents: documents)
     }
 
     /// The history entries of committed changes (a pending deep link completed by a change is its own entry).
@@ -104,14 +97,13 @@ struct SessionState {
         return stored == now
     }
 
-    /// Records committed changes in the history (in memory; with a store, it has them already) and sends the new
-    /// state to every subscriber, once (``send(version:_:)``). Returns whether anything was sent.
+    /// Makes stored changes public: sends the new state to every subscriber, once (``send(version:_:)``). Returns
+    /// whether anything was sent.
     ///
-    /// Sending under the lock keeps every subscriber's events in version order, and cannot block or call back:
-    /// an `EventStream` runs its close callbacks only after its connection ended, on a server thread.
-    mutating func record(_ entries: [HistoryEntry]) -> Bool {
+    /// Sending under the lock keeps every subscriber's events in version order, and cannot block or call back
+    /// (``SessionSubscriber``).
+    mutating func announce(_ entries: [HistoryEntry]) -> Bool {
         guard let last = entries.last else { return false }
-        for entry in entries { history?.append(entry) }
         announced = last.version
         guard !subscribers.isEmpty else { return false }
         send(version: last.version, document(keep: true))
@@ -122,17 +114,17 @@ struct SessionState {
     /// `Last-Event-ID`), then the current state unless `current` is false (it has that one). `base` is the document
     /// of the version it last saw, when known: the first of the others is then sent as a patch from it too.
     mutating func subscribe(
-        _ subscriber: Subscriber, base: (version: Int, document: [UInt8])? = nil,
+        _ subscriber: any SessionSubscriber, base: (version: Int, document: [UInt8])? = nil,
         earlier: [(version: Int, document: [UInt8])] = [], current: Bool = true
     ) {
-        subscribers[ObjectIdentifier(subscriber.stream)] = subscriber
+        subscribers[ObjectIdentifier(subscriber)] = subscriber
         var sent = base.map { (version: $0.version, document: IndexedJSONText($0.document)) }
         var documents = earlier
         if current { documents.append((engine.version, document(keep: true))) }
         for (version, bytes) in documents {
             let update = StreamUpdate(version: version, document: IndexedJSONText(bytes), base: sent)
             let patch = subscriber.updates == .patch ? update.patch() : nil
-            _ = subscriber.stream.send(patch ?? update.snapshot)
+            _ = subscriber.send(patch ?? update.snapshot)
             sent = (version, update.document)
         }
         // Every subscriber has the current version now; keep its document (and what a diff learnt of it).
@@ -142,18 +134,18 @@ struct SessionState {
     }
 
     /// Removes a subscriber (its stream ended).
-    mutating func unsubscribe(_ stream: EventStream) {
-        subscribers[ObjectIdentifier(stream)] = nil
+    mutating func unsubscribe(_ subscriber: any SessionSubscriber) {
+        subscribers[ObjectIdentifier(subscriber)] = nil
         if subscribers.isEmpty { streamed = nil }
     }
 
-    /// Removes every subscriber and returns their streams (the session ended).
-    mutating func removeSubscribers() -> [EventStream] {
+    /// Removes every subscriber and returns them (the session ended).
+    mutating func removeSubscribers() -> [any SessionSubscriber] {
         defer {
             subscribers.removeAll()
             streamed = nil
         }
-        return subscribers.values.map(\.stream)
+        return Array(subscribers.values)
     }
 
     /// Sends a version's state document to every subscriber, as a patch from the last one sent to those who take
@@ -162,8 +154,8 @@ struct SessionState {
         let update = StreamUpdate(version: version, document: IndexedJSONText(document), base: streamed)
         let patch = subscribers.values.contains { $0.updates == .patch } ? update.patch() : nil
         // The whole document's frame is made once, and only if a subscriber gets it.
-        var made: EventFrame?
-        func snapshot() -> EventFrame {
+        var made: StreamFrame?
+        func snapshot() -> StreamFrame {
             if let made { return made }
             let frame = update.snapshot
             made = frame
@@ -172,9 +164,9 @@ struct SessionState {
         for (key, subscriber) in subscribers {
             let delivered =
                 if let patch, subscriber.updates == .patch {
-                    subscriber.stream.send(patch, orWhenBehind: snapshot())
+                    subscriber.send(patch, orWhenBehind: snapshot())
                 } else {
-                    subscriber.stream.send(snapshot())
+                    subscriber.send(snapshot())
                 }
             if !delivered { subscribers[key] = nil }
         }
@@ -183,11 +175,11 @@ struct SessionState {
 
     /// Takes the state another node stored (a newer version, or the stored one after a change here could not be
     /// stored): its engine and remembered replies. The caller streams it.
-    mutating func adopt(_ engine: NavigationEngine, replies stored: [StoredReply], configuration: ServerConfiguration) {
+    mutating func adopt(_ engine: NavigationEngine, replies stored: [StoredReply], configuration: SessionConfiguration)
+    {
         self.engine = engine
         announced = engine.version
         documents.beginChange()
-        documents.check(engine)
         replies = ReplyCache(configuration: configuration)
         for reply in stored { remember(reply) }
     }
@@ -195,7 +187,9 @@ struct SessionState {
     /// Keeps a stored answer for replay under its key.
     mutating func remember(_ reply: StoredReply) {
         replies.store(
-            .init(fingerprint: reply.fingerprint, status: reply.status, headers: reply.headers, body: reply.body),
+            .init(
+                fingerprint: reply.fingerprint,
+                reply: SessionReply(status: reply.status, headers: reply.headers, body: reply.body)),
             for: reply.key)
     }
 }

@@ -3,22 +3,22 @@ import Synchronization
 
 /// What the server knows of its store's health: every failure is counted and logged at error level with its
 /// detail (the first at once, then one line every ``logInterval`` saying how many more there were), and given an
-/// incident id that the client's answer names instead of the detail. Readiness reads it (``report``).
-final class StoreHealth: Sendable {
+/// incident id that the client's answer names instead of the detail. Readiness reads it (``failing``).
+package final class StoreHealth: Sendable {
     /// A failure as the client hears of it: an id to quote, and whether retrying can help.
-    struct Incident: Error, Sendable, Equatable {
+    package struct Incident: Error, Sendable, Equatable {
         /// 12 hex digits, in the log line and in the client's problem.
-        let id: String
+        package let id: String
         /// What failed.
-        let error: ArchiveError
+        package let error: ArchiveError
     }
 
     /// The latest failure, for readiness.
-    struct Failure: Sendable, Equatable {
-        let incident: Incident
-        let operation: String
+    package struct Failure: Sendable, Equatable {
+        package let incident: Incident
+        package let operation: String
         /// Seconds since 1970.
-        let time: Double
+        package let time: Double
     }
 
     private struct State {
@@ -37,12 +37,12 @@ final class StoreHealth: Sendable {
     static let failingFor = 10.0
 
     private let state = Mutex(State())
-    private let metrics: Metrics
+    private let counters: SessionCounters
     private let logger: Logger
     private let now: @Sendable () -> Double
 
-    init(metrics: Metrics, logger: Logger, now: @escaping @Sendable () -> Double) {
-        self.metrics = metrics
+    init(counters: SessionCounters, logger: Logger, now: @escaping @Sendable () -> Double) {
+        self.counters = counters
         self.logger = logger
         self.now = now
     }
@@ -50,8 +50,8 @@ final class StoreHealth: Sendable {
     /// Records a failure of `operation` (`create`, `change`, `read`, …): counted, logged (rate-limited), and
     /// returned as the incident to answer with.
     @discardableResult
-    func failed(_ error: ArchiveError, during operation: String, session: String? = nil) -> Incident {
-        metrics.countStoreFailure()
+    package func failed(_ error: ArchiveError, during operation: String, session: String? = nil) -> Incident {
+        counters.countStoreFailure()
         let incident = Incident(id: Self.newID(), error: error)
         let time = now()
         let suppressed = state.withLock { state -> Int? in
@@ -76,7 +76,7 @@ final class StoreHealth: Sendable {
     }
 
     /// Records that the store answered: after failures, says so once in the log.
-    func succeeded() {
+    package func succeeded() {
         let failure = state.withLock { state -> Failure? in
             guard !state.recovered else { return nil }
             state.recovered = true
@@ -90,7 +90,7 @@ final class StoreHealth: Sendable {
 
     /// Logs a change of the store's own condition (``ArchiveCondition``): read-only or unavailable at error level
     /// with the reason, ready again as a notice. Called at start, by every expiry sweep and every readiness probe.
-    func observe(_ condition: ArchiveCondition) {
+    package func observe(_ condition: ArchiveCondition) {
         let previous = state.withLock { state in
             defer { state.condition = condition }
             return state.condition
@@ -105,7 +105,7 @@ final class StoreHealth: Sendable {
     }
 
     /// The latest failure when no success followed it and it is recent (``failingFor``); nil otherwise.
-    var failing: Failure? {
+    package var failing: Failure? {
         let time = now()
         return state.withLock { state in
             guard !state.recovered, let latest = state.latest, time - latest.time < Self.failingFor else { return nil }

@@ -20,6 +20,8 @@ public protocol SharedSessionArchive: SessionArchive {
 }
 
 extension SharedSessionArchive {
+    public var shared: (any SharedSessionArchive)? { self }
+
     /// Two reads at most: the version, then the session if it moved or a reply is asked for (archives that can do
     /// it in one read override this).
     public func session(

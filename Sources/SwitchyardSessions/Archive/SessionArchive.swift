@@ -34,11 +34,19 @@ public protocol SessionArchive: Sendable {
     /// Whether the archive can serve reads and writes now, as far as it knows without asking its storage (cheap
     /// enough for every readiness probe).
     var condition: ArchiveCondition { get }
+    /// Whether sessions outlive the process: then a full server takes the least recently used sessions out of
+    /// memory (they stay stored), and readiness says the store is durable. True unless the archive says otherwise.
+    var isDurable: Bool { get }
+    /// The archive as one several nodes write to, when it is: the server then checks its copies against it and
+    /// follows its notices. Nil unless the archive is a ``SharedSessionArchive``.
+    var shared: (any SharedSessionArchive)? { get }
 }
 
 extension SessionArchive {
     public var statistics: ArchiveStatistics? { nil }
     public var condition: ArchiveCondition { .ready }
+    public var isDurable: Bool { true }
+    public var shared: (any SharedSessionArchive)? { nil }
 }
 
 /// How an archive is doing, for readiness probes and the logs (never for a client's answer).

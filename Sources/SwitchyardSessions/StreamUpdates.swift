@@ -5,11 +5,11 @@
 /// tests `/version` (a client that missed a version sees the test fail and refetches); the whole document is sent
 /// instead when the patch would be larger, or when the client fell behind. ``state`` sends the whole document for
 /// every change, for clients that do not apply patches.
-enum StreamUpdates: String, Sendable {
+package enum StreamUpdates: String, Sendable {
     case patch, state
 
     /// The choice a stream request makes; nil when `updates` names neither.
-    init?(query value: String?) {
+    package init?(query value: String?) {
         guard let value else {
             self = .patch
             return

@@ -1,7 +1,8 @@
 import Switchyard
+import SwitchyardJSON
 
 /// One committed change of a session, as `GET /api/sessions/{id}/history` lists it.
-struct HistoryEntry: Sendable {
+package struct HistoryEntry: Sendable {
     let version: Int
     let time: Double
     let source: HistorySource
@@ -36,11 +37,18 @@ struct HistoryEntry: Sendable {
         return Array(#"{"omitted":"the request body was too large to keep","bytes":\#(body.count)}"#.utf8)
     }
 
-    /// Bytes it holds, as counted against ``ServerConfiguration/maxHistoryBytes``.
-    var cost: Int {
-        let path = visiblePath.reduce(64) { $0 + $1.utf8.count + 16 }
-        let lifecycle = (started + finished).reduce(0) { $0 + $1.type.utf8.count + 32 }
-        return request.count + path + lifecycle
+    /// `{"session":…,"version":…,"entries":[…]}`
+    package static func document(session: String, version: Int, entries: some Sequence<HistoryEntry>) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("session", session)
+        writer.member("version", version)
+        writer.key("entries")
+        writer.beginArray()
+        for entry in entries { entry.write(into: &writer) }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
     }
 
     func write(into writer: inout JSONWriter) {

@@ -26,8 +26,8 @@ extension SessionStore {
     /// leaves memory.
     /// `key`: the request's idempotency key; the answer stored under it (on another node) comes with the read.
     @discardableResult
-    func checkCurrent(_ session: Session, key: String? = nil) throws(LookupFailure) -> Bool {
-        guard configuration.archive is any SharedSessionArchive else { return false }
+    package func checkCurrent(_ session: Session, key: String? = nil) throws(LookupFailure) -> Bool {
+        guard archive.shared != nil else { return false }
         let outcome = session.catchingUp { state in catchUp(&state, app: session.app, check: true, key: key) }
         try settle(outcome, of: session)
         if case .caughtUp = outcome { return true }
@@ -58,13 +58,12 @@ extension SessionStore {
     func catchUp(
         _ state: inout SessionState, app: String, known: Int? = nil, check: Bool = false, key: String? = nil
     ) -> CatchUp {
-        guard let archive = configuration.archive else { return .current }
         let intact = state.engine.version == state.announced
         if let known, known <= state.announced, intact { return .current }
         let stored: StoredSession
         do {
             let read: StoredSessionRead
-            if check, intact, let shared = archive as? any SharedSessionArchive {
+            if check, intact, let shared = archive.shared {
                 // A key this copy does not know may be one another node answered without a new version.
                 let unknown = key.flatMap { state.replies[$0] == nil ? $0 : nil }
                 read = try shared.session(state.id, unlessAt: state.announced, reply: unknown)
@@ -103,7 +102,7 @@ extension SessionStore {
             return .failed(.unreadable("\(error)"))
         }
         state.adopt(engine, replies: stored.replies, configuration: configuration)
-        metrics.countCaughtUp()
+        counters.countCaughtUp()
         if stored.version > seen, !state.subscribers.isEmpty {
             state.send(version: stored.version, state.document(keep: true))
         }
@@ -113,11 +112,12 @@ extension SessionStore {
     /// The state documents of the stored versions after `seen` and before `end` (the last ``replayLimit`` of
     /// them), rendered from their restore documents: what a stream that saw `seen` missed. Versions the store no
     /// longer keeps (or cannot read now) are left out. None when they would pass
-    /// ``ServerConfiguration/maxReplayBytes``: a subscriber that missed that much gets the current state instead, as
+    /// ``SessionConfiguration/maxReplayBytes``: a subscriber that missed that much gets the current state instead, as
     /// one that falls behind live does.
-    func documents(of id: String, app: String, after seen: Int, before end: Int) -> [(version: Int, document: [UInt8])]
-    {
-        guard let archive = configuration.archive, seen < end - 1 else { return [] }
+    package func documents(
+        of id: String, app: String, after seen: Int, before end: Int
+    ) -> [(version: Int, document: [UInt8])] {
+        guard seen < end - 1 else { return [] }
         var documents: [(version: Int, document: [UInt8])] = []
         var bytes = 0
         for version in max(seen + 1, end - Self.replayLimit)..<end {
@@ -150,8 +150,8 @@ extension SessionStore {
 
     /// Compares every followed session with its stored version, in one read, and catches up those behind (or
     /// ends those no longer stored): a notice lost while the archive was disconnected is made up here.
-    func reconcile() {
-        guard let archive = configuration.archive as? any SharedSessionArchive else { return }
+    package func reconcile() {
+        guard let archive = archive.shared else { return }
         let followed = followedSessions()
         guard !followed.isEmpty else { return }
         let stored: [String: Int]

@@ -1,0 +1,17 @@
+import Switchyard
+
+/// What the change pipeline did with a request: the front end renders each case as its answer.
+package enum ChangeOutcome {
+    /// The change was applied and made at least one version; `result` says what it did (the coordinator a
+    /// transition ended on, the handler of an event, …).
+    case committed(result: [String: JSONValue], SessionSnapshot)
+    /// The change was accepted but made no version (an event handler that only changed app data, a redirect to
+    /// where the session already was).
+    case unchanged(result: [String: JSONValue], SessionSnapshot)
+    /// A route guard sent the change elsewhere, and that committed: the session is now where the guard sent it.
+    case redirected(NavigationError, SessionSnapshot)
+    /// Nothing was applied, for this reason.
+    case refused(ChangeRefusal)
+    /// A retry of a request already answered under its idempotency key: the first answer, as rendered then.
+    case replayed(SessionReply)
+}

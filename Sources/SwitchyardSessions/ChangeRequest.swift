@@ -1,0 +1,24 @@
+/// Everything the change pipeline needs of a request, decoded before any session lock is taken.
+package struct ChangeRequest: Sendable {
+    /// What to change.
+    package var change: SessionChange
+    /// The versions the client allows the change to apply to (`expectedVersion`, `If-Match`); nil for any.
+    package var expectedVersions: [Int]?
+    /// The idempotency key: a retry under it gets the first answer.
+    package var key: String?
+    /// What identifies the request under its key: the same key with another fingerprint is refused.
+    package var fingerprint: UInt64
+    /// The request as received, for the history.
+    package var body: [UInt8]
+
+    package init(
+        _ change: SessionChange, expectedVersions: [Int]? = nil, key: String? = nil, fingerprint: UInt64 = 0,
+        body: [UInt8] = []
+    ) {
+        self.change = change
+        self.expectedVersions = expectedVersions
+        self.key = key
+        self.fingerprint = fingerprint
+        self.body = body
+    }
+}

@@ -1,0 +1,57 @@
+import Switchyard
+
+/// How sessions behave: which apps they run, where they are stored, and the limits that keep each one bounded.
+///
+/// Nothing here knows of a transport; the server's `ServerConfiguration` holds one of these.
+public struct SessionConfiguration: Sendable {
+    /// The apps sessions can run; the first is the default.
+    public var apps: [NavigationApp]
+    /// Where sessions are kept: every change is stored before it is answered or streamed, and a session not in
+    /// memory (after a restart, or taken out to make room) is read back from it on first use. The default,
+    /// ``MemorySessionArchive``, ends with the process.
+    public var archive: any SessionArchive = MemorySessionArchive(limits: .inMemory)
+    /// Live sessions at most; creating one more is refused (``CreateFailure/full(limit:retryAfter:)``) unless a
+    /// durable archive lets the least recently used leave memory.
+    public var maxSessions: Int = 100_000
+    /// Idle time after which a session expires.
+    public var sessionTTL: Duration = .seconds(30 * 60)
+    /// A session that no request named after its creation expires after this (one with an open stream never
+    /// does), so that sessions created and abandoned in bulk leave soon.
+    public var unusedSessionTTL: Duration = .seconds(2 * 60)
+    /// Idempotency keys remembered per session.
+    public var idempotencyLimit: Int = 256
+    /// Bytes of answers remembered for idempotency replay per session; past this the oldest keys are forgotten
+    /// (a retry of a forgotten key applies again, as after any key's lifetime).
+    public var maxIdempotencyBytes: Int = 512 * 1024
+    /// A request larger than this is kept in the history as `{"omitted":…,"bytes":n}`.
+    public var maxHistoryRequestBytes: Int = 4096
+    /// The largest state document a session may grow to; a change that would pass it is refused
+    /// (``ChangeRefusal/documentTooLarge(bytes:limit:)``) and nothing is applied.
+    public var maxDocumentBytes: Int = 256 * 1024
+    /// The most bytes of state documents a reconnecting stream is replayed; one that missed more gets the current
+    /// state instead, as a subscriber that falls behind does. Keep it well under the transport's stream backlog.
+    public var maxReplayBytes: Int = 1 << 20
+    /// With an archive shared by several nodes (``SharedSessionArchive``): how often the sessions this node streams
+    /// are compared with the store, so that a change notice lost in a disconnection leaves no stream behind.
+    public var reconcileInterval: Duration = .seconds(1)
+    /// The clock, in seconds since 1970; injected by tests to expire sessions without waiting.
+    public var now: @Sendable () -> Double = SessionConfiguration.systemNow
+
+    /// Sessions of `apps`, kept in memory.
+    public init(apps: [NavigationApp]) {
+        self.apps = apps
+    }
+
+    /// Seconds since 1970 from the system clock.
+    public static let systemNow: @Sendable () -> Double = {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

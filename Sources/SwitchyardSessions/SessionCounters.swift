@@ -1,0 +1,71 @@
+import Synchronization
+
+/// What the session layer counts, for the server's metrics: live sessions, changes, streams, and the store.
+package final class SessionCounters: Sendable {
+    /// The counts at one moment.
+    package struct Counts: Sendable {
+        package var sessions = 0
+        package var transitions = 0
+        package var rejected = 0
+        package var subscribers = 0
+        package var broadcasts = 0
+        package var restored = 0
+        package var incompatible = 0
+        package var caughtUp = 0
+        package var conflicts = 0
+        package var storeFailures = 0
+    }
+
+    private let counts = Mutex(Counts())
+
+    package init() {}
+
+    /// The counts now.
+    package var current: Counts { counts.withLock { $0 } }
+
+    func setSessions(_ count: Int) {
+        counts.withLock { $0.sessions = count }
+    }
+
+    /// A transition request committed (or was refused).
+    func countTransition(accepted: Bool) {
+        counts.withLock { counts in
+            if accepted { counts.transitions += 1 } else { counts.rejected += 1 }
+        }
+    }
+
+    /// Streams opened (+1) or closed (-1).
+    package func addSubscribers(_ delta: Int) {
+        counts.withLock { $0.subscribers += delta }
+    }
+
+    /// A new version went to the session's streams.
+    func countBroadcast() {
+        counts.withLock { $0.broadcasts += 1 }
+    }
+
+    /// A stored session was read back into memory.
+    func countRestored() {
+        counts.withLock { $0.restored += 1 }
+    }
+
+    /// A stored session no longer fits the app.
+    func countIncompatible() {
+        counts.withLock { $0.incompatible += 1 }
+    }
+
+    /// A copy in memory took a version another node stored.
+    func countCaughtUp() {
+        counts.withLock { $0.caughtUp += 1 }
+    }
+
+    /// A change found the session changed elsewhere and ran again.
+    func countConflict() {
+        counts.withLock { $0.conflicts += 1 }
+    }
+
+    /// A write or read of the store failed.
+    func countStoreFailure() {
+        counts.withLock { $0.storeFailures += 1 }
+    }
+}

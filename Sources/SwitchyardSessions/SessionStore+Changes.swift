@@ -1,0 +1,211 @@
+import Switchyard
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The change pipeline: one typed request in, one outcome out, rendered by the front end.
+extension SessionStore {
+    /// What is left to do once the session's lock is released.
+    private enum Aftermath {
+        case none, broadcast
+        /// The session's copy in memory must go (its change was not stored, or app code changed data without a
+        /// commit): the store has it as it was acknowledged.
+        case evict
+    }
+
+    /// How many times a change runs when other nodes keep changing its session first.
+    static let conflictAttempts = 32
+
+    /// Applies `request` to `session` and returns the answer `render` makes of the outcome.
+    ///
+    /// Under the session's lock: a retried idempotency key replays its first answer → the version precondition →
+    /// the change, collecting its commits (each checked against the document limit) → the answer, rendered →
+    /// the store write (the new state, each version's history entry and restore document, and the answer under
+    /// its key), before anything is acknowledged → the broadcast. A write the store refuses because another node
+    /// changed the session first takes the stored state and runs the change again, a few times at most: without a precondition it applies to the latest version (no update is lost), with one it is now
+    /// refused, and a retried key now replays. A write that fails otherwise is answered as a store failure, with
+    /// nothing acknowledged, and the session leaves memory (the store is the truth).
+    package func change(
+        _ session: Session, _ request: ChangeRequest, render: (ChangeOutcome) -> SessionReply
+    ) -> SessionReply {
+        let time = session.time
+        for attempt in 0..<Self.conflictAttempts {
+            if attempt > 1 {
+                // Nodes racing for one session: a random pause (without the lock, so that this node's other
+                // requests go on), longer each time, so that one of them gets through.
+                usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
+            }
+            let (reply, aftermath) = session.withState { state -> (SessionReply?, Aftermath) in
+                switch attemptChange(&state, app: session.app, request, time: time, render: render) {
+                case .done(let reply, let aftermath):
+                    return (reply, aftermath)
+                case .conflict:
+                    counters.countConflict()
+                    // Take what the other node stored, then run again on it.
+                    switch catchUp(&state, app: session.app) {
+                    case .current, .caughtUp: return (nil, .none)
+                    case .removed: return (render(.refused(.lookup(.unknown))), .evict)
+                    case .incompatible(let reason): return (render(.refused(.lookup(.incompatible(reason)))), .evict)
+                    case .failed(let error):
+                        let incident = health.failed(error, during: "catch up", session: session.id)
+                        return (render(.refused(.store(incident))), .evict)
+                    }
+                }
+            }
+            switch aftermath {
+            case .none: break
+            case .broadcast: counters.countBroadcast()
+            case .evict: evict(session)
+            }
+            if let reply { return reply }
+        }
+        return render(.refused(.writeConflict))
+    }
+
+    private enum Attempt {
+        case done(SessionReply, Aftermath)
+        /// The store refused the write: another node changed the session first.
+        case conflict
+    }
+
+    /// One run of the pipeline (``change(_:_:render:)``) on the state under the lock.
+    private func attemptChange(
+        _ state: inout SessionState, app: String, _ request: ChangeRequest, time: Double,
+        render: (ChangeOutcome) -> SessionReply
+    ) -> Attempt {
+        if state.ended { return .done(render(.refused(.sessionMoved)), .none) }
+        if let key = request.key, let remembered = state.replies[key] {
+            let outcome: ChangeOutcome =
+                remembered.fingerprint == request.fingerprint ? .replayed(remembered.reply) : .refused(.keyReused(key))
+            return .done(render(outcome), .none)
+        }
+        if let wanted = request.expectedVersions, !wanted.contains(state.engine.version) {
+            let refusal = ChangeRefusal.staleVersion(
+                current: state.engine.version, wanted: wanted, document: state.document())
+            let reply = render(.refused(refusal))
+            // Remembered like every answer under a key (in memory: a refusal is not stored).
+            if let key = request.key {
+                state.replies.store(.init(fingerprint: request.fingerprint, reply: reply), for: key)
+            }
+            return .done(reply, .none)
+        }
+        state.documents.beginChange()  // app code runs now: screens may show other data
+        let engine = state.engine
+        let id = state.id
+        let (result, commits) = state.documents.checkingCommits(of: engine) {
+            engine.collectingCommits { try apply(request.change, to: engine, session: id, app: app, counting: true) }
+        }
+        // Hooks run after a commit's check rendered its document: render again after them.
+        if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
+        let cause = SessionCause(
+            source: request.change.source,
+            request: HistoryEntry.keptRequest(request.body, limit: configuration.maxHistoryRequestBytes))
+        let entries = state.historyEntries(commits, cause: cause, time: time)
+        let reply = render(outcome(of: result, committed: !commits.isEmpty, state.snapshot))
+        let remembered = request.key.map { key in
+            (key, ReplyCache.Entry(fingerprint: request.fingerprint, reply: reply))
+        }
+        if !entries.isEmpty || (remembered != nil && reply.isSuccess) {
+            let stored = remembered.map { key, entry in
+                StoredReply(
+                    key: key, fingerprint: entry.fingerprint, session: id, status: reply.status,
+                    headers: reply.headers, body: reply.body)
+            }
+            do {
+                let write = try state.archiveWrite(
+                    entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
+                try archive.apply([write])
+                health.succeeded()
+            } catch ArchiveError.conflict {
+                return .conflict
+            } catch {
+                // Not stored, so not acknowledged: the session leaves memory and is read back from the store (as it
+                // was before this change) by the next request.
+                state.ended = true
+                let incident = health.failed(
+                    error as? ArchiveError ?? .unavailable("\(error)"), during: "change", session: id)
+                return .done(render(.refused(.store(incident))), .evict)
+            }
+        }
+        if entries.isEmpty, !state.matchesStore(archive) {
+            // App code changed data without committing (a handler that failed after changing it): the session
+            // leaves memory and comes back from the store, which has it as it was acknowledged.
+            state.ended = true
+            return .done(reply, .evict)
+        }
+        let broadcast = state.announce(entries)
+        if let (key, entry) = remembered { state.replies.store(entry, for: key) }
+        if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
+        return .done(reply, broadcast ? .broadcast : .none)
+    }
+
+    /// The outcome of a change that returned `result` (or threw), having made versions when `committed`.
+    private func outcome(
+        of result: Result<[String: JSONValue], any Error>, committed: Bool, _ snapshot: SessionSnapshot
+    ) -> ChangeOutcome {
+        switch result {
+        case .success(let members):
+            committed ? .committed(result: members, snapshot) : .unchanged(result: members, snapshot)
+        case .failure(let error as NavigationError) where error.code == NavigationError.redirectedCode:
+            .redirected(error, snapshot)
+        case .failure(let error): .refused(ChangeRefusal(error))
+        }
+    }
+
+    /// Runs `change` on `engine` and returns the members of the answer's `result`. `counting`: whether it counts
+    /// in the transitions metrics (a preview does not).
+    func apply(
+        _ change: SessionChange, to engine: NavigationEngine, session id: String, app: String, counting: Bool
+    ) throws -> [String: JSONValue] {
+        switch change {
+        case .transition(let coordinator, let steps):
+            do {
+                let end = try engine.perform(steps, from: coordinator)
+                if counting { counters.countTransition(accepted: true) }
+                return [
+                    "coordinator": .string(end.description), "type": .string(engine.coordinatorType(of: end) ?? ""),
+                ]
+            } catch {
+                if counting { counters.countTransition(accepted: false) }
+                throw error
+            }
+        case .event(let from, let event):
+            guard let sender = from ?? engine.visibleItem?.description else {
+                throw ChangeRefusal.malformed("missing member 'from'")
+            }
+            let handler = try engine.send(event, from: sender)
+            return [
+                "handledBy": .string(handler.description), "type": .string(engine.coordinatorType(of: handler) ?? ""),
+            ]
+        case .deepLink(let url):
+            let outcome = try engine.open(url)
+            return ["deepLink": .string(outcome == .opened ? "opened" : "pending")]
+        case .restore(let version):
+            let current = engine.version
+            guard version <= current else { throw ChangeRefusal.unknownVersion(version, current: current) }
+            let saved: [UInt8]
+            if version == current {
+                saved = try engine.restoreDocument()
+            } else {
+                guard let found = try restoreDocument(of: id, at: version) else {
+                    throw ChangeRefusal.versionNotKept(version)
+                }
+                saved = found
+            }
+            do {
+                try engine.restore(to: try JSONValue(parsing: saved))
+            } catch let error as NavigationError
+                where error.category != .forbidden && error.code != NavigationError.redirectedCode
+            {
+                // A guard's refusal (`restoreGuarded`), or a redirect met by a result handler, is not an
+                // incompatible document: it is answered as it is.
+                counters.countIncompatible()
+                throw ChangeRefusal.incompatible(error.message)
+            }
+            return ["restoredFrom": .number(Double(version))]
+        }
+    }
+}
