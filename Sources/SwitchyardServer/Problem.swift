@@ -48,6 +48,15 @@ struct Problem: Error {
             detail: error.message, choices: error.choices)
     }
 
+    /// The problem for an engine refusal that left the session at `version` (a guard's committed redirect), with
+    /// where it is now, as ``stale(current:document:status:code:title:detail:choices:)`` says it.
+    init(_ error: NavigationError, now version: Int, document: [UInt8]) {
+        let plain = Problem(error)
+        self = .stale(
+            current: version, document: document, status: plain.status, code: plain.code, title: plain.title,
+            detail: plain.detail, choices: plain.choices)
+    }
+
     static func malformed(_ detail: String) -> Problem {
         Problem(status: 400, code: "malformedRequest", title: "Malformed request", detail: detail)
     }

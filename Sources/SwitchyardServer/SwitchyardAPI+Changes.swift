@@ -80,14 +80,9 @@ extension SwitchyardAPI {
             return SessionReply(status: 200, headers: Self.jsonHeaders + etag, body: snapshot.document(result: result))
         case .redirected(let error, let snapshot):
             // The redirect committed: say where the session is now, as a 412 does.
-            let problem = Problem(error)
-            return SessionReply(
-                Problem.stale(
-                    current: snapshot.version, document: snapshot.document(), status: problem.status,
-                    code: problem.code, title: problem.title, detail: problem.detail, choices: problem.choices
-                ).response)
+            return SessionReply(Problem(error, now: snapshot.version, document: snapshot.document()).response)
         case .refused(let refusal):
-            return SessionReply(refusal.problem(session: id).response)
+            return SessionReply(response(to: refusal, session: id))
         case .replayed(var reply):
             reply.headers.append(("Idempotent-Replayed", "true"))
             return reply
