@@ -20,15 +20,17 @@ extension SwitchyardAPI {
         }
     }
 
-    /// Decodes a JSON body; malformed JSON and wrong shapes are 400, a string over
+    /// Decodes a JSON body; malformed JSON, a member its ``StrictRequest/shape(of:)`` does not allow and wrong shapes
+    /// are 400, a string over
     /// ``ServerConfiguration/maxFieldBytes`` is 422, engine refusals (e.g. unknown action) pass on.
-    func decode<Value: Decodable>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {
+    func decode<Value: StrictRequest>(_ type: Value.Type, _ body: [UInt8]) throws -> Value {
         let value: JSONValue
         do {
             value = try JSONValue(parsing: body)
         } catch {
             throw Problem.malformed("the body is not valid JSON")
         }
+        try Value.shape(of: value).check(value)
         if Self.longestField(value) > configuration.maxFieldBytes { try checkFieldLengths(value, path: "") }
         if let plain = Value.self as? any PlainJSONDecodable.Type, let decoded = plain.init(plainJSON: value) as? Value
         {

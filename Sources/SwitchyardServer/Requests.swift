@@ -1,7 +1,7 @@
 import Switchyard
 
 /// The body of `POST /api/sessions/{id}/transitions`: one step, or `{coordinator?, steps, expectedVersion?}`.
-struct TransitionRequest: Decodable, PlainJSONDecodable {
+struct TransitionRequest: StrictRequest, PlainJSONDecodable {
     var coordinator: String?
     var steps: [Step]
     var expectedVersion: Int?
@@ -54,36 +54,50 @@ struct TransitionRequest: Decodable, PlainJSONDecodable {
         }
     }
 
-    /// True when every step is a user gesture (for the history's `source`).
-    var isGesture: Bool {
-        steps.allSatisfy(\.operation.isGesture)
+    /// A chain, `{coordinator, steps, expectedVersion}`; or one step with `coordinator` and `expectedVersion`.
+    static func shape(of value: JSONValue) -> RequestShape {
+        let common: [String: RequestShape] = ["coordinator": .any, "expectedVersion": .any]
+        if case .object(let members) = value, members["steps"] != nil {
+            return RequestShape.object(common).adding(["steps": .array(.step)])
+        }
+        return RequestShape.step.adding(common)
     }
 }
 
 /// The body of `POST /api/sessions/{id}/events`.
-struct EventRequest: Decodable {
+struct EventRequest: StrictRequest {
     var from: String?
     var name: String
     var payload: JSONValue?
     var fields: [String: String]?
     var expectedVersion: Int?
+
+    static func shape(of value: JSONValue) -> RequestShape {
+        .closed(["from", "name", "payload", "fields", "expectedVersion"])
+    }
 }
 
 /// The body of `POST /api/sessions/{id}/deeplinks`.
-struct DeepLinkRequest: Decodable {
+struct DeepLinkRequest: StrictRequest {
     var url: String
     var expectedVersion: Int?
+
+    static func shape(of value: JSONValue) -> RequestShape { .closed(["url", "expectedVersion"]) }
 }
 
 /// The body of `POST /api/sessions/{id}/restore`: the version to return to.
-struct RestoreRequest: Decodable {
+struct RestoreRequest: StrictRequest {
     var version: Int
     var expectedVersion: Int?
+
+    static func shape(of value: JSONValue) -> RequestShape { .closed(["version", "expectedVersion"]) }
 }
 
 /// The optional body of `POST /api/sessions`.
-struct CreateSessionRequest: Decodable {
+struct CreateSessionRequest: StrictRequest {
     var app: String?
+
+    static func shape(of value: JSONValue) -> RequestShape { .closed(["app"]) }
 }
 
 /// A request body with a one-pass decoding for its common shapes (``SwitchyardAPI/decode(_:_:)`` tries it first);

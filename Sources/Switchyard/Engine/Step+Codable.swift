@@ -1,9 +1,12 @@
 /// A step's JSON form: `{"action": …}` with the members of its operation, each written only when set.
 extension Step: Codable {
-    enum Member: String, CodingKey {
+    enum Member: String, CodingKey, CaseIterable {
         case action, route, input, animated, presentation, match, item, routes, title, message, actions, choice
         case result
     }
+
+    /// Every member a step's JSON object may have (an action uses some of them and ignores the others).
+    public static let memberNames = Member.allCases.map(\.rawValue)
 
     /// The members of a step's JSON object, each decoded when present.
     struct Members {

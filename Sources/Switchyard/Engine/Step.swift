@@ -87,6 +87,9 @@ public struct Step: Sendable, Hashable {
 
     /// A route name with its input, for `pushStack`.
     public struct RouteReference: Sendable, Hashable, Codable {
+        /// The members of its JSON object.
+        public static let memberNames = ["route", "input"]
+
         /// The route name.
         public var route: String
         /// The input, if the route takes one.

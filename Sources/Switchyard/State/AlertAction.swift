@@ -23,7 +23,10 @@ public struct AlertAction: Sendable, Hashable, Codable {
         self.payload = payload
     }
 
-    private enum CodingKeys: String, CodingKey { case title, role, event, payload }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case title, role, event, payload }
+
+    /// The members of its JSON object.
+    public static let memberNames = CodingKeys.allCases.map(\.stringValue)
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
