@@ -156,7 +156,8 @@ struct Settings {
             store = .memory(
                 limits: StoreLimits(
                     historyEntries: retention ?? StoreLimits.inMemory.historyEntries,
-                    historyBytes: maxHistory ?? StoreLimits.inMemory.historyBytes))
+                    historyBytes: maxHistory ?? StoreLimits.inMemory.historyBytes,
+                    replies: StoreLimits.inMemory.replies, replyBytes: StoreLimits.inMemory.replyBytes))
         case ((_, let source)?, nil):
             throw ValidationError("\(source) must be sqlite, postgres or memory")
         }

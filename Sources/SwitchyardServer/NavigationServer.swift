@@ -41,7 +41,7 @@ public final class NavigationServer: Sendable {
         let shortest = min(configuration.sessionTTL, configuration.unusedSessionTTL)
         sweepInterval = max(.seconds(1), min(.seconds(30), shortest / 4))
         reconcileInterval =
-            configuration.archive.shared != nil
+            api.sessions.archive.shared != nil
             ? max(.milliseconds(50), configuration.reconcileInterval) : nil
     }
 

@@ -59,6 +59,8 @@ extension CreateFailure: ProblemRendering {
 extension ChangeRefusal: ProblemRendering {
     func problem(session id: String) -> Problem {
         switch self {
+        case .unreadable(let error):
+            (error as? any ProblemRendering)?.problem(session: id) ?? .internal("\(error)")
         case .navigation(let error): Problem(error)
         case .malformed(let detail): .malformed(detail)
         case .staleVersion(let current, let wanted, let document):

@@ -54,9 +54,14 @@ extension SwitchyardAPI {
         let key = request.headers["idempotency-key"]
         let session = try sessions.session(id, key: key)
         try requireJSON(request)
-        let (change, expected) = try decode()
+        // Decoded here, before the session's lock; what cannot be read is answered by the pipeline, after a
+        // retried key's replay, and remembered under the key like any answer.
+        let decoded = Result { () throws -> (SessionChange, [Int]?) in
+            let (change, expected) = try decode()
+            return (change, try Self.expectedVersions(expected, request))
+        }
         let changeRequest = ChangeRequest(
-            change, expectedVersions: try Self.expectedVersions(expected, request), key: key,
+            decoded.map(\.0), expectedVersions: (try? decoded.get())?.1, key: key,
             fingerprint: key == nil ? 0 : RequestFingerprint.of(request), body: request.body)
         switch mode {
         case .apply:

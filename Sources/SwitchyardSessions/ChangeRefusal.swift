@@ -2,6 +2,8 @@ import Switchyard
 
 /// Why the session layer applied nothing of a change (or of a lookup, creation or read).
 package enum ChangeRefusal: Error, Sendable {
+    /// The front end could not read the request (its own error, which it renders).
+    case unreadable(any Error)
     /// The engine refused it: an unknown route, a guard, a navigation rule, bad input.
     case navigation(NavigationError)
     /// The request lacks what only the session can tell is missing (an event without `from` while nothing is

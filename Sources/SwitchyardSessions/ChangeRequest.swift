@@ -1,7 +1,9 @@
 /// Everything the change pipeline needs of a request, decoded before any session lock is taken.
 package struct ChangeRequest: Sendable {
-    /// What to change.
-    package var change: SessionChange
+    /// What to change; or why the front end could not read the request. A request that cannot be read is still
+    /// answered by the pipeline, after a retried key's replay, and its answer is remembered under the key like any
+    /// other: a retry gets the same answer, and the key cannot be used again for another request.
+    package var change: Result<SessionChange, any Error>
     /// The versions the client allows the change to apply to (`expectedVersion`, `If-Match`); nil for any.
     package var expectedVersions: [Int]?
     /// The idempotency key: a retry under it gets the first answer.
@@ -12,8 +14,8 @@ package struct ChangeRequest: Sendable {
     package var body: [UInt8]
 
     package init(
-        _ change: SessionChange, expectedVersions: [Int]? = nil, key: String? = nil, fingerprint: UInt64 = 0,
-        body: [UInt8] = []
+        _ change: Result<SessionChange, any Error>, expectedVersions: [Int]? = nil, key: String? = nil,
+        fingerprint: UInt64 = 0, body: [UInt8] = []
     ) {
         self.change = change
         self.expectedVersions = expectedVersions

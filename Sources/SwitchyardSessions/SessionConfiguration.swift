@@ -7,9 +7,11 @@ public struct SessionConfiguration: Sendable {
     /// The apps sessions can run; the first is the default.
     public var apps: [NavigationApp]
     /// Where sessions are kept: every change is stored before it is answered or streamed, and a session not in
-    /// memory (after a restart, or taken out to make room) is read back from it on first use. The default,
-    /// ``MemorySessionArchive``, ends with the process.
-    public var archive: any SessionArchive = MemorySessionArchive(limits: .inMemory)
+    /// memory (after a restart, or taken out to make room) is read back from it on first use. Nil (the default):
+    /// each ``SessionStore`` made from this configuration keeps its sessions in a ``MemorySessionArchive`` of its
+    /// own (``StoreLimits/inMemory``), which ends with the process; two servers made from one configuration never
+    /// share it.
+    public var archive: (any SessionArchive)?
     /// Live sessions at most; creating one more is refused (``CreateFailure/full(limit:retryAfter:)``) unless a
     /// durable archive lets the least recently used leave memory.
     public var maxSessions: Int = 100_000

@@ -17,7 +17,7 @@ extension SessionStore {
     }
 
     /// How many times a change runs when other nodes keep changing its session first.
-    static let conflictAttempts = 32
+    static let conflictAttempts = 16
 
     /// Applies `request` to `session` and returns the answer `render` makes of the outcome.
     ///
@@ -82,26 +82,27 @@ extension SessionStore {
                 remembered.fingerprint == request.fingerprint ? .replayed(remembered.reply) : .refused(.keyReused(key))
             return .done(render(outcome), .none)
         }
-        if let wanted = request.expectedVersions, !wanted.contains(state.engine.version) {
+        let change: SessionChange
+        switch (request.change, request.expectedVersions) {
+        case (.failure(let error), _):
+            return .done(refuse(.unreadable(error), request, &state, render: render), .none)
+        case (.success, let wanted?) where !wanted.contains(state.engine.version):
             let refusal = ChangeRefusal.staleVersion(
                 current: state.engine.version, wanted: wanted, document: state.document())
-            let reply = render(.refused(refusal))
-            // Remembered like every answer under a key (in memory: a refusal is not stored).
-            if let key = request.key {
-                state.replies.store(.init(fingerprint: request.fingerprint, reply: reply), for: key)
-            }
-            return .done(reply, .none)
+            return .done(refuse(refusal, request, &state, render: render), .none)
+        case (.success(let decoded), _):
+            change = decoded
         }
         state.documents.beginChange()  // app code runs now: screens may show other data
         let engine = state.engine
         let id = state.id
         let (result, commits) = state.documents.checkingCommits(of: engine) {
-            engine.collectingCommits { try apply(request.change, to: engine, session: id, app: app, counting: true) }
+            engine.collectingCommits { try apply(change, to: engine, session: id, app: app, counting: true) }
         }
         // Hooks run after a commit's check rendered its document: render again after them.
         if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
         let cause = SessionCause(
-            source: request.change.source,
+            source: change.source,
             request: HistoryEntry.keptRequest(request.body, limit: configuration.maxHistoryRequestBytes))
         let entries = state.historyEntries(commits, cause: cause, time: time)
         let reply = render(outcome(of: result, committed: !commits.isEmpty, state.snapshot))
@@ -140,6 +141,19 @@ extension SessionStore {
         if let (key, entry) = remembered { state.replies.store(entry, for: key) }
         if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
         return .done(reply, broadcast ? .broadcast : .none)
+    }
+
+    /// The answer to a request refused before it ran, remembered under its key like every answer (in memory only: a
+    /// refusal is not stored).
+    private func refuse(
+        _ refusal: ChangeRefusal, _ request: ChangeRequest, _ state: inout SessionState,
+        render: (ChangeOutcome) -> SessionReply
+    ) -> SessionReply {
+        let reply = render(.refused(refusal))
+        if let key = request.key {
+            state.replies.store(.init(fingerprint: request.fingerprint, reply: reply), for: key)
+        }
+        return reply
     }
 
     /// The outcome of a change that returned `result` (or threw), having made versions when `committed`.

@@ -65,6 +65,11 @@ extension SessionStore {
     package func preview(_ session: Session, _ request: ChangeRequest) throws(ChangeRefusal) -> ChangePreview {
         let outcome = session.withState { state -> Result<ChangePreview, ChangeRefusal> in
             if state.ended { return .failure(.sessionMoved) }
+            let change: SessionChange
+            switch request.change {
+            case .success(let decoded): change = decoded
+            case .failure(let error): return .failure(.unreadable(error))
+            }
             if let wanted = request.expectedVersions, !wanted.contains(state.engine.version) {
                 return .failure(
                     .staleVersion(current: state.engine.version, wanted: wanted, document: state.document()))
@@ -76,7 +81,7 @@ extension SessionStore {
                     session: session.id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: false)
                 let result = try documents.checkingCommits(of: scratch) {
                     Result {
-                        try apply(request.change, to: scratch, session: session.id, app: session.app, counting: false)
+                        try apply(change, to: scratch, session: session.id, app: session.app, counting: false)
                     }
                 }.get()
                 return .success(

@@ -13,6 +13,8 @@ package final class SessionStore: Sendable {
     /// and node: after a restart, or when another node created it; each holds it for one read.)
     private let storeTransitions = Mutex(())
     package let configuration: SessionConfiguration
+    /// Where sessions are stored: the configured archive, or this store's own memory.
+    package let archive: any SessionArchive
     /// What the sessions count, for the server's counters.
     package let counters: SessionCounters
     /// Failures of the store: counted, logged, and named to clients by an incident id.
@@ -24,15 +26,13 @@ package final class SessionStore: Sendable {
     package init(configuration: SessionConfiguration, logger: Logger) {
         precondition(!configuration.apps.isEmpty, "SessionConfiguration.apps must name at least one app")
         self.configuration = configuration
+        archive = configuration.archive ?? MemorySessionArchive(limits: .inMemory)
         self.logger = logger
         counters = SessionCounters()
         health = StoreHealth(counters: counters, logger: logger, now: configuration.now)
-        health.observe(configuration.archive.condition)
-        configuration.archive.shared?.follow { [weak self] notice in self?.handle(notice) }
+        health.observe(archive.condition)
+        archive.shared?.follow { [weak self] notice in self?.handle(notice) }
     }
-
-    /// Where sessions are stored.
-    package var archive: any SessionArchive { configuration.archive }
 
     /// The failure for a full server.
     private var full: (limit: Int, retryAfter: Int) {
@@ -131,10 +131,6 @@ package final class SessionStore: Sendable {
             throw .store(health.failed(error, during: "load", session: id))
         }
         guard let stored else { throw .unknown }
-        // Room is made only for a session that exists: one that does not is 404 however full the server is.
-        if count >= configuration.maxSessions { expireIdleInMemory() }
-        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        guard count < configuration.maxSessions else { throw .full(limit: full.limit, retryAfter: full.retryAfter) }
         if let expires = expiry(
             of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
             expires <= configuration.now()
@@ -143,6 +139,10 @@ package final class SessionStore: Sendable {
             try? archive.apply([.remove(session: id)])
             throw .unknown
         }
+        // Room is made only for a session that exists and lives: one that does not is 404 however full the server is.
+        if count >= configuration.maxSessions { expireIdleInMemory() }
+        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
+        guard count < configuration.maxSessions else { throw .full(limit: full.limit, retryAfter: full.retryAfter) }
         let restored = try restore(stored)
         restored.markUsed()
         let count = sessions.withLock { sessions in

@@ -90,6 +90,25 @@ struct IdempotencyTests {
         }
     }
 
+    /// A body that cannot be read is decoded before the session's lock, yet answered like any request: after the
+    /// replay of its key, and remembered under it.
+    @Test func anUnreadableBodyIsRememberedUnderItsKey() throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let key = [("Idempotency-Key", "typo-1")]
+            let typo = #"{"name":"completeOnboarding","payloda":1}"#
+            let first = try session.event(typo, headers: key)
+            #expect(first.status == 400)
+            let retry = try session.event(typo, headers: key)
+            #expect(retry.status == 400)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            let other = try session.event(#"{"name":"completeOnboarding"}"#, headers: key)
+            #expect(other.status == 422, "the key answered another request")
+            #expect(other.json["code"] == "idempotencyKeyReused")
+            #expect(try session.state().version == 0)
+        }
+    }
+
     @Test func aRetriedSessionCreationReturnsTheSameSession() throws {
         try withServer({ $0.maxSessions = 3 }) { server in
             let key = [("Idempotency-Key", "create-session-1")]

@@ -20,13 +20,15 @@ public final class MemorySessionArchive: SharedSessionArchive {
     private struct Record {
         var session: StoredSession
         var initialState: [UInt8]
-        var history: [Int: StoredChange] = [:]
+        var history = MemoryHistory()
         var hasHistory: Bool { !history.isEmpty }
     }
 
     private struct Contents {
         var records: [String: Record] = [:]
         var creations: [String: StoredReply] = [:]
+        /// The keys of each session's keyed creation, so that a removal finds them at once.
+        var creationKeys: [String: [String]] = [:]
         var closed = false
         var observers: [@Sendable (ArchiveNotice) -> Void] = []
     }
@@ -96,7 +98,10 @@ public final class MemorySessionArchive: SharedSessionArchive {
     private func apply(_ write: ArchiveWrite, _ contents: inout Contents) -> ArchiveNotice? {
         switch write {
         case .create(let session, let creation):
-            if let creation { contents.creations[creation.key] = creation }
+            if let creation {
+                contents.creations[creation.key] = creation
+                contents.creationKeys[session.id, default: []].append(creation.key)
+            }
             contents.records[session.id] = Record(session: session, initialState: session.state)
             return nil
         case .change(let id, let base, let version, let state, let history, let reply):
@@ -109,18 +114,13 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 let sizes = record.session.replies.map { $0.body.count + StoredText.headers($0.headers).utf8.count }
                 record.session.replies.removeFirst(Self.oldestOut(sizes, budget: limits.replyBytes))
             }
-            for change in history { record.history[change.version] = change }
+            record.history.append(history)
             if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                 // A change without a new version (app data changed, or a keyed answer): its state is this one now.
-                if record.history[version] != nil { record.history[version]?.state = state }
+                record.history.replaceState(of: version, with: state)
                 if version == 0 { record.initialState = state }
             }
-            if let retention = limits.historyEntries {
-                record.history = record.history.filter { $0.key > version - retention }
-            }
-            let entries = record.history.values.sorted { $0.version < $1.version }
-            let cut = Self.oldestOut(entries.map { $0.request.count + $0.state.count }, budget: limits.historyBytes)
-            for entry in entries.prefix(cut) { record.history[entry.version] = nil }
+            record.history.trim(at: version, retention: limits.historyEntries, budget: limits.historyBytes)
             record.session.version = version
             record.session.state = state
             record.session.used = record.session.used || !history.isEmpty
@@ -129,7 +129,7 @@ public final class MemorySessionArchive: SharedSessionArchive {
             return version == base ? nil : .changed(session: id, version: version)
         case .remove(let id):
             guard contents.records.removeValue(forKey: id) != nil else { return nil }
-            contents.creations = contents.creations.filter { $0.value.session != id }
+            for key in contents.creationKeys.removeValue(forKey: id) ?? [] { contents.creations[key] = nil }
             return .removed(session: id)
         case .touch(let id, let lastAccess, let used):
             guard var record = contents.records.removeValue(forKey: id) else { return nil }
@@ -191,7 +191,7 @@ public final class MemorySessionArchive: SharedSessionArchive {
 
     public func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
         try reading { contents in
-            let entries = (contents.records[session]?.history.values.sorted { $0.version < $1.version } ?? [])
+            let entries = (contents.records[session]?.history.entries ?? [])
                 .map { change in
                     var entry = change
                     entry.state = []
@@ -205,7 +205,7 @@ public final class MemorySessionArchive: SharedSessionArchive {
     public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
         try reading { contents in
             guard let record = contents.records[session] else { return nil }
-            let state = version == 0 ? record.initialState : record.history[version]?.state ?? []
+            let state = version == 0 ? record.initialState : record.history.entry(version)?.state ?? []
             return state.isEmpty ? nil : state
         }
     }

@@ -26,7 +26,10 @@ public struct StoreLimits: Sendable, Equatable {
     /// The defaults.
     public static let standard = StoreLimits()
 
-    /// What the in-memory archive keeps by default: 200 versions and 256 KiB of history per session (memory is
-    /// scarcer than disk, and these sessions end with the process anyway).
-    public static let inMemory = StoreLimits(historyEntries: 200, historyBytes: 256 * 1024)
+    /// What the in-memory archive keeps by default: 200 versions and 256 KiB of history per session, and the latest
+    /// 64 answers (128 KiB) under idempotency keys. Memory is scarcer than disk, these sessions end with the process
+    /// anyway, and a session in memory remembers its answers itself: the archive's copy serves only a session read
+    /// back after a change that could not be kept.
+    public static let inMemory = StoreLimits(
+        historyEntries: 200, historyBytes: 256 * 1024, replies: 64, replyBytes: 128 * 1024)
 }
