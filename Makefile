@@ -22,15 +22,34 @@ run: deps
 test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image
 	@echo "make test: all suites passed"
 
-# Install the Debian packages the build needs, only those missing.
+# Install the packages the build needs, only those missing: Debian packages with apt, or on macOS Homebrew's
+# (libpq is keg-only there, so pkg-config is pointed at it).
+BREW_BUILD   := libmicrohttpd sqlite libpq pkg-config
+ifeq ($(shell uname -s),Darwin)
+export PKG_CONFIG_PATH := $(shell brew --prefix libpq 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+endif
+
 deps:
-	@missing=$$(for p in $(APT_BUILD); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	  echo "installing: $$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	@if command -v apt-get >/dev/null 2>&1; then \
+	  missing=$$(for p in $(APT_BUILD); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	  if [ -n "$$missing" ]; then \
+	    echo "installing: $$missing"; \
+	    $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	  fi; \
+	elif command -v brew >/dev/null 2>&1; then \
+	  missing=$$(for p in $(BREW_BUILD); do brew list --versions $$p >/dev/null 2>&1 || echo $$p; done); \
+	  if [ -n "$$missing" ]; then echo "installing: $$missing"; brew install $$missing; fi; \
+	else \
+	  echo "make: install libmicrohttpd, SQLite, libpq and zlib with their headers, and pkg-config (no apt-get or brew here)" >&2; \
 	fi
 
+# The test tools (Chromium, PostgreSQL, nginx, wrk, debootstrap) come from Debian: the whole of make test runs on
+# Debian or Ubuntu (CI is Linux only). Elsewhere, `swift test` runs the Swift suites.
 deps-test:
+	@if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "make test needs Debian or Ubuntu (apt-get) for its browsers, databases and image checks; on this system run swift test" >&2; \
+	  exit 1; \
+	fi
 	@missing=$$(for p in $(APT_TEST); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing: $$missing"; \

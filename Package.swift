@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "SwitchyardSessions", targets: ["SwitchyardSessions"]),
         .library(name: "SwitchyardSessionsTesting", targets: ["SwitchyardSessionsTesting"]),
         .library(name: "SwitchyardServer", targets: ["SwitchyardServer"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        .library(name: "SwitchyardCommandLine", targets: ["SwitchyardCommandLine"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
     ],
@@ -26,10 +29,10 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
         // zlib as a SwiftPM system library (Debian: zlib1g-dev), and the only module that touches its pointers.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         // The only module that touches libmicrohttpd's pointers.
         .target(
@@ -55,23 +58,28 @@ let package = Package(
             resources: [.embedInCode("openapi.json")]
         ),
         // SQLite as a SwiftPM system library (Debian: libsqlite3-dev).
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // The embedded durable store: the only module that touches SQLite's pointers.
         .target(name: "SQLiteStore", dependencies: ["CSQLite", "SwitchyardSessions", "SwitchyardJSON"]),
         // libpq, PostgreSQL's C client, as a SwiftPM system library (Debian: libpq-dev).
-        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // The store several nodes share: the only module that touches libpq's pointers.
         .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SwitchyardSessions", "SwitchyardJSON"]),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
-        .executableTarget(
-            name: "SwitchyardCLI",
+        // The whole command line (serve, every flag and environment variable, every store, logs) for any apps.
+        .target(
+            name: "SwitchyardCommandLine",
             dependencies: [
-                "SwitchyardServer", "SwitchyardSessions", "SwitchyardJSON", "TodoDemo", "MicroHTTP", "SQLiteStore",
+                "Switchyard", "SwitchyardServer", "SwitchyardSessions", "SwitchyardJSON", "MicroHTTP", "SQLiteStore",
                 "PostgresStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `switchyard`: the demo app behind that command line.
+        .executableTarget(name: "SwitchyardCLI", dependencies: ["SwitchyardCommandLine", "TodoDemo"]),
         // Benchmark target for the HTTP transport alone: a trivial JSON endpoint (scripts/bench-http.sh).
         .executableTarget(
             name: "MicroHTTPHello",
@@ -97,7 +105,9 @@ let package = Package(
         .testTarget(
             name: "SwitchyardServerTests",
             dependencies: [
-                "SwitchyardServer", "SwitchyardSessions", "SwitchyardSessionsTesting", "Switchyard", "TodoDemo",
+                "SwitchyardServer", "SwitchyardSessions", "SwitchyardSessionsTesting", "SwitchyardCommandLine",
+                "Switchyard",
+                "TodoDemo",
                 "MicroHTTP", "HTTPTestSupport",
                 "SQLiteStore",
                 "PostgresStore", "Gzip", .product(name: "Logging", package: "swift-log"),

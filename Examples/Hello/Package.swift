@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// An app of its own served by Switchyard: its coordinators, its deep links, and the ten lines that serve them.
+// An app of its own served by Switchyard: its coordinators, its deep links, and the one call that serves them.
 import PackageDescription
 
 let package = Package(
@@ -11,7 +11,7 @@ let package = Package(
             name: "Hello",
             dependencies: [
                 .product(name: "Switchyard", package: "Switchyard"),
-                .product(name: "SwitchyardServer", package: "Switchyard"),
+                .product(name: "SwitchyardCommandLine", package: "Switchyard"),
             ]
         )
     ]

@@ -1,45 +1,86 @@
 #!/usr/bin/env python3
-"""Starts the Hello example on a free port and drives it over HTTP; ends with `N passed, N failed`."""
+"""Drives the Hello example (its own coordinators and deep link behind the one-call command line) over HTTP:
+its own flows, SQLite by default, a change kept across kill -9, and PostgreSQL with --database-url.
+Ends with `N passed, N failed`."""
 import json
+import os
 import pathlib
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "support"))
-from harness import request  # noqa: E402  (Tests/support/harness.py)
+from harness import Server, request  # noqa: E402  (Tests/support/harness.py)
 
-binary = sys.argv[1]
-process = subprocess.Popen([binary, "0", "Public"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-try:
-    line = process.stdout.readline()  # "Hello is serving on http://127.0.0.1:PORT"
-    base = line.strip().rsplit(" ", 1)[-1]
-    if not base.startswith("http://"):
-        sys.exit(f"example: unexpected first line {line!r}")
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+binary = pathlib.Path(sys.argv[1]).resolve()
+checks = []
 
-    def call(method, path, body=None):
-        status, _, answer = request(base, method, path, body)
-        return status, json.loads(answer)
 
-    status, created = call("POST", "/api/sessions")
-    session = created["session"]
-    _, pushed = call("POST", f"/api/sessions/{session}/transitions",
-                     {"action": "push", "route": "greeting", "input": "Ada"})
-    _, linked = call("POST", f"/api/sessions/{session}/deeplinks", {"url": "hello://greet/Grace"})
-    status_page, _, page = request(base, "GET", "/")
-    page_ok = status_page == 200 and b"<html" in page.lower()
-    checks = [
-        ("a session starts on the example's own root", status == 201 and created["visible"]["path"] == ["names"]),
-        ("a transition by name pushes its screen",
-         pushed["visible"]["path"] == ["names", "greeting"]
-         and pushed["visible"]["screen"]["title"] == "Hello, Ada!"),
-        ("its own deep link opens", linked["result"]["deepLink"] == "opened"
-         and linked["visible"]["screen"]["title"] == "Hello, Grace!"),
-        ("the page is served", page_ok),
-    ]
-finally:
-    process.terminate()
-    code = process.wait(timeout=15)
-checks.append(("SIGTERM stops it cleanly", code == 0))
+def check(name, ok):
+    checks.append((name, bool(ok)))
+
+
+def call(server, method, path, body=None):
+    status, _, answer = request(server.port, method, path, body)
+    return status, json.loads(answer) if answer else None
+
+
+with tempfile.TemporaryDirectory() as folder:
+    # Run from an empty folder with no store flag: the sessions go to data/switchyard.sqlite there.
+    log = os.path.join(folder, "hello.log")
+    hello = Server(binary, log=log, public=ROOT / "Public", cwd=folder, label="Hello").start()
+    try:
+        status, created = call(hello, "POST", "/api/sessions")
+        session = created["session"]
+        _, pushed = call(hello, "POST", f"/api/sessions/{session}/transitions",
+                         {"action": "push", "route": "greeting", "input": "Ada"})
+        _, linked = call(hello, "POST", f"/api/sessions/{session}/deeplinks", {"url": "hello://greet/Grace"})
+        status_page, _, page = request(hello.port, "GET", "/")
+        check("a session starts on the example's own root", status == 201 and created["visible"]["path"] == ["names"])
+        check("a transition by name pushes its screen",
+              pushed["visible"]["path"] == ["names", "greeting"]
+              and pushed["visible"]["screen"]["title"] == "Hello, Ada!")
+        check("its own deep link opens", linked["result"]["deepLink"] == "opened"
+              and linked["visible"]["screen"]["title"] == "Hello, Grace!")
+        check("the page is served", status_page == 200 and b"<html" in page.lower())
+        _, ready = call(hello, "GET", "/readyz")
+        check("with no flags it keeps its sessions in SQLite",
+              ready["store"]["durable"] and os.path.exists(os.path.join(folder, "data", "switchyard.sqlite")))
+        version = linked["version"]
+        hello.kill()  # kill -9: nothing is flushed on the way out
+        hello.start()
+        status, after = call(hello, "GET", f"/api/sessions/{session}")
+        check("an acknowledged change survives kill -9 and a restart",
+              status == 200 and after["version"] == version and after["visible"]["screen"]["title"] == "Hello, Grace!")
+        bad = subprocess.run([binary, "serve", "--port", "nope"], capture_output=True, text=True, timeout=30)
+        check("its flags are switchyard's (a bad one is refused by name)",
+              bad.returncode != 0 and "--port" in bad.stderr)
+    finally:
+        code = hello.stop()
+    check("SIGTERM stops it cleanly", code == 0)
+
+    # PostgreSQL: two Hello processes on one database serve the same sessions.
+    cluster = os.path.join(folder, "pg")
+    os.chmod(folder, 0o711)
+    url = subprocess.run(["bash", str(ROOT / "scripts/postgres.sh"), "start", cluster], capture_output=True,
+                         text=True, check=True, cwd=ROOT).stdout.strip()
+    try:
+        first = Server(binary, "--database-url", url, log=log, public=ROOT / "Public", cwd=folder).start()
+        second = Server(binary, "--database-url", url, log=log, public=ROOT / "Public", cwd=folder).start()
+        try:
+            _, created = call(first, "POST", "/api/sessions")
+            session = created["session"]
+            call(first, "POST", f"/api/sessions/{session}/deeplinks", {"url": "hello://greet/Linus"})
+            status, seen = call(second, "GET", f"/api/sessions/{session}")
+            check("--database-url: another node serves the session from PostgreSQL",
+                  status == 200 and seen["visible"]["screen"]["title"] == "Hello, Linus!")
+        finally:
+            first.stop()
+            second.stop()
+    finally:
+        subprocess.run(["bash", str(ROOT / "scripts/postgres.sh"), "stop", cluster], capture_output=True, cwd=ROOT)
+
 failed = 0
 for name, ok in checks:
     print(f"example: {'PASS' if ok else 'FAIL'} {name}")

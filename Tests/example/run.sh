@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The embedding example: Examples/Hello (its own coordinators and deep links, served by NavigationServer) builds
-# against this package by path, starts on a free port, and answers a session, a transition and a deep link.
+# The embedding example: Examples/Hello (its own coordinators and deep links, behind the one-call command line) builds
+# against this package by path; check.py drives it: its flows, SQLite by default, kill -9, PostgreSQL.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT="${SWIFT:-swift}"

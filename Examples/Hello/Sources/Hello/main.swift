@@ -1,6 +1,5 @@
-import Foundation
 import Switchyard
-import SwitchyardServer
+import SwitchyardCommandLine
 
 // hello://greet/<name> pushes a greeting.
 let links = DeepLinkRouter<GreetingCoordinator>()
@@ -10,11 +9,6 @@ let links = DeepLinkRouter<GreetingCoordinator>()
     }
 let app = NavigationApp(name: "hello", root: { GreetingCoordinator() }, deepLinks: links)
 
-// Usage: Hello [port] [page folder]; port 0 picks a free one.
-let arguments = CommandLine.arguments.dropFirst()
-let port = arguments.first.flatMap(UInt16.init) ?? 8080
-let page = arguments.dropFirst().first ?? "../../Public"
-let server = try NavigationServer(apps: [app], port: port, page: page)
-try server.start()
-FileHandle.standardOutput.write(Data("Hello is serving on http://127.0.0.1:\(server.port)\n".utf8))
-exit(server.waitForTermination() ? 0 : 1)
+// Everything `switchyard` has: `serve` with every flag and environment variable, SQLite by default (in data/),
+// PostgreSQL with --database-url, logs, graceful stops. `swift run Hello --public ../../Public`, or `Hello --help`.
+SwitchyardCommandLine.main(apps: [app], name: "hello")

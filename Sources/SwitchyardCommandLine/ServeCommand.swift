@@ -3,14 +3,14 @@ import Foundation
 import Logging
 import MicroHTTP
 import SQLiteStore
+import Switchyard
 import SwitchyardServer
 import SwitchyardSessions
-import TodoDemo
 
-/// `switchyard serve`: runs the API and the page for the demo app until SIGTERM/SIGINT.
+/// `serve`: runs the API and the page for the program's apps until SIGTERM/SIGINT.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Serve the demo app, the REST API and the web page (the default command).")
+        commandName: "serve", abstract: "Serve the apps, the REST API and the web page (the default command).")
 
     @Option(help: "Address to listen on (env SWITCHYARD_HOST; default 127.0.0.1; 0.0.0.0 for all).")
     var host: String?
@@ -141,7 +141,8 @@ struct ServeCommand: ParsableCommand {
     mutating func run() throws {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
-        var apiConfiguration = ServerConfiguration(apps: [TodoDemo.app])
+        let program = CommandLineProgram.current
+        var apiConfiguration = ServerConfiguration(apps: program.apps)
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL
         apiConfiguration.corsOrigin = settings.corsOrigin
@@ -175,7 +176,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         logger.info(
-            "Switchyard \(SwitchyardVersion.current) serving the demo on http://\(settings.displayHost):\(server.port)",
+            "\(program.name) \(program.version) serving \(program.apps.map(\.name).joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
             metadata: settings.metadata(port: server.port))
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
