@@ -1,5 +1,6 @@
 """The page drives a real session: every control posts to the API and the page renders what comes back."""
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -286,3 +287,38 @@ def test_the_history_is_above_the_fold_on_a_900_pixel_high_window(page):
     top = page.d.execute_script("return document.getElementById('history-h').getBoundingClientRect().top")
     height = page.d.execute_script("return window.innerHeight")
     assert top < height - 150, f"the history starts at {top} px of {height}"
+
+
+def test_an_icon_the_page_cannot_draw_shows_its_name(page):
+    """Any name a screen or tab gives is readable: a known symbol is drawn, an unknown one is its name in a small
+    label (never an empty or placeholder box)."""
+    page.open_new()
+    page.wait_route("welcome")
+    drawn = page.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/icons.js').then(({ icon, ICON_NAMES }) => {
+          const known = icon('tray'), unknown = icon('no.such.symbol', { label: 'Mystery' });
+          document.body.append(known, unknown);
+          const box = unknown.getBoundingClientRect();
+          done({ known: known.dataset.icon, svg: known.tagName.toLowerCase(), names: ICON_NAMES.length,
+                 text: unknown.textContent, icon: unknown.dataset.icon, label: unknown.getAttribute('aria-label'),
+                 width: box.width, height: box.height });
+        });
+    """)
+    assert drawn["known"] == "tray" and drawn["svg"] == "svg"
+    assert drawn["names"] >= 40, drawn
+    assert drawn["text"] == "no.such.symbol" and drawn["icon"] == "unknown" and drawn["label"] == "Mystery"
+    assert drawn["width"] > 8 and drawn["height"] > 8, drawn
+
+
+def test_the_documented_icon_names_are_the_ones_drawn(page):
+    page.open_new()
+    names = page.d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/icons.js').then(({ ICON_NAMES }) => done([...ICON_NAMES]));
+    """)
+    doc = (Path(__file__).parents[2] / "docs" / "state-document.md").read_text()
+    section = doc.split("### Icons", 1)[1].split("###", 1)[0]
+    documented = set(re.findall(r"`([a-z0-9.]+)`", section.split("A tab's", 1)[0]))
+    documented -= {"icon", "systemName"}
+    assert documented == set(names), (documented ^ set(names))
