@@ -34,11 +34,19 @@ final class TodosCoordinator: NavigationCoordinatable {
     func makeTerms() -> ScreenContent { ScreenContent(title: "Terms") }
 }
 
+struct AboutScreen: Screen {
+    func render() -> ScreenContent { ScreenContent(title: "About", content: [.text("Made with Switchyard")]) }
+}
+
 final class AppCoordinator: TabCoordinatable {
-    let tabs = TabNavigation(\AppCoordinator.todos)
+    // Every tab, in order (the first is shown first): a @TabRoute left out here is not shown until `addTab`.
+    let tabs = TabNavigation(\AppCoordinator.todos, \AppCoordinator.about)
     @TabRoute(item: todosItem) var todos = makeTodos
+    @TabRoute(item: aboutItem) var about = makeAbout
     func makeTodos() -> TodosCoordinator { TodosCoordinator() }
+    func makeAbout() -> AboutScreen { AboutScreen() }
     func todosItem() -> TabItem { TabItem(title: "Todos", icon: "list.bullet") }
+    func aboutItem() -> TabItem { TabItem(title: "About", icon: "info.circle") }
 }
 // end snippet
 

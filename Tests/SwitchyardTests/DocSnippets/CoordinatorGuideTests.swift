@@ -18,6 +18,9 @@ import Testing
     // end snippet
     #expect(path == ["todos", "list", "todo"])
     #expect(engine.version == 2)
+    try engine.perform([Step(.selectTab(route: "about"))])
+    #expect(engine.visiblePath == ["about"], "the second tab is there")
+    try engine.perform([Step(.selectTab(route: "todos"))])
     #expect(engine.visiblePath == ["todos", "list", "todo", "todo"])
     #expect(copy.stateDocument() == json)
 }
