@@ -16,6 +16,9 @@ public protocol Coordinatable: AnyObject, SendableMetatype {
     /// Handles a flow event; return true to stop it bubbling further up. Transitions made here join the event's
     /// transaction; throwing aborts it.
     func handle(_ event: FlowEvent) throws -> Bool
+    /// The flow events ``handle(_:)`` takes, for the catalog and for the answer to an event nobody handled (it
+    /// lists the events declared from the sender up). Default: none declared.
+    static var events: [FlowEventDeclaration] { get }
     /// Decorates what this coordinator renders (titles, bar visibility, tint, tab-bar style, badges).
     func customize(_ decoration: inout Decoration)
     /// Asked before a user gesture (back, dismiss) removes one of this coordinator's items.
@@ -27,6 +30,7 @@ extension Coordinatable {
     public func onFinish() {}
     public func childDidFinish(_ child: any Coordinatable) {}
     public func handle(_ event: FlowEvent) throws -> Bool { false }
+    public static var events: [FlowEventDeclaration] { [] }
     public func customize(_ decoration: inout Decoration) {}
     public func shouldLeave(route: String, item: String, gesture: Gesture) -> LeaveDecision { .allow }
 }

@@ -1,8 +1,9 @@
 /// The catalog: every coordinator type of an app, found by exploring its routes.
 extension NavigationApp {
-    /// Describes every coordinator type reachable from the app's root: kind and routes (name, kind, presentation,
+    /// Describes every coordinator type reachable from the app's root: kind, routes (name, kind, presentation,
     /// input type and JSON schema, output, whether a guard decides who may enter it, the type of the result it gives
-    /// back); and the deep-link patterns with example links.
+    /// back) and the flow events it declares (``Coordinatable/events``); and the deep-link patterns with example
+    /// links.
     ///
     /// Types are found by calling route factories on throw-away coordinators with a sample input (the first of
     /// `null`, `""`, `0`, `false`, `{}`, `[]` that decodes); a route whose input has required members cannot be
@@ -39,7 +40,7 @@ extension NavigationApp {
             types.append(
                 .object([
                     "type": .string(table.typeName), "kind": .string(coordinator.binding.kind.rawValue),
-                    "routes": .array(routes),
+                    "routes": .array(routes), "events": .array(type(of: coordinator).events.map(\.catalogEntry)),
                 ]))
         }
         return .object([

@@ -26,13 +26,26 @@ extension NavigationEngine {
             var event = event
             event.sender = sender
             guard let handler = try deliver(event, from: start) else {
-                throw NavigationError.eventNotHandled(event.name)
+                throw NavigationError.eventNotHandled(event.name, declared: declaredEvents(from: start))
             }
             // A handled event is a committed change even when the tree did not move: its handlers may have changed
             // the app data that screens render (a favourite toggled), and watchers must see that.
             markChanged()
             return handler
         }
+    }
+
+    /// The names of the events the coordinators from `nodeID` up to the root declare, sorted, each once.
+    func declaredEvents(from nodeID: NodeID) -> [String] {
+        var names: Set<String> = []
+        var current: NodeID? = nodeID
+        while let id = current, let node = storage.nodes[id] {
+            if let coordinator = storage.coordinators[id] {
+                names.formUnion(type(of: coordinator).events.map(\.name))
+            }
+            current = node.parent
+        }
+        return names.sorted()
     }
 
     /// Offers the event to `nodeID` and its parents; returns who handled it. Inside a transaction.

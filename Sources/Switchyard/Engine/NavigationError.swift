@@ -206,11 +206,13 @@ extension NavigationError {
         .init(code: "itemNotFound", category: .notFound, message: "no item '\(reference)' in the tree")
     }
 
-    /// Nobody handled the flow event.
-    public static func eventNotHandled(_ name: String) -> Self {
+    /// Nobody handled the flow event; `declared` are the events the coordinators from the sender up declare.
+    public static func eventNotHandled(_ name: String, declared: [String] = []) -> Self {
         .init(
             code: "eventNotHandled", category: .invalidInput,
-            message: "no coordinator from the sender up to the root handled the event '\(name)'")
+            message: "no coordinator from the sender up to the root handled the event '\(name)'"
+                + (declared.isEmpty ? "" : "; the events declared from there: \(declared.joined(separator: ", "))"),
+            choices: declared)
     }
 
     /// No deep-link pattern matched the URL.

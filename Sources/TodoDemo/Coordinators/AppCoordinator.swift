@@ -26,6 +26,13 @@ public final class AppCoordinator: RootCoordinatable, PersistentCoordinator {
         AuthenticatedCoordinator(user: user, store: store)
     }
 
+    /// The events ``handle(_:)`` takes.
+    public static let events = [
+        FlowEventDeclaration("completeOnboarding", summary: "Leave the welcome screen for the login."),
+        FlowEventDeclaration("login", fields: ["username"], summary: "Log in as the user named in the field."),
+        FlowEventDeclaration("logout", summary: "Log out and go back to the login."),
+    ]
+
     public func handle(_ event: FlowEvent) throws -> Bool {
         switch event.name {
         case "completeOnboarding", "logout":

@@ -48,6 +48,14 @@ final class AuthenticatedCoordinator: TabCoordinatable, PersistentCoordinator {
         }
     }
 
+    static let events = [
+        FlowEventDeclaration("setAdminMode", fields: ["adminMode"], summary: "Turn the admin switch on or off."),
+        FlowEventDeclaration(
+            "toggleFavourite",
+            payload: ["type": "object", "properties": ["id": ["type": "string"]], "required": ["id"]],
+            summary: "Mark a todo as a favourite or not, from any tab."),
+    ]
+
     func handle(_ event: FlowEvent) throws -> Bool {
         if event.name == "setAdminMode" {
             // A pending admin screen opens in the change after this one, once its guard allows it.

@@ -36,6 +36,12 @@ final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
     /// Called when a todo's favourite flag changed elsewhere.
     func favouritesChanged() { refreshes += 1 }
 
+    static let events = [
+        FlowEventDeclaration(
+            "openTodo", payload: ["type": "object", "properties": ["id": ["type": "string"]], "required": ["id"]],
+            summary: "Show a todo in the Todos tab.")
+    ]
+
     func handle(_ event: FlowEvent) throws -> Bool {
         guard event.name == "openTodo", let id = event.payload["id"]?.stringValue else { return false }
         guard let tabs = router(AuthenticatedCoordinator.self) else { return false }

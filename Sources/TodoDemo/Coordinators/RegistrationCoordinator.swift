@@ -26,6 +26,13 @@ final class RegistrationCoordinator: NavigationCoordinatable {
             ])
     }
 
+    static let events = [
+        FlowEventDeclaration("next", fields: ["username"], summary: "Go on with the name typed."),
+        FlowEventDeclaration(
+            "register", payload: ["type": "object", "properties": ["username": ["type": "string"]]],
+            summary: "Finish registering with the chosen name."),
+    ]
+
     func handle(_ event: FlowEvent) throws -> Bool {
         switch event.name {
         case "next":

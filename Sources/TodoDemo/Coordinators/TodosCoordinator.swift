@@ -16,6 +16,14 @@ final class TodosCoordinator: NavigationCoordinatable {
     func makeTodo(id: String) -> TodoScreen { TodoScreen(store: store, id: id) }
     func makeCreate() -> CreateTodoCoordinator { CreateTodoCoordinator() }
 
+    static let events = [
+        FlowEventDeclaration(
+            "toggleFavourite",
+            payload: ["type": "object", "properties": ["id": ["type": "string"]], "required": ["id"]],
+            fields: ["favourite"], summary: "Mark a todo as a favourite or not."),
+        FlowEventDeclaration("create", fields: ["name"], summary: "Create a todo with the name typed."),
+    ]
+
     func handle(_ event: FlowEvent) throws -> Bool {
         switch event.name {
         case "toggleFavourite":

@@ -30,6 +30,10 @@ final class UnauthenticatedCoordinator: NavigationCoordinatable {
 
     func makeRegistration() -> RegistrationCoordinator { RegistrationCoordinator() }
 
+    static let events = [
+        FlowEventDeclaration("login", fields: ["username"], summary: "Log in (an empty name shows an alert).")
+    ]
+
     func handle(_ event: FlowEvent) throws -> Bool {
         guard event.name == "login" else { return false }
         let name = (event.fields["username"] ?? "").trimmingCharacters(in: .whitespaces)

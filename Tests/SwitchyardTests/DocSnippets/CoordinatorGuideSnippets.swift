@@ -123,6 +123,11 @@ final class InboxCoordinator: NavigationCoordinatable {
     }
     func makeMessage(id: String) -> ScreenContent { ScreenContent(title: "Message \(id)") }
 
+    // The events handle(_:) takes: the catalog lists them, and an event nobody handles is answered with them.
+    static let events = [
+        FlowEventDeclaration("open", payload: ["type": "object", "properties": ["id": ["type": "string"]]])
+    ]
+
     func handle(_ event: FlowEvent) throws -> Bool {
         guard event.name == "open", let id = event.payload["id"]?.stringValue else {
             return false  // not this coordinator's event: it goes on to the parent

@@ -93,5 +93,7 @@ import Testing
     #expect(engine.version == 1)
     #expect(engine.visiblePath == ["inbox", "message"])
     #expect(inbox.read == ["m1"])
-    #expect(throws: NavigationError.eventNotHandled("archive")) { try inbox.send(FlowEvent(name: "archive")) }
+    #expect(throws: NavigationError.eventNotHandled("archive", declared: ["open"])) {
+        try inbox.send(FlowEvent(name: "archive"))
+    }
 }
