@@ -5,7 +5,7 @@ extension NavigationEngine {
     /// A handled event always commits a new version (handlers may change what screens show without moving the tree).
     ///
     /// - Returns: The node id of the coordinator that handled it.
-    /// - Throws: ``NavigationError/eventNotHandled(_:)`` (nothing changes) if no coordinator up to the root handled it.
+    /// - Throws: ``NavigationError/eventNotHandled(_:declared:)`` (nothing changes) if no coordinator up to the root handled it.
     @discardableResult
     public func send(_ event: FlowEvent, from sender: NodeID) throws -> NodeID {
         try send(event, from: sender.description)
