@@ -25,9 +25,10 @@ extension SessionStore {
     /// the change, collecting its commits (each checked against the document limit) → the answer, rendered →
     /// the store write (the new state, each version's history entry and restore document, and the answer under
     /// its key), before anything is acknowledged → the broadcast. A write the store refuses because another node
-    /// changed the session first takes the stored state and runs the change again, a few times at most: without a precondition it applies to the latest version (no update is lost), with one it is now
-    /// refused, and a retried key now replays. A write that fails otherwise is answered as a store failure, with
-    /// nothing acknowledged, and the session leaves memory (the store is the truth).
+    /// changed the session first takes the stored state and runs the change again, a few times at most: without a
+    /// precondition it applies to the latest version (no update is lost), with one it is now refused, and a retried
+    /// key now replays. A write that fails otherwise is answered as a store failure, with nothing acknowledged, and
+    /// the session leaves memory (the store is the truth).
     package func change(
         _ session: Session, _ request: ChangeRequest, render: (ChangeOutcome) -> SessionReply
     ) -> SessionReply {
