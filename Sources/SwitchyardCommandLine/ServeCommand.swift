@@ -142,6 +142,19 @@ struct ServeCommand: ParsableCommand {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
         let program = CommandLineProgram.current
+        // The apps are checked before anything is opened: declarations that cannot work stop the start, one line each.
+        var refused = false
+        for app in program.apps {
+            for finding in app.check() {
+                switch finding.severity {
+                case .error:
+                    logger.critical("app '\(app.name)': \(finding)")
+                    refused = true
+                case .warning: logger.warning("app '\(app.name)': \(finding)")
+                }
+            }
+        }
+        if refused { throw ExitCode(1) }
         var apiConfiguration = ServerConfiguration(apps: program.apps)
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL

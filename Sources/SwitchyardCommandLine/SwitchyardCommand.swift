@@ -12,7 +12,7 @@ struct SwitchyardCommand: ParsableCommand {
                 the environment.
                 """,
             version: program.version,
-            subcommands: [ServeCommand.self],
+            subcommands: [ServeCommand.self, CheckCommand.self],
             defaultSubcommand: ServeCommand.self
         )
     }

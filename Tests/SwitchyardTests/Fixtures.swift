@@ -76,7 +76,8 @@ final class StackCoordinator: NavigationCoordinatable {
 
 /// A tab coordinator with coordinator tabs and a screen tab.
 final class TabsCoordinator: TabCoordinatable {
-    let tabs = TabNavigation(\TabsCoordinator.one, \TabsCoordinator.two, \TabsCoordinator.three)
+    let tabs = TabNavigation(
+        \TabsCoordinator.one, \TabsCoordinator.two, \TabsCoordinator.three, addedLater: [\TabsCoordinator.extra])
     let log: HookLog
     var reselected: [String] = []
 

@@ -53,6 +53,9 @@ with tempfile.TemporaryDirectory() as folder:
         status, after = call(hello, "GET", f"/api/sessions/{session}")
         check("an acknowledged change survives kill -9 and a restart",
               status == 200 and after["version"] == version and after["visible"]["screen"]["title"] == "Hello, Grace!")
+        checked = subprocess.run([binary, "check"], capture_output=True, text=True, timeout=30)
+        check("`Hello check` finds its declarations sound",
+              checked.returncode == 0 and "app 'hello': no problems" in checked.stdout)
         bad = subprocess.run([binary, "serve", "--port", "nope"], capture_output=True, text=True, timeout=30)
         check("its flags are switchyard's (a bad one is refused by name)",
               bad.returncode != 0 and "--port" in bad.stderr)

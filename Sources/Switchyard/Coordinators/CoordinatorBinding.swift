@@ -18,6 +18,10 @@ public class CoordinatorBinding {
 
     /// The initial tab route names and the selected index (tab kind).
     func initialTabs(of owner: AnyObject) -> (names: [String], selected: Int)? { nil }
+
+    /// The tabs a tab binding lists, shown at first and added later, each nil where the key path names no route
+    /// (for ``NavigationApp/check()``); nil for other kinds.
+    func listedTabs(of owner: AnyObject) -> (initial: [String?], later: [String?])? { nil }
 }
 
 /// A binding that starts at a `@Root` route (the base of ``NavigationStack`` and ``RootNavigation``).
@@ -71,15 +75,28 @@ public final class RootNavigation<Owner: AnyObject>: RootBinding<Owner> {
 
 /// The tabs of a ``TabCoordinatable``:
 /// `let tabs = TabNavigation(\AuthenticatedCoordinator.home, \AuthenticatedCoordinator.todos)`.
+///
+/// Every `@TabRoute` of the coordinator is listed: among the tabs shown from the start, or in `addedLater` when
+/// `addTab` adds it. ``NavigationApp/check()`` (run before a server serves) refuses a tab route listed in neither.
 public final class TabNavigation<Owner: AnyObject>: CoordinatorBinding {
     let tabKeyPaths: [PartialKeyPath<Owner>]
+    let laterKeyPaths: [PartialKeyPath<Owner>]
     let selected: Int
 
-    /// Tabs in order; `selected` is the index of the tab shown first.
-    public init(_ tabs: PartialKeyPath<Owner>..., selected: Int = 0) {
+    /// Tabs in order; `selected` is the index of the tab shown first; `addedLater`, the tab routes `addTab` adds.
+    public init(_ tabs: PartialKeyPath<Owner>..., selected: Int = 0, addedLater: [PartialKeyPath<Owner>] = []) {
         tabKeyPaths = tabs
+        laterKeyPaths = addedLater
         self.selected = selected
         super.init(kind: .tab)
+    }
+
+    override func listedTabs(of owner: AnyObject) -> (initial: [String?], later: [String?])? {
+        guard let owner = owner as? Owner else { return nil }
+        let table = RouteTable.of(owner)
+        return (
+            tabKeyPaths.map { table.name(for: $0, in: owner) }, laterKeyPaths.map { table.name(for: $0, in: owner) }
+        )
     }
 
     override func initialTabs(of owner: AnyObject) -> (names: [String], selected: Int)? {

@@ -50,7 +50,7 @@ extension NavigationApp {
         ])
     }
 
-    private static func explore(
+    static func explore(
         _ transition: AnyTransition, owner: AnyObject, route: String
     ) -> (
         schema: JSONValue, product: RouteProduct?

@@ -1,0 +1,34 @@
+/// Something ``NavigationApp/check()`` found in an app's declarations: what is wrong, where, and how to fix it.
+public struct AppDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// How bad it is.
+    public enum Severity: String, Sendable, Hashable {
+        /// The declarations cannot work as written: a server refuses to start.
+        case error
+        /// They work, but probably not as meant: logged at start.
+        case warning
+    }
+
+    public let severity: Severity
+    /// The coordinator type.
+    public let coordinator: String
+    /// The route concerned, if any.
+    public let route: String?
+    /// What is wrong.
+    public let problem: String
+    /// How to fix it.
+    public let fix: String
+
+    /// A finding.
+    public init(_ severity: Severity, coordinator: String, route: String? = nil, problem: String, fix: String) {
+        self.severity = severity
+        self.coordinator = coordinator
+        self.route = route
+        self.problem = problem
+        self.fix = fix
+    }
+
+    /// `error: AppCoordinator, route 'inbox': … (fix: …)`: one readable line.
+    public var description: String {
+        "\(severity.rawValue): \(coordinator)\(route.map { ", route '\($0)'" } ?? ""): \(problem) (fix: \(fix))"
+    }
+}
