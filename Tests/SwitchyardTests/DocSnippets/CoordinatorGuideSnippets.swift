@@ -39,7 +39,7 @@ struct AboutScreen: Screen {
 }
 
 final class AppCoordinator: TabCoordinatable {
-    // Every tab, in order (the first is shown first): a @TabRoute left out here is not shown until `addTab`.
+    // Every tab, in order (the first is shown first); tabs that `addTab` adds go in `addedLater:`.
     let tabs = TabNavigation(\AppCoordinator.todos, \AppCoordinator.about)
     @TabRoute(item: todosItem) var todos = makeTodos
     @TabRoute(item: aboutItem) var about = makeAbout
