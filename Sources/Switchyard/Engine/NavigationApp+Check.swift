@@ -5,21 +5,7 @@ extension NavigationApp {
     /// listed in `addedLater:`) or lists a property that is not a `@TabRoute`, and a coordinator whose initial route
     /// is not one of its `@Root` routes. Returns the findings, errors first; none for a sound app.
     public func check() -> [AppDiagnostic] {
-        var queue: [any Coordinatable] = [makeRoot()]
-        var seen: Set<String> = []
-        var findings: [AppDiagnostic] = []
-        while !queue.isEmpty {
-            let coordinator = queue.removeFirst()
-            let table = RouteTable.of(coordinator)
-            guard seen.insert(table.typeName).inserted else { continue }
-            findings += Self.check(coordinator, table)
-            for name in table.order {
-                guard let transition = table.routes[name] else { continue }
-                if case .coordinator(let child)? = Self.explore(transition, owner: coordinator, route: name).product {
-                    queue.append(child)
-                }
-            }
-        }
+        let findings = exploredCoordinators().flatMap { Self.check($0.coordinator, $0.table) }
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     }
 
