@@ -44,6 +44,19 @@ struct SessionState {
         documents.document(of: engine, result: result, keep: keep)
     }
 
+    /// The change `request` asks for, when it may run on this state: refused when the front end could not read the
+    /// request, or when the session is not at a version the request allows.
+    func admit(_ request: ChangeRequest) -> Result<SessionChange, ChangeRefusal> {
+        switch (request.change, request.expectedVersions) {
+        case (.failure(let error), _):
+            .failure(.unreadable(error))
+        case (.success, let wanted?) where !wanted.contains(engine.version):
+            .failure(.staleVersion(current: engine.version, wanted: wanted, document: document()))
+        case (.success(let change), _):
+            .success(change)
+        }
+    }
+
     /// The session as it is now, for rendering an answer under its lock.
     var snapshot: SessionSnapshot {
         SessionSnapshot(session: id, engine: engine, documents: documents)

@@ -84,15 +84,9 @@ extension SessionStore {
             return .done(render(outcome), .none)
         }
         let change: SessionChange
-        switch (request.change, request.expectedVersions) {
-        case (.failure(let error), _):
-            return .done(refuse(.unreadable(error), request, &state, render: render), .none)
-        case (.success, let wanted?) where !wanted.contains(state.engine.version):
-            let refusal = ChangeRefusal.staleVersion(
-                current: state.engine.version, wanted: wanted, document: state.document())
-            return .done(refuse(refusal, request, &state, render: render), .none)
-        case (.success(let decoded), _):
-            change = decoded
+        switch state.admit(request) {
+        case .failure(let refusal): return .done(refuse(refusal, request, &state, render: render), .none)
+        case .success(let admitted): change = admitted
         }
         state.documents.beginChange()  // app code runs now: screens may show other data
         let engine = state.engine

@@ -66,13 +66,9 @@ extension SessionStore {
         let outcome = session.withState { state -> Result<ChangePreview, ChangeRefusal> in
             if state.ended { return .failure(.sessionMoved) }
             let change: SessionChange
-            switch request.change {
-            case .success(let decoded): change = decoded
-            case .failure(let error): return .failure(.unreadable(error))
-            }
-            if let wanted = request.expectedVersions, !wanted.contains(state.engine.version) {
-                return .failure(
-                    .staleVersion(current: state.engine.version, wanted: wanted, document: state.document()))
+            switch state.admit(request) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let admitted): change = admitted
             }
             let current = state.document(keep: true)
             do {
