@@ -34,9 +34,14 @@ package final class SessionStore: Sendable {
         archive.shared?.follow { [weak self] notice in self?.handle(notice) }
     }
 
-    /// The failure for a full server.
-    private var full: (limit: Int, retryAfter: Int) {
-        (configuration.maxSessions, secondsUntilRoom())
+    /// A creation refused by a full server, with the seconds until the first session expires.
+    private var fullForCreation: CreateFailure {
+        .full(limit: configuration.maxSessions, retryAfter: secondsUntilRoom())
+    }
+
+    /// A read-back refused by a full server, with the seconds until the first session expires.
+    private var fullForLookup: LookupFailure {
+        .full(limit: configuration.maxSessions, retryAfter: secondsUntilRoom())
     }
 
     /// A new session of `appName` (default: the first app), not yet live: ``publish(_:creation:)`` makes it so.
@@ -66,7 +71,7 @@ package final class SessionStore: Sendable {
     /// The count is checked first, so a full server stores nothing; a store failure leaves nothing live.
     package func publish(_ session: Session, creation: StoredReply?) throws(CreateFailure) {
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        guard count < configuration.maxSessions else { throw .full(limit: full.limit, retryAfter: full.retryAfter) }
+        guard count < configuration.maxSessions else { throw fullForCreation }
         let made = session.withState { state in Result { try state.stored(app: session.app, time: session.time) } }
         let stored: StoredSession
         switch made {
@@ -89,7 +94,7 @@ package final class SessionStore: Sendable {
         guard let added else {
             // Lost a race for the last place: take back what was stored.
             try? archive.apply([.remove(session: session.id)])
-            throw .full(limit: full.limit, retryAfter: full.retryAfter)
+            throw fullForCreation
         }
         counters.setSessions(added)
     }
@@ -142,7 +147,7 @@ package final class SessionStore: Sendable {
         // Room is made only for a session that exists and lives: one that does not is 404 however full the server is.
         if count >= configuration.maxSessions { expireIdleInMemory() }
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        guard count < configuration.maxSessions else { throw .full(limit: full.limit, retryAfter: full.retryAfter) }
+        guard count < configuration.maxSessions else { throw fullForLookup }
         let restored = try restore(stored)
         restored.markUsed()
         let count = sessions.withLock { sessions in
