@@ -56,12 +56,12 @@ struct TransitionRequest: StrictRequest, PlainJSONDecodable {
 
     /// A chain, `{coordinator, steps, expectedVersion}`; or one step with `coordinator` and `expectedVersion`.
     static func shape(of value: JSONValue) -> RequestShape {
-        let common: [String: RequestShape] = ["coordinator": .any, "expectedVersion": .any]
-        if case .object(let members) = value, members["steps"] != nil {
-            return RequestShape.object(common).adding(["steps": .array(.step)])
-        }
-        return RequestShape.step.adding(common)
+        if case .object(let members) = value, members["steps"] != nil { return chain }
+        return single
     }
+
+    private static let chain = RequestShape.closed(["coordinator", "expectedVersion"]).adding(["steps": .array(.step)])
+    private static let single = RequestShape.step.adding(["coordinator": .any, "expectedVersion": .any])
 }
 
 /// The body of `POST /api/sessions/{id}/events`.
@@ -72,9 +72,9 @@ struct EventRequest: StrictRequest {
     var fields: [String: String]?
     var expectedVersion: Int?
 
-    static func shape(of value: JSONValue) -> RequestShape {
-        .closed(["from", "name", "payload", "fields", "expectedVersion"])
-    }
+    static func shape(of value: JSONValue) -> RequestShape { members }
+
+    private static let members = RequestShape.closed(["from", "name", "payload", "fields", "expectedVersion"])
 }
 
 /// The body of `POST /api/sessions/{id}/deeplinks`.
@@ -82,7 +82,9 @@ struct DeepLinkRequest: StrictRequest {
     var url: String
     var expectedVersion: Int?
 
-    static func shape(of value: JSONValue) -> RequestShape { .closed(["url", "expectedVersion"]) }
+    static func shape(of value: JSONValue) -> RequestShape { members }
+
+    private static let members = RequestShape.closed(["url", "expectedVersion"])
 }
 
 /// The body of `POST /api/sessions/{id}/restore`: the version to return to.
@@ -90,14 +92,18 @@ struct RestoreRequest: StrictRequest {
     var version: Int
     var expectedVersion: Int?
 
-    static func shape(of value: JSONValue) -> RequestShape { .closed(["version", "expectedVersion"]) }
+    static func shape(of value: JSONValue) -> RequestShape { members }
+
+    private static let members = RequestShape.closed(["version", "expectedVersion"])
 }
 
 /// The optional body of `POST /api/sessions`.
 struct CreateSessionRequest: StrictRequest {
     var app: String?
 
-    static func shape(of value: JSONValue) -> RequestShape { .closed(["app"]) }
+    static func shape(of value: JSONValue) -> RequestShape { members }
+
+    private static let members = RequestShape.closed(["app"])
 }
 
 /// A request body with a one-pass decoding for its common shapes (``SwitchyardAPI/decode(_:_:)`` tries it first);
