@@ -10,6 +10,11 @@ protocol ProblemRendering: Error {
 
 extension Problem: ProblemRendering {
     func problem(session: String) -> Problem { self }
+
+    /// The problem for any error: its own (``ProblemRendering``), or 500 `internal`.
+    init(rendering error: any Error, session: String) {
+        self = (error as? any ProblemRendering)?.problem(session: session) ?? .internal("\(error)")
+    }
 }
 
 extension NavigationError: ProblemRendering {
@@ -60,7 +65,7 @@ extension ChangeRefusal: ProblemRendering {
     func problem(session id: String) -> Problem {
         switch self {
         case .unreadable(let error):
-            (error as? any ProblemRendering)?.problem(session: id) ?? .internal("\(error)")
+            Problem(rendering: error, session: id)
         case .navigation(let error): Problem(error)
         case .malformed(let detail): .malformed(detail)
         case .staleVersion(let current, let wanted, let document):

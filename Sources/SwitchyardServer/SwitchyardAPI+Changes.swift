@@ -76,13 +76,14 @@ extension SwitchyardAPI {
     private func render(_ outcome: ChangeOutcome, to request: HTTPRequest, session id: String) -> SessionReply {
         switch outcome {
         case .committed(let result, let snapshot), .unchanged(let result, let snapshot):
-            let etag = [("ETag", "\"\(snapshot.version)\"")]
+            let headers = noStore + [("ETag", "\"\(snapshot.version)\"")]
             if Self.prefersMinimalReturn(request) {
                 return SessionReply(
-                    status: 200, headers: Self.jsonHeaders + etag + [("Preference-Applied", "return=minimal")],
-                    body: snapshot.summary(result: result))
+                    .json(
+                        200, snapshot.summary(result: result),
+                        headers: headers + [("Preference-Applied", "return=minimal")]))
             }
-            return SessionReply(status: 200, headers: Self.jsonHeaders + etag, body: snapshot.document(result: result))
+            return SessionReply(.json(200, snapshot.document(result: result), headers: headers))
         case .redirected(let error, let snapshot):
             // The redirect committed: say where the session is now, as a 412 does.
             return SessionReply(Problem(error, now: snapshot.version, document: snapshot.document()).response)
@@ -110,9 +111,6 @@ extension SwitchyardAPI {
         writer.endObject()
         return .json(200, writer.bytes, headers: noStore + [("ETag", "\"\(preview.version)\"")])
     }
-
-    /// The headers `HTTPResponse.json` gives a change's answer.
-    private static let jsonHeaders = [("Content-Type", "application/json"), ("Cache-Control", "no-store")]
 
     /// `Prefer: return=minimal` (RFC 7240): answer a change with the short document (clients following the stream
     /// already get the full one there).

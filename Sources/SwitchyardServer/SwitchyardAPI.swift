@@ -100,8 +100,7 @@ public final class SwitchyardAPI: HTTPHandler {
 
     /// The one place an error becomes an answer: its problem document (``ProblemRendering``), or 500 `internal`.
     func response(to error: any Error, session: String) -> HTTPResponse {
-        guard let rendering = error as? any ProblemRendering else { return Problem.internal("\(error)").response }
-        return rendering.problem(session: session).response
+        Problem(rendering: error, session: session).response
     }
 
     /// `GET /healthz`, liveness: the process answers. Never touches the store (a store that hangs must not make
