@@ -80,6 +80,9 @@ let package = Package(
         ),
         // `switchyard`: the demo app behind that command line.
         .executableTarget(name: "SwitchyardCLI", dependencies: ["SwitchyardCommandLine", "TodoDemo"]),
+        // A program whose app is misdeclared, for the test that a start is refused (Tests/example/check.py).
+        .executableTarget(
+            name: "MisdeclaredApp", dependencies: ["Switchyard", "SwitchyardCommandLine"], path: "Tests/MisdeclaredApp"),
         // Benchmark target for the HTTP transport alone: a trivial JSON endpoint (scripts/bench-http.sh).
         .executableTarget(
             name: "MicroHTTPHello",

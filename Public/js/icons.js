@@ -43,6 +43,7 @@ const PATHS = {
   'cart': `<g ${STROKE}><path d="M2.5 4h2.5l2.2 10.5h10.3L20 7.5H6"/><circle cx="9" cy="19" r="1.4"/><circle cx="17" cy="19" r="1.4"/></g>`,
   'bookmark': `<path d="M6.5 3.5h11v17L12 16.5l-5.5 4z" ${STROKE}/>`,
   'lock': `<g ${STROKE}><rect x="5" y="10.5" width="14" height="10" rx="2"/><path d="M8 10.5V7.5a4 4 0 018 0v3"/></g>`,
+  'lock.open': `<g ${STROKE}><rect x="5" y="10.5" width="14" height="10" rx="2"/><path d="M8 10.5V7.5a4 4 0 017.6-1.8"/></g>`,
   'globe': `<g ${STROKE}><circle cx="12" cy="12" r="8.5"/><path d="M3.5 12h17M12 3.5c2.5 2.5 3.5 5.3 3.5 8.5s-1 6-3.5 8.5c-2.5-2.5-3.5-5.3-3.5-8.5s1-6 3.5-8.5z"/></g>`,
   'info.circle': `<g ${STROKE}><circle cx="12" cy="12" r="8.5"/><path d="M12 11v5.5"/></g><circle cx="12" cy="7.8" r="1.2" fill="currentColor"/>`,
   'exclamationmark.triangle': `<g ${STROKE}><path d="M12 4l9 15.5H3z"/><path d="M12 10v4.5"/></g><circle cx="12" cy="17" r="1.1" fill="currentColor"/>`,

@@ -8,9 +8,7 @@ public struct AppCheckFailure: Error, CustomStringConvertible {
 
     /// The errors `apps` have; nil when they have none.
     public init?(checking apps: [NavigationApp]) {
-        let errors = apps.flatMap { app in
-            app.check().filter { $0.severity == .error }.map { (app: app.name, diagnostic: $0) }
-        }
+        let errors = NavigationApp.check(apps).filter { $0.diagnostic.severity == .error }
         guard !errors.isEmpty else { return nil }
         self.errors = errors
     }

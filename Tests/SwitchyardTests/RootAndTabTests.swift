@@ -162,30 +162,3 @@ struct RootAndTabTests {
         #expect(engine.visiblePath == ["tabs", "two", "home", "detail"])
     }
 }
-
-/// A tab coordinator whose TabNavigation forgot its second tab (the one-tab example copied, then a tab added).
-final class ForgottenTab: TabCoordinatable {
-    let tabs = TabNavigation(\ForgottenTab.inbox)
-    @TabRoute(item: inboxItem) var inbox = makeInbox
-    @TabRoute(item: sentItem) var sent = makeSent
-    func makeInbox() -> Label { Label(title: "Inbox") }
-    func makeSent() -> Label { Label(title: "Sent") }
-    func inboxItem() -> TabItem { TabItem(title: "Inbox", icon: "tray") }
-    func sentItem() -> TabItem { TabItem(title: "Sent", icon: "paperplane") }
-}
-
-@Suite("Checking an app")
-struct AppCheckTests {
-    @Test func aTabLeftOutOfTabNavigationIsAnErrorNamingIt() {
-        let findings = NavigationApp(name: "mail", root: { ForgottenTab() }).check()
-        #expect(findings.count == 1)
-        #expect(findings.first?.severity == .error)
-        #expect(findings.first?.route == "sent")
-        #expect(findings.first?.description.contains("ForgottenTab, route 'sent'") == true)
-        #expect(findings.first?.fix.contains("addedLater") == true)
-    }
-
-    @Test func aTabAddedLaterIsFine() {
-        #expect(NavigationApp(name: "tabs", root: { TabsCoordinator() }).check().isEmpty)
-    }
-}

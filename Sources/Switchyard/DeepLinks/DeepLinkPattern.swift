@@ -10,6 +10,11 @@ struct DeepLinkPattern: Sendable {
     enum Segment: Sendable {
         case literal(String)
         case parameter(String, ParameterType)
+
+        var parameterName: String? {
+            if case .parameter(let name, _) = self, !name.isEmpty { return name }
+            return nil
+        }
     }
 
     enum ParameterType: String, Sendable {
@@ -30,13 +35,21 @@ struct DeepLinkPattern: Sendable {
     let host: Segment?
     let path: [Segment]
     let query: [(key: String, segment: Segment)]
+    /// Why the pattern cannot work as written: a scheme no URL can have, an unknown parameter type, a parameter
+    /// named twice or not at all, a query member that is not `key=value`. Empty for a sound pattern.
+    let problems: [String]
 
     init(_ text: String) {
         self.text = text
+        var problems: [String] = []
         var rest = Substring(text)
         var schemes: Set<String> = []
         if let range = rest.range(of: "://") {
-            schemes = Set(rest[..<range.lowerBound].split(separator: "|").map { $0.lowercased() })
+            let alternatives = rest[..<range.lowerBound].split(separator: "|", omittingEmptySubsequences: false)
+            for scheme in alternatives where !Self.isScheme(scheme) {
+                problems.append("'\(scheme)' is not a URL scheme (a letter, then letters, digits, '+', '-' or '.')")
+            }
+            schemes = Set(alternatives.map { $0.lowercased() })
             rest = rest[range.upperBound...]
         }
         var queryPart: Substring = ""
@@ -47,29 +60,47 @@ struct DeepLinkPattern: Sendable {
         var parts = rest.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if !schemes.isEmpty, !parts.isEmpty {
             let hostPart = parts.removeFirst()
-            host = hostPart == "*" ? nil : Self.segment(hostPart)
+            host = hostPart == "*" ? nil : Self.segment(hostPart, problems: &problems)
         } else {
             host = nil
         }
         self.schemes = schemes
-        path = parts.map(Self.segment)
+        path = parts.map { Self.segment($0, problems: &problems) }
         query = queryPart.split(separator: "&").compactMap { pair in
             let pieces = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard pieces.count == 2 else { return nil }
-            return (pieces[0], Self.segment(pieces[1]))
+            guard pieces.count == 2, !pieces[0].isEmpty else {
+                problems.append("the query member '\(pair)' is not key=value or key=:parameter")
+                return nil
+            }
+            return (pieces[0], Self.segment(pieces[1], problems: &problems))
         }
+        let names = ([host].compactMap { $0 } + path + query.map(\.segment)).compactMap(\.parameterName)
+        for name in Set(names).sorted() where names.count(where: { $0 == name }) > 1 {
+            problems.append("the parameter ':\(name)' appears more than once (the last value would replace the others)")
+        }
+        self.problems = problems
     }
 
-    private static func segment(_ text: String) -> Segment {
+    /// RFC 3986: a letter, then letters, digits, `+`, `-` or `.`.
+    private static func isScheme(_ text: Substring) -> Bool {
+        guard let first = text.first, first.isASCII, first.isLetter else { return false }
+        return text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
+    private static func segment(_ text: String, problems: inout [String]) -> Segment {
         guard text.hasPrefix(":") else { return .literal(text) }
         var name = String(text.dropFirst())
         var type = ParameterType.string
         if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
-            type =
-                ParameterType(rawValue: String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
-                ?? .string
+            let typeName = String(name[name.index(after: open)..<name.index(before: name.endIndex)])
             name = String(name[..<open])
+            if let known = ParameterType(rawValue: typeName) {
+                type = known
+            } else {
+                problems.append("':\(name)(\(typeName))' names an unknown type (int, bool, uuid, or none for a string)")
+            }
         }
+        if name.isEmpty { problems.append("'\(text)' names no parameter after the ':'") }
         return .parameter(name, type)
     }
 

@@ -14,14 +14,22 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
     /// A handler: applies the link to the root coordinator.
     public typealias Handler = @Sendable (Root, DeepLink) throws -> DeepLinkResult
 
-    let entries: [(pattern: DeepLinkPattern, examples: [String], handler: Handler)]
+    /// One pattern: its examples (those it matches, and those it does not, which are left out) and its handler.
+    struct Entry: Sendable {
+        let pattern: DeepLinkPattern
+        let examples: [String]
+        let rejectedExamples: [String]
+        let handler: Handler
+    }
+
+    let entries: [Entry]
 
     /// An empty router.
     public init() {
         entries = []
     }
 
-    private init(entries: [(pattern: DeepLinkPattern, examples: [String], handler: Handler)]) {
+    private init(entries: [Entry]) {
         self.entries = entries
     }
 
@@ -30,7 +38,11 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
     /// that tools and the page offer to try (one that the pattern does not match is left out).
     public func route(_ pattern: String, examples: [String] = [], _ handler: @escaping Handler) -> DeepLinkRouter {
         let pattern = DeepLinkPattern(pattern)
-        return DeepLinkRouter(entries: entries + [(pattern, examples.filter { pattern.match($0) != nil }, handler)])
+        let matched = examples.filter { pattern.match($0) != nil }
+        let entry = Entry(
+            pattern: pattern, examples: matched, rejectedExamples: examples.filter { !matched.contains($0) },
+            handler: handler)
+        return DeepLinkRouter(entries: entries + [entry])
     }
 
     /// The patterns, in order.

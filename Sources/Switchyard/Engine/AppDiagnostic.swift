@@ -9,8 +9,8 @@ public struct AppDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let severity: Severity
-    /// The coordinator type.
-    public let coordinator: String
+    /// The coordinator type; nil for the app as a whole (its name, or two apps with one name).
+    public let coordinator: String?
     /// The route concerned, if any.
     public let route: String?
     /// What is wrong.
@@ -19,7 +19,7 @@ public struct AppDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public let fix: String
 
     /// A finding.
-    public init(_ severity: Severity, coordinator: String, route: String? = nil, problem: String, fix: String) {
+    public init(_ severity: Severity, coordinator: String? = nil, route: String? = nil, problem: String, fix: String) {
         self.severity = severity
         self.coordinator = coordinator
         self.route = route
@@ -29,6 +29,7 @@ public struct AppDiagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// `error: AppCoordinator, route 'inbox': … (fix: …)`: one readable line.
     public var description: String {
-        "\(severity.rawValue): \(coordinator)\(route.map { ", route '\($0)'" } ?? ""): \(problem) (fix: \(fix))"
+        let place = [coordinator, route.map { "route '\($0)'" }].compactMap { $0 }.joined(separator: ", ")
+        return "\(severity.rawValue): \(place.isEmpty ? "" : "\(place): ")\(problem) (fix: \(fix))"
     }
 }

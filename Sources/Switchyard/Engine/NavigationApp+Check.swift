@@ -1,15 +1,51 @@
 /// Declarations that cannot work, found before anything is served.
 extension NavigationApp {
-    /// Checks every coordinator type reachable from the root (found as the catalog finds them) for declarations that
-    /// cannot work: a tab coordinator whose `TabNavigation` leaves out one of its `@TabRoute`s (never shown, unless
-    /// listed in `addedLater:`) or lists a property that is not a `@TabRoute`, and a coordinator whose initial route
-    /// is not one of its `@Root` routes. Returns the findings, errors first; none for a sound app.
+    /// Checks the app's declarations, every coordinator type reachable from the root (found as the catalog finds
+    /// them) and the deep links, for what cannot work:
+    /// - errors: a `TabNavigation` that leaves out one of its `@TabRoute`s (never shown, unless listed in
+    ///   `addedLater:`) or lists a property that is not one; an initial route that is not a `@Root` route; a pushed
+    ///   `@Route` on a coordinator without a stack, or pushing a coordinator that is not a navigation coordinator
+    ///   (its guard and result handler never run); an event declared twice or without a name; a deep-link pattern
+    ///   that cannot work as written or never runs because an earlier one matches every link it does;
+    /// - warnings: an icon the web page cannot draw (it shows the name instead), a deep-link example that its
+    ///   pattern does not match or that an earlier pattern takes.
+    ///
+    /// Returns the findings, errors first; none for a sound app.
     public func check() -> [AppDiagnostic] {
-        let findings = exploredCoordinators().flatMap { Self.check($0.coordinator, $0.table) }
+        var findings = deepLinkDiagnostics
+        if name.isEmpty {
+            findings.append(
+                AppDiagnostic(.error, problem: "the app has no name", fix: "name it: NavigationApp(name: \"shop\", …)"))
+        }
+        for explored in exploredCoordinators() {
+            findings +=
+                Self.checkKind(explored.coordinator, explored.table) + Self.checkRoutes(of: explored)
+                + Self.checkEvents(of: explored)
+        }
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     }
 
-    private static func check(_ coordinator: any Coordinatable, _ table: RouteTable) -> [AppDiagnostic] {
+    /// Checks several apps served together: each app, and that no two share a name (one would be unreachable).
+    public static func check(_ apps: [NavigationApp]) -> [(app: String, diagnostic: AppDiagnostic)] {
+        var findings: [(app: String, diagnostic: AppDiagnostic)] = []
+        let names = apps.map(\.name)
+        for name in Set(names).sorted() where names.count(where: { $0 == name }) > 1 {
+            findings.append(
+                (
+                    name,
+                    AppDiagnostic(
+                        .error, problem: "\(names.count(where: { $0 == name })) apps are named '\(name)'",
+                        fix: "give each app its own name")
+                ))
+        }
+        for app in apps {
+            findings += app.check().map { (app: app.name, diagnostic: $0) }
+        }
+        return findings.filter { $0.diagnostic.severity == .error }
+            + findings.filter { $0.diagnostic.severity == .warning }
+    }
+
+    private static func checkKind(_ coordinator: any Coordinatable, _ table: RouteTable) -> [AppDiagnostic] {
         let type = table.typeName
         let binding = coordinator.binding
         switch binding.kind {
@@ -48,5 +84,24 @@ extension NavigationApp {
                     fix: "start at a @Root route: \(table.names(.root).joined(separator: ", "))")
             ]
         }
+    }
+
+    private static func checkEvents(of explored: ExploredCoordinator) -> [AppDiagnostic] {
+        let type = explored.table.typeName
+        let names = Swift.type(of: explored.coordinator).events.map(\.name)
+        var findings: [AppDiagnostic] = []
+        if names.contains("") {
+            findings.append(
+                AppDiagnostic(
+                    .error, coordinator: type, problem: "it declares an event without a name",
+                    fix: "name every FlowEventDeclaration"))
+        }
+        for name in Set(names).sorted() where !name.isEmpty && names.count(where: { $0 == name }) > 1 {
+            findings.append(
+                AppDiagnostic(
+                    .error, coordinator: type, problem: "it declares the event '\(name)' more than once",
+                    fix: "declare each event once in `static var events`"))
+        }
+        return findings
     }
 }

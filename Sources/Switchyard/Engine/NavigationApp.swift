@@ -14,6 +14,8 @@ public struct NavigationApp: Sendable {
     public let deepLinkPatterns: [String]
     /// Example links the patterns match, with sample values (``DeepLinkRouter/route(_:examples:_:)``).
     public let deepLinkExamples: [String]
+    /// What ``check()`` finds in the deep-link patterns (found once, as the router is a value).
+    let deepLinkDiagnostics: [AppDiagnostic]
 
     /// Describes an app by its root coordinator factory and deep links.
     public init<Root: Coordinatable>(
@@ -23,6 +25,7 @@ public struct NavigationApp: Sendable {
         makeRoot = { root() }
         deepLinkPatterns = deepLinks?.patterns ?? []
         deepLinkExamples = deepLinks?.examples ?? []
+        deepLinkDiagnostics = deepLinks?.diagnostics ?? []
         make = { try NavigationEngine(root: root(), deepLinks: deepLinks) }
         restore = { document in try NavigationEngine(restoring: document, root: root(), deepLinks: deepLinks) }
     }
