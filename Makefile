@@ -103,7 +103,8 @@ test-durability:
 test-cluster:
 	bash Tests/cluster/run.sh
 
-# The embedding example (Examples/Hello) builds against this package and answers over HTTP.
+# The embedding example (Examples/Hello) builds against this package as its image would (staged in .build-stage/hello)
+# and answers over HTTP; a misdeclared app is refused.
 test-example:
 	bash Tests/example/run.sh
 
@@ -112,9 +113,13 @@ test-runtime:
 	bash docker/check-runtime.sh
 
 # The image's runtime stage, proven without a Docker engine: a debootstrap'ed Debian with exactly the Dockerfile's
-# runtime packages runs the image's command as its user (root needed: debootstrap, chroot).
+# runtime packages runs the image's command as its user (root needed: debootstrap, chroot), for the demo and for
+# Examples/Hello, each staged by docker/stage-app.sh as the Dockerfile's build stage stages it.
 test-image:
-	$(SUDO) bash docker/prove-image.sh
+	SCRATCH=.build-static bash docker/stage-app.sh . switchyard .build-stage/demo
+	@[ -x .build-stage/hello/usr/local/bin/switchyard ] || $(MAKE) test-example
+	$(SUDO) bash docker/prove-image.sh .build-stage/demo
+	$(SUDO) bash docker/prove-image.sh .build-stage/hello
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources
@@ -131,4 +136,4 @@ bench: deps deps-test
 	bash scripts/bench.sh
 
 clean:
-	rm -rf .build .build-docs .build-static Examples/Hello/.build $(VENV)
+	rm -rf .build .build-docs .build-static .build-stage Examples/Hello/.build Examples/Hello/.build-static $(VENV)

@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Proves the image's runtime stage without a Docker engine (run as root):
+# Proves the image's runtime stage without a Docker engine (run as root), for the app staged in STAGING by
+# docker/stage-app.sh (what the Dockerfile's build stage makes: the demo, or an app of its own like Examples/Hello):
 #   1. a Debian bookworm root file system, debootstrap --variant=minbase, with exactly the packages the
 #      Dockerfile's runtime stage installs (read from docker/Dockerfile by docker/dockerfile_runtime.py);
 #      cached in .build-image/ on this machine, keyed by that list (a fresh clone builds it, ~30 s);
-#   2. the static release binary, Public/ and the health check copied in where the Dockerfile puts them, the
-#      app user 10001 and /data as the Dockerfile makes them;
+#   2. the staged binary, Public/ and the health check copied in where the Dockerfile's COPY lines put them,
+#      the app user 10001 and /data as the Dockerfile makes them;
 #   3. the binary needs no library outside the root file system (ldd inside it);
 #   4. the image's ENTRYPOINT + CMD run as its USER, in its WORKDIR, with its ENV only (the port is a free one and
-#      the host 127.0.0.1, so that the test binds nothing public): /healthz, a session and a change, the page, the
-#      HEALTHCHECK command as the app user, and SIGTERM -> exit 0.
-#   bash docker/prove-image.sh
+#      the host 127.0.0.1, so that the test binds nothing public): /healthz, a session and a change (its app's
+#      first deep-link example) kept in the store, the page, the HEALTHCHECK command as the app user, and
+#      SIGTERM -> exit 0.
+#   bash docker/stage-app.sh . switchyard .build-stage/demo && sudo bash docker/prove-image.sh .build-stage/demo
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "prove-image: $*"; }
 fail() { echo "prove-image: FAIL: $*" >&2; exit 1; }
+[ "$#" = 1 ] || fail "usage: prove-image.sh STAGING (a folder docker/stage-app.sh filled)"
+staging=$1
+[ -x "$staging/usr/local/bin/switchyard" ] || fail "$staging has no staged app (run docker/stage-app.sh first)"
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap and chroot)"
 command -v debootstrap >/dev/null || fail "debootstrap is missing (apt-get install debootstrap)"
 
@@ -40,17 +45,12 @@ else
 fi
 
 # --- 2. the app, as the Dockerfile installs it ----------------------------------------------------------------
-binary=.build-static/x86_64-unknown-linux-gnu/release/switchyard
-if [ ! -x "$binary" ]; then
-    say "building the static release binary"
-    swift build -c release --static-swift-stdlib --product switchyard --scratch-path .build-static >&2
-fi
-install -m 0755 "$binary" "$root/usr/local/bin/switchyard"
-install -m 0755 docker/healthcheck.sh "$root/usr/local/bin/switchyard-healthcheck"
+install -m 0755 "$staging/usr/local/bin/switchyard" "$root/usr/local/bin/switchyard"
+install -m 0755 "$staging/switchyard-healthcheck" "$root/usr/local/bin/switchyard-healthcheck"
 rm -rf "$root/app" "$root/data"
 mkdir -p "$root/app"
-cp -r Public "$root/app/Public"
-chmod -R u=rwX,go=rX "$root/app/Public"
+cp -R "$staging/app/Public" "$root/app/Public"
+chown -R 0:0 "$root/app/Public"
 uid=${user%%:*}
 gid=${user##*:}
 chroot "$root" getent group "$gid" >/dev/null || chroot "$root" groupadd --system --gid "$gid" switchyard
@@ -88,6 +88,8 @@ cleanup() {
 trap cleanup EXIT
 mkdir -p test-artifacts
 as_app() { chroot --userspec="$user" "$root" /usr/bin/env -i --chdir="$workdir" "${env_pairs[@]}" "$@"; }
+# (After /proc is mounted: a Swift program on Linux reads its arguments from /proc/self/cmdline.)
+say "the app staged in $staging: $(as_app /usr/local/bin/switchyard --version)"
 # Started directly (not through a function, which would run in a subshell): chroot and env exec, so $! is the
 # server's own pid and SIGTERM reaches it.
 chroot --userspec="$user" "$root" /usr/bin/env -i --chdir="$workdir" "${env_pairs[@]}" "${command[@]}" \
@@ -123,11 +125,17 @@ def call(method, path, body=None):
 status, _, body = call("POST", "/api/sessions")
 session = json.loads(body)["session"]
 assert status == 201, status
-status, _, body = call("POST", f"/api/sessions/{session}/events", {"name": "completeOnboarding"})
+_, _, body = call("GET", "/api/catalog")  # the default app's, which the session runs
+catalog = json.loads(body)
+app, link = catalog["app"], catalog["deepLinkExamples"][0]
+status, _, body = call("POST", f"/api/sessions/{session}/deeplinks", {"url": link})
+changed = json.loads(body)
+assert status == 200 and changed["version"] == 1, (status, body[:200])
+status, _, body = call("GET", f"/api/sessions/{session}")
 assert status == 200 and json.loads(body)["version"] == 1, (status, body[:200])
 status, headers, body = call("GET", "/")
 assert status == 200 and headers["Content-Type"].startswith("text/html") and b"Switchyard" in body, status
-print(f"prove-image: /healthz 200, session {session} created and changed (v1), the page served")
+print(f"prove-image: /healthz 200, a session of app '{app}' created and changed by {link} (v1), the page served")
 PY
 mapfile -t healthcheck < <(fact '"\n".join(healthcheck)')
 as_app "${healthcheck[@]}" || fail "the HEALTHCHECK command (${healthcheck[*]}) reported unhealthy"

@@ -18,7 +18,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (env SWITCHYARD_PORT; default 8080).")
     var port: String?
 
-    @Option(help: "Folder with the web page (env SWITCHYARD_PUBLIC; default Public).")
+    @Option(
+        help:
+            "Folder with the web page (env SWITCHYARD_PUBLIC; default Public, else the page of the Switchyard package it was built with)."
+    )
     var `public`: String?
 
     @Option(
@@ -144,17 +147,21 @@ struct ServeCommand: ParsableCommand {
         let program = CommandLineProgram.current
         // The apps are checked before anything is opened: declarations that cannot work stop the start, one line each.
         var refused = false
-        for app in program.apps {
-            for finding in app.check() {
-                switch finding.severity {
-                case .error:
-                    logger.critical("app '\(app.name)': \(finding)")
-                    refused = true
-                case .warning: logger.warning("app '\(app.name)': \(finding)")
-                }
+        for (app, finding) in NavigationApp.check(program.apps) {
+            switch finding.severity {
+            case .error:
+                logger.critical("app '\(app)': \(finding)")
+                refused = true
+            case .warning: logger.warning("app '\(app)': \(finding)")
             }
         }
         if refused { throw ExitCode(1) }
+        // Before the store is opened, so that a wrong flag leaves no data folder behind.
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: settings.publicFolder, isDirectory: &isFolder), isFolder.boolValue
+        else {
+            throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
+        }
         var apiConfiguration = ServerConfiguration(apps: program.apps)
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL

@@ -9,7 +9,7 @@ import SwitchyardSessions
 struct Settings {
     var host = "127.0.0.1"
     var port: UInt16 = 8080
-    var publicFolder = "Public"
+    var publicFolder = PageFolder.standard
     /// nil: the default for the store (``defaultThreads``).
     var chosenThreads: Int?
     var maxSessions = 100_000

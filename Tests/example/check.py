@@ -14,6 +14,7 @@ from harness import Server, request  # noqa: E402  (Tests/support/harness.py)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 binary = pathlib.Path(sys.argv[1]).resolve()
+misdeclared = pathlib.Path(sys.argv[2]).resolve()
 checks = []
 
 
@@ -83,6 +84,38 @@ with tempfile.TemporaryDirectory() as folder:
             second.stop()
     finally:
         subprocess.run(["bash", str(ROOT / "scripts/postgres.sh"), "stop", cluster], capture_output=True, cwd=ROOT)
+
+# An app whose TabNavigation leaves out a tab: `serve` refuses to start, `check` fails, each naming the tab.
+with tempfile.TemporaryDirectory() as folder:
+    refused = subprocess.run([misdeclared, "--store", "memory", "--port", "0"], capture_output=True, text=True,
+                             timeout=30, cwd=folder)
+    check("a misdeclared tab stops the start with a line naming it",
+          refused.returncode == 1 and "MailTabs, route 'archive': the tab route is not in its TabNavigation"
+          in refused.stderr and "listening" not in refused.stderr)
+    checked = subprocess.run([misdeclared, "check"], capture_output=True, text=True, timeout=30, cwd=folder)
+    check("`check` fails on it, an error line and a warning line (an icon the page lacks)",
+          checked.returncode == 1 and checked.stdout.startswith("app 'mail': error: MailTabs, route 'archive'")
+          and "warning: MailTabs, route 'archive': it names the icon 'archivebox'" in checked.stdout)
+
+# The guide's package (docs/serving-your-own-app.md, "From an empty folder"): its manifest, beside a checkout named
+# switchyard/, with the example's sources, loads and every product it names exists. Nothing is compiled: building a
+# target that does not exist makes SwiftPM load the whole package graph (where a wrong product is an error) and
+# then stop at "no target named".
+with tempfile.TemporaryDirectory() as folder:
+    guide = (ROOT / "docs/serving-your-own-app.md").read_text()
+    manifest = guide.split("`MyServer/Package.swift`:\n\n   ```swift\n", 1)[1].split("   ```", 1)[0]
+    package = pathlib.Path(folder, "MyServer")
+    (package / "Sources/MyServer").mkdir(parents=True)
+    (package / "Package.swift").write_text("\n".join(line[3:] for line in manifest.splitlines()) + "\n")
+    for source in (ROOT / "Examples/Hello/Sources/Hello").glob("*.swift"):
+        (package / "Sources/MyServer" / source.name).write_text(source.read_text())
+    os.symlink(ROOT, pathlib.Path(folder, "switchyard"))
+    loaded = subprocess.run([os.environ.get("SWIFT", "swift"), "build", "--target", "graph-check-only"],
+                            capture_output=True, text=True, timeout=300, cwd=package)
+    output = loaded.stdout + loaded.stderr
+    check("the guide's Package.swift loads against this package, every product it names found",
+          "no target named 'graph-check-only'" in output and "not found in package" not in output
+          or print(output[-2000:]))
 
 failed = 0
 for name, ok in checks:

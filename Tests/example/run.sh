@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The embedding example: Examples/Hello (its own coordinators and deep links, behind the one-call command line) builds
-# against this package by path; check.py drives it: its flows, SQLite by default, kill -9, PostgreSQL.
+# against this package by path, as its image's build stage builds it (docker/stage-app.sh: a static release binary,
+# the page, the health check, staged in .build-stage/hello for make test-image); check.py drives that binary: its
+# flows, SQLite by default, kill -9, PostgreSQL, and a misdeclared app that is refused.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SWIFT="${SWIFT:-swift}"
-echo "example: building Examples/Hello"
-"$SWIFT" build --package-path Examples/Hello
-exec python3 Tests/example/check.py Examples/Hello/.build/debug/Hello
+echo "example: building Examples/Hello as its image does"
+SCRATCH=Examples/Hello/.build-static bash docker/stage-app.sh Examples/Hello Hello .build-stage/hello
+"$SWIFT" build --product MisdeclaredApp
+exec python3 Tests/example/check.py .build-stage/hello/usr/local/bin/switchyard "$("$SWIFT" build --show-bin-path)/MisdeclaredApp"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds an app's server program and stages what the image's runtime stage copies, exactly as docker/Dockerfile's
+# build stage does (the Dockerfile runs this script from the Switchyard package it found; the tests run it too):
+#   STAGING/usr/local/bin/switchyard   PRODUCT of the package in PACKAGE, a static release build (Swift runtime
+#                                      and Foundation linked in), whatever the product is called
+#   STAGING/app/Public                 the web page: PAGE if given, else the page of this Switchyard package
+#   STAGING/switchyard-healthcheck     docker/healthcheck.sh (the image's HEALTHCHECK)
+# Usage: bash docker/stage-app.sh PACKAGE PRODUCT STAGING [PAGE]
+#   SCRATCH=dir  SwiftPM's scratch path (default: PACKAGE/.build)
+set -euo pipefail
+[ "$#" -ge 3 ] || { echo "usage: stage-app.sh PACKAGE PRODUCT STAGING [PAGE]" >&2; exit 2; }
+switchyard=$(cd "$(dirname "$0")/.." && pwd)
+package=$1
+product=$2
+staging=$3
+page=${4:-$switchyard/Public}
+build=(swift build -c release --static-swift-stdlib --package-path "$package")
+[ -n "${SCRATCH:-}" ] && build+=(--scratch-path "$SCRATCH")
+[ -d "$page" ] || { echo "stage-app: the page folder '$page' does not exist" >&2; exit 1; }
+
+echo "stage-app: building $product in $package (release, static Swift runtime)"
+"${build[@]}" --product "$product"
+binary="$("${build[@]}" --show-bin-path)/$product"
+[ -x "$binary" ] || { echo "stage-app: no executable '$product' at $binary (is PRODUCT an executable product of $package?)" >&2; exit 1; }
+
+rm -rf "$staging/usr/local/bin/switchyard" "$staging/app/Public" "$staging/switchyard-healthcheck"
+install -D -m 0755 "$binary" "$staging/usr/local/bin/switchyard"
+mkdir -p "$staging/app"
+cp -R "$page" "$staging/app/Public"
+# Read-only for everybody but its owner (root in the image).
+chmod -R u=rwX,go=rX "$staging/app/Public"
+install -m 0755 "$switchyard/docker/healthcheck.sh" "$staging/switchyard-healthcheck"
+echo "stage-app: staged $product ($(du -h "$staging/usr/local/bin/switchyard" | cut -f1)), the page from $page"
