@@ -31,7 +31,7 @@ extension NavigationApp {
             }
             return JSONValue.object([
                 "type": .string(explored.table.typeName), "kind": .string(coordinator.binding.kind.rawValue),
-                "routes": .array(routes), "events": .array(type(of: coordinator).events.map(\.catalogEntry)),
+                "routes": .array(routes), "events": .array(coordinator.declaredEvents.map(\.catalogEntry)),
             ])
         }
         return .object([

@@ -88,7 +88,7 @@ extension NavigationApp {
 
     private static func checkEvents(of explored: ExploredCoordinator) -> [AppDiagnostic] {
         let type = explored.table.typeName
-        let names = Swift.type(of: explored.coordinator).events.map(\.name)
+        let names = explored.coordinator.declaredEvents.map(\.name)
         var findings: [AppDiagnostic] = []
         if names.contains("") {
             findings.append(

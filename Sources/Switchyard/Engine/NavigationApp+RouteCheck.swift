@@ -21,9 +21,7 @@ extension NavigationApp {
                             fix:
                                 "declare it @Route(.modal) or @Route(.fullScreen), or move it to a navigation coordinator"
                         ))
-                } else if transition.producesCoordinator,
-                    !(transition.outputType is any NavigationCoordinatable.Type)
-                {
+                } else if let kind = transition.outputKind, kind != .navigation {
                     findings.append(
                         AppDiagnostic(
                             .error, coordinator: type, route: route.name,

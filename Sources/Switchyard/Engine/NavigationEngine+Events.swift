@@ -41,7 +41,7 @@ extension NavigationEngine {
         var current: NodeID? = nodeID
         while let id = current, let node = storage.nodes[id] {
             if let coordinator = storage.coordinators[id] {
-                names.formUnion(type(of: coordinator).events.map(\.name))
+                names.formUnion(coordinator.declaredEvents.map(\.name))
             }
             current = node.parent
         }

@@ -1,5 +1,5 @@
 /// A ``RouteOutcome`` with its value's type erased, as the engine carries it to a handler.
-enum DeliveredOutcome {
+package enum DeliveredOutcome {
     case finished(any Sendable)
     case cancelled
 

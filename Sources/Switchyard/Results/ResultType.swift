@@ -1,9 +1,15 @@
 /// The result type of a route whose output ``ProducesResult``: its name, and how a JSON result is decoded as it.
-struct ResultType {
+package struct ResultType {
     /// The type's name, e.g. `String`.
-    let name: String
+    package let name: String
     /// Decodes a JSON result; throws the decoding error when it is not of the type.
-    let decode: (JSONValue) throws -> any Sendable
+    package let decode: (JSONValue) throws -> any Sendable
+
+    /// A result type given by name, with its decoding.
+    package init(name: String, decode: @escaping (JSONValue) throws -> any Sendable) {
+        self.name = name
+        self.decode = decode
+    }
 
     /// The result type of `output`, or nil when it produces none.
     init?(of output: Any.Type) {

@@ -7,11 +7,11 @@ import Synchronization
 /// key paths (Swift) and by name with JSON input (the server), with no second registration. Factories are unapplied
 /// methods of the type (they capture no instance), so one table serves every instance of the type: the route wrappers
 /// of an instance are values holding only their declaration site, style and factory.
-final class RouteTable: @unchecked Sendable {
+package final class RouteTable: @unchecked Sendable {
     // @unchecked: its transitions are unapplied method references (not Sendable, never changed after construction)
     // and `keyPathNames` (key paths are not Sendable, so not in a Mutex) is only touched under `lock`.
 
-    let typeName: String
+    package let typeName: String
     let routes: [String: AnyTransition]
     let order: [String]
     private let lock = NSLock()
@@ -39,10 +39,25 @@ final class RouteTable: @unchecked Sendable {
         self.order = order
     }
 
+    /// The table of a coordinator declared as data (a ``DynamicCoordinator``): its type's name and its routes, in
+    /// order (the first of two routes with one name wins, as with inherited properties).
+    package init(typeName: String, routes: [(name: String, transition: AnyTransition)]) {
+        self.typeName = typeName
+        var table: [String: AnyTransition] = [:]
+        var order: [String] = []
+        for (name, transition) in routes where table[name] == nil {
+            table[name] = transition
+            order.append(name)
+        }
+        self.routes = table
+        self.order = order
+    }
+
     private static let cache = Mutex<[ObjectIdentifier: RouteTable]>([:])
 
-    /// The table of `coordinator`'s type.
+    /// The table of `coordinator`'s type (a ``DynamicCoordinator`` has its own).
     static func of(_ coordinator: AnyObject) -> RouteTable {
+        if let dynamic = coordinator as? any DynamicCoordinator { return dynamic.routeTable }
         let key = ObjectIdentifier(type(of: coordinator))
         if let table = cache.withLock({ $0[key] }) { return table }
         let table = RouteTable(coordinator: coordinator)

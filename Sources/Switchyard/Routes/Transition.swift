@@ -1,15 +1,15 @@
 /// What a route's factory made: a screen or a child coordinator.
-enum RouteProduct {
+package enum RouteProduct {
     case screen(any Screen)
     case coordinator(any Coordinatable)
 }
 
 /// The kinds of route declaration.
-enum RouteKind: String, Sendable {
+package enum RouteKind: String, Sendable {
     case root, route, tab
 
     /// How an error names a route of this kind ("… is not a tab route (@TabRoute)").
-    var phrase: String {
+    package var phrase: String {
         switch self {
         case .root: "a root route (@Root)"
         case .route: "a stack route (@Route: pushed or presented)"
@@ -111,48 +111,72 @@ struct CoordinatorInputFactory<Owner: AnyObject, Input: Codable & Sendable, Outp
 }
 
 /// The type-erased part of a route: one per route of a coordinator type, in its ``RouteTable``.
-class AnyTransition {
-    let kind: RouteKind
-    let style: RouteStyle
-    /// The input and output types; their names are made on demand.
-    let inputType: Any.Type?
-    let outputType: Any.Type
-    let producesCoordinator: Bool
-    /// The result type, when the output ``ProducesResult``.
-    let resultType: ResultType?
+///
+/// Swift routes are ``TypedTransition``s made from `@Root`, `@Route` and `@TabRoute`; routes declared as data
+/// (module `SwitchyardDefinitions`) subclass it in the package, with their types given by name.
+package class AnyTransition {
+    package let kind: RouteKind
+    package let style: RouteStyle
+    /// The input type's name, e.g. `String`; nil for routes without input.
+    package let inputTypeName: String?
+    /// The output type's name, e.g. `TodoScreen`.
+    package let outputTypeName: String
+    /// Whether the route makes a child coordinator (rather than a screen).
+    package let producesCoordinator: Bool
+    /// The kind of coordinator the route makes; nil when it makes a screen (or a coordinator of no known kind).
+    package let outputKind: CoordinatorKind?
+    /// The result type, when the output produces a result.
+    package let resultType: ResultType?
     /// The route's guard (`@Route(guardedBy:)`), asked each time the route would be entered. Set (with
     /// ``resultHandler``) by the route's declaration right after the transition is made, before its ``RouteTable`` is
     /// published; never changed after that.
-    var guardCheck: ((AnyObject) -> RouteGuardDecision)?
+    package var guardCheck: ((AnyObject) -> RouteGuardDecision)?
     /// The handler of the route's result declared with the route (`@Route(onResult:)`).
-    var resultHandler: ((AnyObject, DeliveredOutcome) throws -> Void)?
+    package var resultHandler: ((AnyObject, DeliveredOutcome) throws -> Void)?
+
+    /// A route whose input and output are named rather than typed.
+    package init(
+        kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String,
+        outputKind: CoordinatorKind?, resultType: ResultType?
+    ) {
+        self.kind = kind
+        self.style = style
+        self.inputTypeName = inputTypeName
+        self.outputTypeName = outputTypeName
+        producesCoordinator = outputKind != nil
+        self.outputKind = outputKind
+        self.resultType = resultType
+    }
 
     init(kind: RouteKind, style: RouteStyle, inputType: Any.Type?, outputType: Any.Type, producesCoordinator: Bool) {
         self.kind = kind
         self.style = style
-        self.inputType = inputType
-        self.outputType = outputType
+        inputTypeName = inputType.map { String(describing: $0) }
+        outputTypeName = String(describing: outputType)
         self.producesCoordinator = producesCoordinator
+        outputKind =
+            switch outputType {
+            case is any NavigationCoordinatable.Type: .navigation
+            case is any TabCoordinatable.Type: .tab
+            case is any RootCoordinatable.Type: .root
+            default: nil
+            }
         resultType = ResultType(of: outputType)
     }
 
-    /// The input type's name, e.g. `String`; nil for routes without input.
-    var inputTypeName: String? { inputType.map { String(describing: $0) } }
-    /// The output type's name, e.g. `TodoScreen`.
-    var outputTypeName: String { String(describing: outputType) }
-
     /// Calls the factory on `owner` with JSON input.
-    func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
-        // Only `TypedTransition` instances exist; this base implementation is never reached.
+    package func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
+        // Only subclasses are ever made; this base implementation is never reached.
         throw NavigationError.restoreFailed("route '\(route)' has no factory")
     }
 
     /// Makes the tab item (tab routes only).
-    func makeTabItem(owner: AnyObject) -> TabItem? { nil }
+    package func makeTabItem(owner: AnyObject) -> TabItem? { nil }
 }
 
-/// A route with its factory and input decoding, made once per coordinator type.
-final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
+/// A route with its factory and input decoding, made once per coordinator type. (`package` only because an internal
+/// subclass overriding `package` methods draws a spurious "infinite recursion" warning from Swift 6.3.)
+package final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
     /// The factory, called with or without the decoded input.
     enum Call {
         case plain((Owner) -> () -> Output)
@@ -179,7 +203,7 @@ final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
             producesCoordinator: producesCoordinator)
     }
 
-    override func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
+    override package func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
         guard let owner = owner as? Owner else {
             throw NavigationError.restoreFailed("route '\(route)' does not belong to \(type(of: owner))")
         }
@@ -198,7 +222,7 @@ final class TypedTransition<Owner: AnyObject, Input, Output>: AnyTransition {
         }
     }
 
-    override func makeTabItem(owner: AnyObject) -> TabItem? {
+    override package func makeTabItem(owner: AnyObject) -> TabItem? {
         guard let tabItem, let owner = owner as? Owner else { return nil }
         return tabItem(owner)()
     }
