@@ -13,12 +13,15 @@ let package = Package(
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "SwitchyardCommandLine", targets: ["SwitchyardCommandLine"]),
+        .library(name: "SwitchyardDefinitions", targets: ["SwitchyardDefinitions"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
     ],
     targets: [
         // JSON: the value type, a one-pass parser, a decoder from values and a fast writer. A leaf.
@@ -69,6 +72,14 @@ let package = Package(
         .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SwitchyardSessions", "SwitchyardJSON"]),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
+        // Apps declared as data (JSON or YAML): read, checked with JSON Pointers, run by the same engine.
+        .target(
+            name: "SwitchyardDefinitions",
+            dependencies: [
+                "Switchyard", .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         // The whole command line (serve, every flag and environment variable, every store, logs) for any apps.
         .target(
             name: "SwitchyardCommandLine",
@@ -117,5 +128,6 @@ let package = Package(
             ],
             exclude: ["Golden"]),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),
+        .testTarget(name: "SwitchyardDefinitionsTests", dependencies: ["SwitchyardDefinitions", "Switchyard"]),
     ]
 )

@@ -6,6 +6,9 @@ package protocol DynamicCoordinator: Coordinatable {
     var routeTable: RouteTable { get }
     /// The flow events ``Coordinatable/handle(_:)`` takes.
     var flowEvents: [FlowEventDeclaration] { get }
+    /// Whether its ``PersistentCoordinator/persistentState`` is saved with the session (one coordinator of a
+    /// session keeps the data all of them share; the others conform only because their class does).
+    var savesState: Bool { get }
 }
 
 extension Coordinatable {

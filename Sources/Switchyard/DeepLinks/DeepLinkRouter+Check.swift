@@ -10,7 +10,7 @@ extension DeepLinkRouter {
             for problem in entry.pattern.problems {
                 findings.append(
                     AppDiagnostic(
-                        .error, coordinator: root, problem: "deep link '\(text)': \(problem)",
+                        .error, "invalidDeepLink", coordinator: root, problem: "deep link '\(text)': \(problem)",
                         fix: "write the pattern as docs/coordinators.md describes (:name, :name(int|bool|uuid), a|b://)"
                     ))
             }
@@ -19,7 +19,7 @@ extension DeepLinkRouter {
                 let equivalent = entry.pattern.covers(shadow.pattern)
                 findings.append(
                     AppDiagnostic(
-                        .error, coordinator: root,
+                        .error, "shadowedDeepLink", coordinator: root,
                         problem:
                             "deep link '\(text)' never runs: the earlier '\(shadow.pattern.text)' matches every link it does",
                         fix: equivalent ? "remove one of the two" : "declare '\(text)' before '\(shadow.pattern.text)'")
@@ -29,7 +29,7 @@ extension DeepLinkRouter {
             for example in entry.rejectedExamples {
                 findings.append(
                     AppDiagnostic(
-                        .warning, coordinator: root,
+                        .warning, "exampleNotMatched", coordinator: root,
                         problem:
                             "deep link '\(text)': its example '\(example)' does not match it, so it is not offered",
                         fix: "give an example the pattern matches"))
@@ -38,7 +38,7 @@ extension DeepLinkRouter {
                 guard let taker = earlier.first(where: { $0.pattern.match(example) != nil }) else { continue }
                 findings.append(
                     AppDiagnostic(
-                        .warning, coordinator: root,
+                        .warning, "exampleTakenEarlier", coordinator: root,
                         problem:
                             "deep link '\(text)': its example '\(example)' is opened by the earlier '\(taker.pattern.text)'",
                         fix: "give an example only this pattern matches, or reorder the patterns"))

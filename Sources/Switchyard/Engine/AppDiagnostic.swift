@@ -9,6 +9,8 @@ public struct AppDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     public let severity: Severity
+    /// A stable identifier for tools, e.g. `tabNotListed`.
+    public let code: String
     /// The coordinator type; nil for the app as a whole (its name, or two apps with one name).
     public let coordinator: String?
     /// The route concerned, if any.
@@ -19,8 +21,12 @@ public struct AppDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public let fix: String
 
     /// A finding.
-    public init(_ severity: Severity, coordinator: String? = nil, route: String? = nil, problem: String, fix: String) {
+    public init(
+        _ severity: Severity, _ code: String, coordinator: String? = nil, route: String? = nil, problem: String,
+        fix: String
+    ) {
         self.severity = severity
+        self.code = code
         self.coordinator = coordinator
         self.route = route
         self.problem = problem

@@ -109,6 +109,8 @@ extension EngineStorage {
 /// What a running transaction has done, for the hooks fired after it commits.
 struct Journal {
     var changed = false
+    /// What undoes changes made outside the tree (``NavigationEngine/onRollback(_:)``), in the order they were made.
+    var undo: [() -> Void] = []
     var started: [NodeID] = []
     var finished: [(reference: CoordinatorReference, coordinator: any Coordinatable, parent: (any Coordinatable)?)] = []
     var dismissed: [() -> Void] = []

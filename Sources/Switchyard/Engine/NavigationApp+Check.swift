@@ -15,7 +15,9 @@ extension NavigationApp {
         var findings = deepLinkDiagnostics
         if name.isEmpty {
             findings.append(
-                AppDiagnostic(.error, problem: "the app has no name", fix: "name it: NavigationApp(name: \"shop\", …)"))
+                AppDiagnostic(
+                    .error, "missingName", problem: "the app has no name",
+                    fix: "name it: NavigationApp(name: \"shop\", …)"))
         }
         for explored in exploredCoordinators() {
             findings +=
@@ -34,7 +36,8 @@ extension NavigationApp {
                 (
                     name,
                     AppDiagnostic(
-                        .error, problem: "\(names.count(where: { $0 == name })) apps are named '\(name)'",
+                        .error, "duplicateApp",
+                        problem: "\(names.count(where: { $0 == name })) apps are named '\(name)'",
                         fix: "give each app its own name")
                 ))
         }
@@ -55,7 +58,7 @@ extension NavigationApp {
             if initial.contains(where: { $0 == nil }) || later.contains(where: { $0 == nil }) {
                 findings.append(
                     AppDiagnostic(
-                        .error, coordinator: type,
+                        .error, "notATabRoute", coordinator: type,
                         problem: "its TabNavigation lists a property that is not a @TabRoute",
                         fix:
                             "list only @TabRoute properties: \(table.names(.tab).map { "\\.\($0)" }.joined(separator: ", "))"
@@ -64,14 +67,14 @@ extension NavigationApp {
             if initial.isEmpty {
                 findings.append(
                     AppDiagnostic(
-                        .error, coordinator: type, problem: "its TabNavigation shows no tab at first",
+                        .error, "noTabs", coordinator: type, problem: "its TabNavigation shows no tab at first",
                         fix: "name the first tabs: TabNavigation(\\\(type).tab, …)"))
             }
             let listed = Set((initial + later).compactMap { $0 })
             for name in table.names(.tab) where !listed.contains(name) {
                 findings.append(
                     AppDiagnostic(
-                        .error, coordinator: type, route: name,
+                        .error, "tabNotListed", coordinator: type, route: name,
                         problem: "the tab route is not in its TabNavigation, so it is never shown",
                         fix: "add \\\(type).\(name) to TabNavigation(…), or to its addedLater: if addTab adds it"))
             }
@@ -80,7 +83,8 @@ extension NavigationApp {
             guard binding.initialRoot(of: coordinator) == nil else { return [] }
             return [
                 AppDiagnostic(
-                    .error, coordinator: type, problem: "its initial route is not one of its @Root routes",
+                    .error, "initialNotRoot", coordinator: type,
+                    problem: "its initial route is not one of its @Root routes",
                     fix: "start at a @Root route: \(table.names(.root).joined(separator: ", "))")
             ]
         }
@@ -93,13 +97,14 @@ extension NavigationApp {
         if names.contains("") {
             findings.append(
                 AppDiagnostic(
-                    .error, coordinator: type, problem: "it declares an event without a name",
+                    .error, "unnamedEvent", coordinator: type, problem: "it declares an event without a name",
                     fix: "name every FlowEventDeclaration"))
         }
         for name in Set(names).sorted() where !name.isEmpty && names.count(where: { $0 == name }) > 1 {
             findings.append(
                 AppDiagnostic(
-                    .error, coordinator: type, problem: "it declares the event '\(name)' more than once",
+                    .error, "duplicateEvent", coordinator: type,
+                    problem: "it declares the event '\(name)' more than once",
                     fix: "declare each event once in `static var events`"))
         }
         return findings

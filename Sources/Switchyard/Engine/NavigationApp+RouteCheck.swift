@@ -16,7 +16,7 @@ extension NavigationApp {
                 if ownerKind != .navigation {
                     findings.append(
                         AppDiagnostic(
-                            .error, coordinator: type, route: route.name,
+                            .error, "pushWithoutStack", coordinator: type, route: route.name,
                             problem: "it is pushed, but a \(ownerKind.rawValue) coordinator has no stack\(consequence)",
                             fix:
                                 "declare it @Route(.modal) or @Route(.fullScreen), or move it to a navigation coordinator"
@@ -24,7 +24,7 @@ extension NavigationApp {
                 } else if let kind = transition.outputKind, kind != .navigation {
                     findings.append(
                         AppDiagnostic(
-                            .error, coordinator: type, route: route.name,
+                            .error, "cannotPush", coordinator: type, route: route.name,
                             problem:
                                 "it pushes \(transition.outputTypeName), which is not a navigation coordinator\(consequence)",
                             fix:
@@ -34,7 +34,7 @@ extension NavigationApp {
             }
             findings += undrawableIcons(of: route, owner: explored.coordinator).map { icon in
                 AppDiagnostic(
-                    .warning, coordinator: type, route: route.name,
+                    .warning, "unknownIcon", coordinator: type, route: route.name,
                     problem: "it names the icon '\(icon)', which the web page cannot draw (it shows the name instead)",
                     fix: "use an icon of the page's set (docs/state-document.md, Icons)")
             }

@@ -99,11 +99,11 @@ public final class NavigationEngine {
             try deliverOutcomes()
         } catch let redirect as GuardRedirect where followingRedirects {
             storage = snapshot
-            journal = nil
+            rollBackOutsideTheTree()
             try follow(redirect)
         } catch {
             storage = snapshot
-            journal = nil
+            rollBackOutsideTheTree()
             throw error
         }
         let finished = journal ?? Journal()  // set above; the body cannot end it
@@ -115,6 +115,7 @@ public final class NavigationEngine {
                     try commitCheck(self)
                 } catch {
                     storage = snapshot
+                    finished.undo.reversed().forEach { $0() }
                     refusedByCommitCheck = true
                     throw error
                 }
@@ -127,6 +128,20 @@ public final class NavigationEngine {
     /// Marks the running transaction as having changed the tree.
     func markChanged() {
         journal?.changed = true
+    }
+
+    /// Registers what undoes a change made outside the tree (a coordinator's own data) should the running
+    /// transaction be rolled back, and marks the transaction as a change. Outside a transaction it does nothing.
+    package func onRollback(_ undo: @escaping () -> Void) {
+        journal?.undo.append(undo)
+        journal?.changed = true
+    }
+
+    /// Ends the running transaction's journal, undoing what it changed outside the tree, newest first.
+    private func rollBackOutsideTheTree() {
+        let undo = journal?.undo ?? []
+        journal = nil
+        undo.reversed().forEach { $0() }
     }
 
     /// Runs `body` and returns what it returned or threw, with every change it committed, in order.

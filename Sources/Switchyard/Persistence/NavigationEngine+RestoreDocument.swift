@@ -53,7 +53,9 @@ extension NavigationEngine {
             writer.key("alert")
             writeAlert(alert, into: &writer)
         }
-        if let persistent = coordinator as? any PersistentCoordinator {
+        if let persistent = coordinator as? any PersistentCoordinator,
+            (coordinator as? any DynamicCoordinator)?.savesState ?? true
+        {
             writer.member("data", try persistent.savedState())
         }
         writer.endObject()

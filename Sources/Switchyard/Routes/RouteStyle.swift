@@ -5,6 +5,12 @@ public struct RouteStyle: Sendable, Hashable {
     /// Whether the user may dismiss a modal with a gesture (close button, Escape, swipe down).
     public let dismissible: Bool
 
+    /// A presentation, dismissible by gestures or not.
+    package init(presentation: Presentation, dismissible: Bool) {
+        self.presentation = presentation
+        self.dismissible = dismissible
+    }
+
     /// Pushed on the navigation stack.
     public static let push = RouteStyle(presentation: .push, dismissible: true)
     /// Presented as a sheet the user can dismiss.

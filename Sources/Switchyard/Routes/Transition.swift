@@ -135,7 +135,7 @@ package class AnyTransition {
     package var resultHandler: ((AnyObject, DeliveredOutcome) throws -> Void)?
 
     /// A route whose input and output are named rather than typed.
-    package init(
+    init(
         kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String,
         outputKind: CoordinatorKind?, resultType: ResultType?
     ) {
@@ -172,6 +172,35 @@ package class AnyTransition {
 
     /// Makes the tab item (tab routes only).
     package func makeTabItem(owner: AnyObject) -> TabItem? { nil }
+}
+
+/// A route whose factory and tab item are closures: how other modules of the package (coordinators declared as
+/// data) make routes, as a class can only be subclassed in its own module.
+package final class ClosureTransition: AnyTransition {
+    private let factory: (AnyObject, JSONValue?, String) throws -> RouteProduct
+    private let tabItem: (AnyObject) -> TabItem?
+
+    /// A route with named input and output types, made by `factory` (owner, input, route name).
+    package init(
+        kind: RouteKind, style: RouteStyle, inputTypeName: String?, outputTypeName: String,
+        outputKind: CoordinatorKind?, resultType: ResultType?,
+        factory: @escaping (AnyObject, JSONValue?, String) throws -> RouteProduct,
+        tabItem: @escaping (AnyObject) -> TabItem?
+    ) {
+        self.factory = factory
+        self.tabItem = tabItem
+        super.init(
+            kind: kind, style: style, inputTypeName: inputTypeName, outputTypeName: outputTypeName,
+            outputKind: outputKind, resultType: resultType)
+    }
+
+    override package func make(owner: AnyObject, input: JSONValue?, route: String) throws -> RouteProduct {
+        try factory(owner, input, route)
+    }
+
+    override package func makeTabItem(owner: AnyObject) -> TabItem? {
+        tabItem(owner)
+    }
 }
 
 /// A route with its factory and input decoding, made once per coordinator type. (`package` only because an internal

@@ -1,0 +1,55 @@
+import Switchyard
+
+/// What a control does, as the state document writes it: `{"type": "transition", "steps": [...]}` (from the
+/// coordinator that owns the screen) or `{"type": "event", "name": "login", "payload": {...}, "fields": ["user"]}`.
+enum ActionDefinition: Sendable, Hashable {
+    case transition([StepTemplate])
+    case event(name: String, payload: JSONTemplate, fields: [String])
+
+    func action(_ context: TemplateContext) throws -> ScreenAction {
+        switch self {
+        case .transition(let steps): .transition(try steps.map { try $0.step(context) })
+        case .event(let name, let payload, let fields): .event(name, payload: payload.value(context), fields: fields)
+        }
+    }
+
+    var paths: [String] {
+        switch self {
+        case .transition(let steps): steps.flatMap(\.json.paths)
+        case .event(_, let payload, _): payload.paths
+        }
+    }
+
+    static func read(_ value: JSONValue?, at pointer: String, _ reader: DefinitionReader) -> ActionDefinition? {
+        guard let value,
+            let members = reader.object(
+                value, at: pointer, "an action", allowed: ["type", "steps", "name", "payload", "fields"],
+                required: ["type"]),
+            let type = reader.choice(
+                members["type"], at: Pointer.append(pointer, "type"), "action type", ["transition", "event"])
+        else { return nil }
+        if type == "transition" {
+            for name in ["name", "payload", "fields"] where members[name] != nil {
+                reader.error("unknownMember", at: Pointer.append(pointer, name), "a transition action has no '\(name)'")
+            }
+            return .transition(
+                StepTemplate.readList(members["steps"] ?? .array([]), at: Pointer.append(pointer, "steps"), reader))
+        }
+        if members["steps"] != nil {
+            reader.error("unknownMember", at: Pointer.append(pointer, "steps"), "an event action has no 'steps'")
+        }
+        guard let name = reader.name(members["name"], at: Pointer.append(pointer, "name"), "event name") else {
+            if members["name"] == nil { reader.error("missingMember", at: pointer, "an event action needs 'name'") }
+            return nil
+        }
+        let payload = members["payload"].flatMap {
+            JSONTemplate.read($0, at: Pointer.append(pointer, "payload"), reader)
+        }
+        let fields =
+            reader.array(members["fields"], at: Pointer.append(pointer, "fields"), "field ids")?.enumerated().compactMap
+        {
+            reader.name($1, at: Pointer.append(Pointer.append(pointer, "fields"), $0), "field id")
+        } ?? []
+        return .event(name: name, payload: payload ?? .literal(.null), fields: fields)
+    }
+}

@@ -1,0 +1,63 @@
+import Switchyard
+
+/// An app declared as data (JSON or YAML): its name, its root coordinator, its coordinators and screens, the
+/// session data it starts with, and its deep links. docs/app-definitions.md describes the format;
+/// `Public/schema/app-definition.json` is its JSON Schema.
+///
+/// ```swift
+/// let loaded = AppDefinition.load(json: text)   // a definition, or diagnostics
+/// let app = try NavigationApp(definition: text)  // checked: throws DefinitionFailure with every error found
+/// ```
+public struct AppDefinition: Sendable {
+    /// The app's name (what `POST /api/sessions {"app": …}` selects).
+    public let name: String
+    let root: String
+    let data: JSONValue
+    /// In name order.
+    let coordinators: [CoordinatorDefinition]
+    /// In name order.
+    let screens: [ScreenDefinition]
+    let deepLinks: [DeepLinkDefinition]
+
+    static let members = ["$schema", "name", "root", "data", "coordinators", "screens", "deepLinks"]
+
+    /// Reads a definition from its JSON value: the definition, with every finding; nil when it could not be read
+    /// (the findings say why).
+    static func read(_ value: JSONValue, _ reader: DefinitionReader) -> AppDefinition? {
+        guard
+            let members = reader.object(
+                value, at: "", "an app definition", allowed: members, required: ["name", "root", "coordinators"])
+        else { return nil }
+        let name = reader.name(members["name"], at: "/name", "app name")
+        let root = reader.name(members["root"], at: "/root", "coordinator name")
+        var data = JSONValue.object([:])
+        if let initial = members["data"] {
+            if case .object = initial {
+                data = initial
+            } else {
+                reader.error("wrongType", at: "/data", "expected an object (the session data it starts with)")
+            }
+        }
+        let coordinators = readNamed(members["coordinators"], at: "/coordinators", "coordinators", reader) {
+            CoordinatorDefinition.read($0, $1, at: $2, reader)
+        }
+        let screens = readNamed(members["screens"], at: "/screens", "screens", reader) {
+            ScreenDefinition.read($0, $1, at: $2, reader)
+        }
+        let deepLinks =
+            reader.array(members["deepLinks"], at: "/deepLinks", "deep links")?.enumerated().compactMap {
+                DeepLinkDefinition.read($1, at: Pointer.append("/deepLinks", $0), reader)
+            } ?? []
+        guard let name, let root else { return nil }
+        return AppDefinition(
+            name: name, root: root, data: data, coordinators: coordinators, screens: screens, deepLinks: deepLinks)
+    }
+
+    func coordinator(_ name: String) -> CoordinatorDefinition? {
+        coordinators.first { $0.name == name }
+    }
+
+    func screen(_ name: String) -> ScreenDefinition? {
+        screens.first { $0.name == name }
+    }
+}

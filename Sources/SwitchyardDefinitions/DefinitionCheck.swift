@@ -1,0 +1,323 @@
+import Switchyard
+
+/// The checks of a definition that reads well: names that point nowhere, kinds that do not fit, what is never
+/// reached, guard redirects that loop, data that conditions read but nothing sets, icons the page cannot draw;
+/// and everything ``Switchyard/NavigationApp/check()`` finds in the app it makes, mapped back to JSON Pointers.
+struct DefinitionCheck {
+    let definition: AppDefinition
+    private let coordinators: [String: CoordinatorDefinition]
+    private let screens: [String: ScreenDefinition]
+    private var found: [DefinitionDiagnostic] = []
+
+    init(_ definition: AppDefinition) {
+        self.definition = definition
+        coordinators = Dictionary(
+            definition.coordinators.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        screens = Dictionary(definition.screens.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func findings() -> [DefinitionDiagnostic] {
+        var check = self
+        check.names()
+        check.routes()
+        guard !check.found.contains(where: { $0.severity == .error }) else { return check.found }
+        check.reachability()
+        check.actions()
+        check.redirectLoops()
+        check.dataReads()
+        check.icons()
+        check.engineFindings()
+        return check.found
+    }
+
+    private mutating func error(_ code: String, _ pointer: String, _ message: String, _ suggestion: String? = nil) {
+        found.append(DefinitionDiagnostic(.error, code, at: pointer, message, suggestion: suggestion))
+    }
+
+    private mutating func warning(_ code: String, _ pointer: String, _ message: String, _ suggestion: String? = nil) {
+        found.append(DefinitionDiagnostic(.warning, code, at: pointer, message, suggestion: suggestion))
+    }
+
+    private static func didYouMean(_ name: String, _ choices: some Sequence<String>) -> String? {
+        let choices = Array(choices).sorted()
+        return Spelling.nearest(to: name, in: choices).map { "did you mean '\($0)'?" }
+            ?? (choices.isEmpty ? nil : "one of: \(choices.prefix(12).joined(separator: ", "))")
+    }
+
+    private static func routePointer(_ coordinator: String, _ route: String) -> String {
+        Pointer.append(Pointer.append(Pointer.append("/coordinators", coordinator), "routes"), route)
+    }
+
+    /// The root is a coordinator; no screen shares a coordinator's name.
+    private mutating func names() {
+        if coordinators[definition.root] == nil {
+            error(
+                "unknownCoordinator", "/root", "'\(definition.root)' is not a coordinator of this definition",
+                Self.didYouMean(definition.root, coordinators.keys))
+        }
+        for screen in definition.screens where coordinators[screen.name] != nil {
+            error(
+                "duplicateName", Pointer.append("/screens", screen.name),
+                "'\(screen.name)' names both a screen and a coordinator", "rename one of them")
+        }
+    }
+
+    /// Every route targets something that exists, of a kind its coordinator can hold; initial routes and tabs name
+    /// routes of the right kind.
+    private mutating func routes() {
+        let targets = Set(coordinators.keys).union(screens.keys)
+        for coordinator in definition.coordinators {
+            let base = Pointer.append("/coordinators", coordinator.name)
+            for route in coordinator.routes {
+                let at = Self.routePointer(coordinator.name, route.name)
+                if !targets.contains(route.target) {
+                    error(
+                        "unknownTarget", Pointer.append(at, "target"),
+                        "'\(route.target)' is neither a screen nor a coordinator of this definition",
+                        Self.didYouMean(route.target, targets))
+                }
+                switch (route.kind, coordinator.kind) {
+                case (.tab, .root), (.tab, .stack):
+                    error(
+                        "wrongRouteKind", Pointer.append(at, "kind"),
+                        "a \(coordinator.kind.rawValue) coordinator has no tab routes", "use kind 'root' or 'route'")
+                case (.root, .tabs):
+                    error(
+                        "wrongRouteKind", Pointer.append(at, "kind"), "a tabs coordinator has no root routes",
+                        "use kind 'tab'")
+                default: break
+                }
+                if let type = route.input, route.kind == .tab {
+                    error(
+                        "wrongRouteKind", Pointer.append(at, "input"),
+                        "a tab route takes no input (it is made when the tabs start), declared \(type.rawValue)")
+                }
+            }
+            let routeNames = coordinator.routes.map(\.name)
+            if let initial = coordinator.initial {
+                if let route = coordinator.routes.first(where: { $0.name == initial }) {
+                    if route.kind != .root {
+                        error(
+                            "wrongRouteKind", Pointer.append(base, "initial"),
+                            "the initial route '\(initial)' is not a root route", "give it \"kind\": \"root\"")
+                    }
+                } else {
+                    error(
+                        "unknownRoute", Pointer.append(base, "initial"),
+                        "'\(initial)' is not a route of \(coordinator.name)",
+                        Self.didYouMean(initial, routeNames))
+                }
+            }
+            for (list, member) in [(coordinator.tabs, "tabs"), (coordinator.addedLater, "addedLater")] {
+                for (index, tab) in list.enumerated() where !coordinator.routes.contains(where: { $0.name == tab }) {
+                    error(
+                        "unknownRoute", Pointer.append(Pointer.append(base, member), index),
+                        "'\(tab)' is not a route of \(coordinator.name)", Self.didYouMean(tab, routeNames))
+                }
+            }
+        }
+    }
+
+    /// What the root never reaches through routes is never shown.
+    private mutating func reachability() {
+        var reached: Set<String> = [definition.root]
+        var queue = [definition.root]
+        while let name = queue.popLast() {
+            for route in coordinators[name]?.routes ?? [] where reached.insert(route.target).inserted {
+                queue.append(route.target)
+            }
+        }
+        for coordinator in definition.coordinators where !reached.contains(coordinator.name) {
+            warning(
+                "unreachable", Pointer.append("/coordinators", coordinator.name),
+                "no route from the root '\(definition.root)' leads to the coordinator '\(coordinator.name)'",
+                "target it from a route, or remove it")
+        }
+        for screen in definition.screens where !reached.contains(screen.name) {
+            warning(
+                "unreachable", Pointer.append("/screens", screen.name),
+                "no route from the root '\(definition.root)' leads to the screen '\(screen.name)'",
+                "target it from a route, or remove it")
+        }
+    }
+
+    /// A screen's transition starts at a route its coordinator has; an event it sends is declared somewhere.
+    private mutating func actions() {
+        let events = Set(definition.coordinators.flatMap { $0.events.map(\.declaration.name) })
+        for screen in definition.screens {
+            let owners = definition.coordinators.filter { $0.routes.contains { $0.target == screen.name } }
+            let routes = Set(owners.flatMap { $0.routes.map(\.name) })
+            for (index, element) in screen.content.enumerated() {
+                let at = Pointer.append(Pointer.append(Pointer.append("/screens", screen.name), "content"), index)
+                for (action, pointer) in Self.actions(of: element, at: at) {
+                    switch action {
+                    case .transition(let steps):
+                        if let route = steps.first?.route, !owners.isEmpty, !routes.contains(route) {
+                            error(
+                                "unknownRoute",
+                                Pointer.append(Pointer.append(Pointer.append(pointer, "steps"), 0), "route"),
+                                "the screen's coordinator (\(owners.map(\.name).joined(separator: ", "))) has no route '\(route)'",
+                                Self.didYouMean(route, routes))
+                        }
+                    case .event(let name, _, _) where !events.contains(name):
+                        error(
+                            "unknownEvent", Pointer.append(pointer, "name"),
+                            "no coordinator handles the event '\(name)'",
+                            Self.didYouMean(name, events))
+                    case .event: break
+                    }
+                }
+            }
+        }
+    }
+
+    private static func actions(of element: ElementDefinition, at pointer: String) -> [(ActionDefinition, String)] {
+        switch element {
+        case .toggle(_, _, _, let action), .button(_, _, _, let action):
+            return [(action, Pointer.append(pointer, "action"))]
+        case .list(let rows):
+            return rows.enumerated().compactMap { index, row in
+                row.action.map {
+                    ($0, Pointer.append(Pointer.append(Pointer.append(pointer, "rows"), index), "action"))
+                }
+            }
+        case .boundList(_, let row):
+            return row.action.map { [($0, Pointer.append(Pointer.append(pointer, "row"), "action"))] } ?? []
+        case .text, .image, .textField: return []
+        }
+    }
+
+    /// A guard whose redirect enters a guarded route whose redirect comes back would loop (the engine refuses it
+    /// at run time; here it is found before).
+    private mutating func redirectLoops() {
+        var redirects: [String: (pointer: String, routes: [String])] = [:]
+        for coordinator in definition.coordinators {
+            for route in coordinator.routes {
+                if case .redirect(let steps)? = route.guardRule?.otherwise {
+                    redirects[route.name] = (
+                        Pointer.append(Self.routePointer(coordinator.name, route.name), "guard"),
+                        steps.compactMap(\.route)
+                    )
+                }
+            }
+        }
+        var reported: Set<String> = []
+        for start in redirects.keys.sorted() {
+            var path = [start]
+            var current = start
+            while let next = redirects[current]?.routes.first(where: { redirects[$0] != nil }) {
+                if let loopStart = path.firstIndex(of: next) {
+                    let loop = Array(path[loopStart...])
+                    if reported.insert(loop.sorted().joined(separator: ",")).inserted, let first = redirects[loop[0]] {
+                        error(
+                            "redirectLoop", first.pointer,
+                            "guards redirect in a circle: \((loop + [next]).joined(separator: " → "))",
+                            "let one of them allow, or redirect elsewhere")
+                    }
+                    break
+                }
+                path.append(next)
+                current = next
+            }
+        }
+    }
+
+    /// A condition that reads `data.x` when neither the initial data nor any operation sets `x` is always the same.
+    private mutating func dataReads() {
+        var set = Set(definition.data.objectValue?.keys.map { $0 } ?? [])
+        var handlers: [Handler] = definition.coordinators.flatMap { $0.events.map(\.handler) }
+        handlers += definition.coordinators.flatMap { $0.routes.compactMap(\.onResult) }
+        set.formUnion(handlers.flatMap { $0.data.map(\.path.root) })
+        var reads: [(String, String)] = []
+        for coordinator in definition.coordinators {
+            for route in coordinator.routes {
+                if let rule = route.guardRule {
+                    reads += rule.allowIf.paths.map {
+                        ($0, Pointer.append(Self.routePointer(coordinator.name, route.name), "guard"))
+                    }
+                }
+            }
+            for event in coordinator.events {
+                let at = Pointer.append(
+                    Pointer.append(Pointer.append("/coordinators", coordinator.name), "events"), event.declaration.name)
+                reads += event.handler.requirements.flatMap { $0.condition.paths.map { ($0, at) } }
+            }
+        }
+        for (index, link) in definition.deepLinks.enumerated() {
+            reads += (link.waitUntil?.paths ?? []).map {
+                ($0, Pointer.append(Pointer.append("/deepLinks", index), "waitUntil"))
+            }
+        }
+        var warned: Set<String> = []
+        for (path, pointer) in reads where path.hasPrefix("data.") {
+            let key = String(path.dropFirst(5).prefix { $0 != "." && $0 != "[" })
+            guard !set.contains(key), warned.insert(key + pointer).inserted else { continue }
+            warning(
+                "dataNeverSet", pointer, "the condition reads '\(path)', which neither 'data' nor any operation sets",
+                Self.didYouMean(key, set).map { "\($0) (it always reads as absent)" } ?? "set it in 'data' or an event")
+        }
+    }
+
+    /// Icons written out (not made by a template) must be ones the page draws.
+    private mutating func icons() {
+        for coordinator in definition.coordinators {
+            for route in coordinator.routes {
+                if let icon = route.item?.icon, icon.paths.isEmpty, !PageIcons.names.contains(icon.text) {
+                    warning(
+                        "unknownIcon",
+                        Pointer.append(Pointer.append(Self.routePointer(coordinator.name, route.name), "item"), "icon"),
+                        "the page cannot draw the icon '\(icon.text)' (it shows the name instead)",
+                        Self.didYouMean(icon.text, PageIcons.names))
+                }
+            }
+        }
+        for screen in definition.screens {
+            for (index, element) in screen.content.enumerated() {
+                let at = Pointer.append(Pointer.append(Pointer.append("/screens", screen.name), "content"), index)
+                var named: [(Template, String)] = []
+                switch element {
+                case .image(let name, _): named.append((name, Pointer.append(at, "systemName")))
+                case .list(let rows):
+                    for (row, item) in rows.enumerated() {
+                        if let icon = item.icon {
+                            named.append(
+                                (icon, Pointer.append(Pointer.append(Pointer.append(at, "rows"), row), "icon")))
+                        }
+                    }
+                case .boundList(_, let row):
+                    if let icon = row.icon { named.append((icon, Pointer.append(Pointer.append(at, "row"), "icon"))) }
+                default: break
+                }
+                for (icon, pointer) in named where icon.paths.isEmpty && !PageIcons.names.contains(icon.text) {
+                    warning(
+                        "unknownIcon", pointer,
+                        "the page cannot draw the icon '\(icon.text)' (it shows the name instead)",
+                        Self.didYouMean(icon.text, PageIcons.names))
+                }
+            }
+        }
+    }
+
+    /// What the engine's own check finds in the app (pushing without a stack, tabs never shown, deep-link patterns
+    /// that cannot work or never run), with the definition's pointers. Its icon findings are the ones above.
+    private mutating func engineFindings() {
+        for finding in NavigationApp(definition).check() where finding.code != "unknownIcon" {
+            var pointer = ""
+            if let coordinator = finding.coordinator {
+                pointer = Pointer.append("/coordinators", coordinator)
+                if let route = finding.route { pointer = Self.routePointer(coordinator, route) }
+            }
+            if finding.problem.hasPrefix("deep link '"),
+                let index = definition.deepLinks.firstIndex(where: {
+                    finding.problem.hasPrefix("deep link '\($0.pattern)'")
+                })
+            {
+                pointer = Pointer.append(Pointer.append("/deepLinks", index), "pattern")
+            }
+            found.append(
+                DefinitionDiagnostic(
+                    finding.severity == .error ? .error : .warning, finding.code, at: pointer, finding.problem,
+                    suggestion: finding.fix))
+        }
+    }
+}

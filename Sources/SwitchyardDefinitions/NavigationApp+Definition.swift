@@ -1,0 +1,39 @@
+import Switchyard
+
+extension NavigationApp {
+    /// The app an app definition declares, run by the same engine as an app written in Swift.
+    ///
+    /// - Throws: ``DefinitionFailure`` with every error ``AppDefinition/check(json:)`` finds.
+    public init(definition text: String, format: DefinitionFormat = .json) throws {
+        let loaded = AppDefinition.load(text, format: format)
+        guard let definition = loaded.definition, !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
+            throw DefinitionFailure(diagnostics: loaded.diagnostics)
+        }
+        self.init(definition)
+    }
+
+    /// The app of a definition already checked.
+    init(_ definition: AppDefinition) {
+        let compiled = CompiledDefinition(definition)
+        let root = definition.root
+        let initial = definition.data
+        let start: @Sendable () -> CoordinatorContext = {
+            compiled.context(root, input: nil, data: SessionData(initial), savesState: true)
+        }
+        let links = definition.deepLinks
+        switch definition.coordinator(root)?.kind ?? .stack {
+        case .root:
+            self.init(
+                name: definition.name, root: { DefinedRootCoordinator(start()) },
+                deepLinks: DefinedDeepLinks.router(links))
+        case .stack:
+            self.init(
+                name: definition.name, root: { DefinedStackCoordinator(start()) },
+                deepLinks: DefinedDeepLinks.router(links))
+        case .tabs:
+            self.init(
+                name: definition.name, root: { DefinedTabCoordinator(start()) },
+                deepLinks: DefinedDeepLinks.router(links))
+        }
+    }
+}

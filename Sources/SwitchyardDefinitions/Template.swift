@@ -1,0 +1,74 @@
+import Foundation
+import Mustache
+import Switchyard
+
+/// Text with `{{…}}` tags (Mustache, rendered as plain text: nothing is HTML-escaped), rendered with the context of
+/// the moment: `input` (the route's input), `data` (the session's data), `item` (a list row's element), `payload`
+/// and `fields` (a flow event's), `link` (a deep link's parameters), `result` (a delivered result).
+struct Template: Sendable, Hashable {
+    let text: String
+    private let compiled: MustacheTemplate?
+    /// The context path when the whole text is one tag (`{{data.user}}`): its value is taken as JSON, not as text.
+    let wholePath: String?
+
+    /// Text without tags, as it is.
+    init(literal text: String) {
+        self.text = text
+        compiled = nil
+        wholePath = nil
+    }
+
+    init(_ text: String) throws {
+        self.text = text
+        if text.contains("{{") {
+            compiled = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + text)
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"),
+                trimmed.dropFirst(2).dropLast(2).allSatisfy({
+                    $0.isLetter || $0.isNumber || "_.-".contains($0)
+                })
+            {
+                wholePath = String(trimmed.dropFirst(2).dropLast(2))
+            } else {
+                wholePath = nil
+            }
+        } else {
+            compiled = nil
+            wholePath = nil
+        }
+    }
+
+    /// The text with its tags filled in from `context`.
+    func render(_ context: TemplateContext) -> String {
+        guard let compiled else { return text }
+        return compiled.render(context.mustacheValue)
+    }
+
+    /// The value: the JSON at ``wholePath`` for a one-tag template, else the rendered text.
+    func value(_ context: TemplateContext) -> JSONValue {
+        if let wholePath { return context.lookup(wholePath) ?? .null }
+        return .string(render(context))
+    }
+
+    /// The context paths its tags read (`data.user.name`), for the check.
+    var paths: [String] {
+        guard compiled != nil else { return [] }
+        var found: [String] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            let tag = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
+            let name = tag.drop(while: { "#^/&{!>%".contains($0) }).trimmingCharacters(
+                in: CharacterSet(charactersIn: " }"))
+            if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
+                found.append(String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
+            } else if !name.isEmpty, name != "." {
+                found.append(name)
+            }
+            rest = rest[close.upperBound...]
+        }
+        return found
+    }
+
+    static func == (lhs: Template, rhs: Template) -> Bool { lhs.text == rhs.text }
+    func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Switchyard
+
+/// What templates, conditions and data operations read: a JSON object with `input`, `data`, `item`, `payload`,
+/// `fields`, `link` and `result` as far as they apply.
+struct TemplateContext {
+    var values: [String: JSONValue]
+
+    init(_ values: [String: JSONValue] = [:]) {
+        self.values = values
+    }
+
+    /// The value at a dotted path (`data.user.name`, `item.id`, `input`); nil where nothing is.
+    func lookup(_ path: String) -> JSONValue? {
+        var current: JSONValue? = .object(values)
+        for key in path.split(separator: ".") {
+            switch current {
+            case .object(let members)?: current = members[String(key)]
+            case .array(let elements)?:
+                guard let index = Int(key), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    /// The context as the Mustache renderer reads it.
+    var mustacheValue: Any {
+        Self.mustache(.object(values))
+    }
+
+    private static func mustache(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: return ""
+        case .bool(let flag): return flag
+        case .number(let number):
+            if let integer = Int(exactly: number) { return integer }
+            return number
+        case .string(let text): return text
+        case .array(let elements): return elements.map(mustache)
+        case .object(let members): return members.filter { $0.value != .null }.mapValues(mustache)
+        }
+    }
+}

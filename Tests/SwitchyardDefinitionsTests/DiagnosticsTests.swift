@@ -1,0 +1,132 @@
+import Switchyard
+import SwitchyardDefinitions
+import Testing
+
+/// A definition that cannot work is refused with findings a person can act on: severity, code, JSON Pointer,
+/// message and a suggestion.
+@Suite("Checking app definitions")
+struct DiagnosticsTests {
+    private func findings(_ text: String, format: DefinitionFormat = .json) -> [String] {
+        AppDefinition.load(text, format: format).diagnostics.map(\.description)
+    }
+
+    private func app(_ coordinators: String, screens: String = "{}", extra: String = "") -> String {
+        #"{"name": "shop", "root": "App", "coordinators": \#(coordinators), "screens": \#(screens)\#(extra)}"#
+    }
+
+    @Test func anUnknownTargetIsNamedWithItsPointerAndTheNearestName() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}, "checkout": {"target": "Chekout"}}}}"#,
+            screens: #"{"Home": {"title": "Home"}, "Checkout": {"title": "Pay"}}"#)
+        #expect(
+            findings(text) == [
+                "error unknownTarget at /coordinators/App/routes/checkout/target: 'Chekout' is neither a screen nor a coordinator of this definition (did you mean 'Checkout'?)"
+            ])
+    }
+
+    @Test func unknownMembersAndWrongTypesAreEachFound() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home", "presentaton": "modal"}}}}"#,
+            screens: #"{"Home": {"title": 7}}"#)
+        #expect(
+            findings(text) == [
+                "error unknownMember at /coordinators/App/routes/home/presentaton: a route has no member 'presentaton' (did you mean 'presentation'?)",
+                "error wrongType at /screens/Home/title: expected a string (title), found a number",
+            ])
+    }
+
+    @Test func brokenJSONAndYAMLSayWhere() {
+        #expect(findings("{\"name\": ").first?.hasPrefix("error invalidJSON at /: the file is not JSON") == true)
+        #expect(
+            findings("name: [", format: .yaml).first?.hasPrefix("error invalidYAML at /: the file is not YAML") == true)
+        #expect(findings("[]") == ["error wrongType at /: expected an object (an app definition), found an array"])
+    }
+
+    @Test func theRootMustBeACoordinatorAndTheInitialRouteARootRoute() {
+        let text =
+            #"{"name": "shop", "root": "Ap", "coordinators": {"App": {"kind": "stack", "initial": "next", "routes": {"next": {"target": "App"}}}}}"#
+        #expect(
+            findings(text) == [
+                "error unknownCoordinator at /root: 'Ap' is not a coordinator of this definition (did you mean 'App'?)",
+                "error wrongRouteKind at /coordinators/App/initial: the initial route 'next' is not a root route (give it \"kind\": \"root\")",
+            ])
+    }
+
+    @Test func warningsForWhatIsNeverReachedDataNothingSetsAndIconsThePageLacks() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}, "admin": {"target": "Home", "presentation": "modal", "guard": {"allowIf": {"path": "data.rol", "equals": "admin"}, "refuse": {"code": "no", "message": "No"}}}}}}"#,
+            screens:
+                #"{"Home": {"title": "Home", "content": [{"type": "image", "systemName": "unicorn"}]}, "Old": {"title": "Old"}}"#,
+            extra: #", "data": {"role": "user"}"#)
+        #expect(
+            findings(text) == [
+                "warning unreachable at /screens/Old: no route from the root 'App' leads to the screen 'Old' (target it from a route, or remove it)",
+                "warning dataNeverSet at /coordinators/App/routes/admin/guard: the condition reads 'data.rol', which neither 'data' nor any operation sets (did you mean 'role'? (it always reads as absent))",
+                "warning unknownIcon at /screens/Home/content/0/systemName: the page cannot draw the icon 'unicorn' (it shows the name instead) (one of: arrow.left, arrow.right, bell, bookmark, calendar, cart, checkmark, chevron.left, chevron.right, circle, circle.fill, clock)",
+            ])
+        #expect(AppDefinition.load(text).definition != nil)  // warnings do not stop it
+    }
+
+    @Test func guardsRedirectingInACircleAreFound() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}, "a": {"target": "Home", "guard": {"allowIf": {"path": "data.x", "exists": true}, "redirect": [{"action": "push", "route": "b"}]}}, "b": {"target": "Home", "guard": {"allowIf": {"path": "data.x", "exists": true}, "redirect": [{"action": "push", "route": "a"}]}}}}}"#,
+            screens: #"{"Home": {"title": "Home"}}"#, extra: #", "data": {"x": null}"#)
+        #expect(
+            findings(text).first
+                == "error redirectLoop at /coordinators/App/routes/a/guard: guards redirect in a circle: a → b → a (let one of them allow, or redirect elsewhere)"
+        )
+    }
+
+    @Test func whatTheEnginesCheckFindsComesWithPointers() {
+        let text = app(
+            #"{"App": {"kind": "tabs", "tabs": ["one"], "routes": {"one": {"kind": "tab", "target": "Home", "item": {"title": "One", "icon": "house"}}, "two": {"kind": "tab", "target": "Home", "item": {"title": "Two", "icon": "star"}}}}}"#,
+            screens: #"{"Home": {"title": "Home"}}"#,
+            extra:
+                #", "deepLinks": [{"pattern": "shop://x/:id", "steps": []}, {"pattern": "shop://x/new", "steps": []}]"#)
+        #expect(
+            findings(text) == [
+                "error shadowedDeepLink at /deepLinks/1/pattern: deep link 'shop://x/new' never runs: the earlier 'shop://x/:id' matches every link it does (declare 'shop://x/new' before 'shop://x/:id')",
+                "error tabNotListed at /coordinators/App/routes/two: the tab route is not in its TabNavigation, so it is never shown (add \\App.two to TabNavigation(…), or to its addedLater: if addTab adds it)",
+            ])
+    }
+
+    @Test func aScreenActionNamesARouteOrEventThatExists() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}, "detail": {"target": "Home"}}, "events": {"save": {}}}}"#,
+            screens:
+                #"{"Home": {"title": "Home", "content": [{"type": "button", "title": "Go", "action": {"type": "transition", "steps": [{"action": "push", "route": "detial"}]}}, {"type": "button", "title": "Save", "action": {"type": "event", "name": "sav"}}]}}"#
+        )
+        #expect(
+            findings(text) == [
+                "error unknownRoute at /screens/Home/content/0/action/steps/0/route: the screen's coordinator (App) has no route 'detial' (did you mean 'detail'?)",
+                "error unknownEvent at /screens/Home/content/1/action/name: no coordinator handles the event 'sav' (did you mean 'save'?)",
+            ])
+    }
+
+    @Test func aRefusedDefinitionIsAFailureListingEveryError() {
+        #expect {
+            _ = try NavigationApp(definition: "{}")
+        } throws: { error in
+            "\(error)"
+                == "error missingMember at /: an app definition needs the member 'name' (add \"name\")\nerror missingMember at /: an app definition needs the member 'root' (add \"root\")\nerror missingMember at /: an app definition needs the member 'coordinators' (add \"coordinators\")"
+        }
+    }
+
+    @Test func yamlReadsAsTheSameDefinition() throws {
+        let yaml = """
+            name: hello
+            root: Main
+            coordinators:
+              Main:
+                kind: stack
+                initial: home
+                routes:
+                  home: {kind: root, target: Home}
+            screens:
+              Home:
+                title: Hello
+            """
+        let engine = try NavigationApp(definition: yaml, format: .yaml).makeEngine()
+        #expect(engine.stateValue()["visible"]?["screen"]?["title"] == "Hello")
+    }
+}
