@@ -84,8 +84,9 @@ let package = Package(
         .target(
             name: "SwitchyardCommandLine",
             dependencies: [
-                "Switchyard", "SwitchyardServer", "SwitchyardSessions", "SwitchyardJSON", "MicroHTTP", "SQLiteStore",
-                "PostgresStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Switchyard", "SwitchyardServer", "SwitchyardSessions", "SwitchyardJSON", "SwitchyardDefinitions",
+                "MicroHTTP", "SQLiteStore", "PostgresStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import SQLiteStore
 import Switchyard
+import SwitchyardDefinitions
 import SwitchyardServer
 import SwitchyardSessions
 
@@ -11,6 +12,13 @@ import SwitchyardSessions
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the apps, the REST API and the web page (the default command).")
+
+    @Option(
+        name: .customLong("app"),
+        help:
+            "An app definition to serve (JSON or YAML), or a folder of them; repeatable. They come first, the first being the default app (env SWITCHYARD_APPS, paths separated by ':')."
+    )
+    var apps: [String] = []
 
     @Option(help: "Address to listen on (env SWITCHYARD_HOST; default 127.0.0.1; 0.0.0.0 for all).")
     var host: String?
@@ -147,7 +155,20 @@ struct ServeCommand: ParsableCommand {
         let program = CommandLineProgram.current
         // The apps are checked before anything is opened: declarations that cannot work stop the start, one line each.
         var refused = false
-        for (app, finding) in NavigationApp.check(program.apps) {
+        // Definitions first: one that cannot work stops the start, one line per finding.
+        let definitions = DefinitionFiles(paths: settings.appPaths)
+        for (severity, line) in definitions.lines {
+            switch severity {
+            case .error: logger.critical("\(line)")
+            case .warning: logger.warning("\(line)")
+            }
+        }
+        if definitions.hasErrors { throw ExitCode(1) }
+        let apps = definitions.apps + program.apps
+        for file in definitions.files {
+            logger.info("\(file.path): serving the app '\(file.app?.name ?? "")'")
+        }
+        for (app, finding) in NavigationApp.check(apps) {
             switch finding.severity {
             case .error:
                 logger.critical("app '\(app)': \(finding)")
@@ -162,7 +183,7 @@ struct ServeCommand: ParsableCommand {
         else {
             throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
         }
-        var apiConfiguration = ServerConfiguration(apps: program.apps)
+        var apiConfiguration = ServerConfiguration(apps: apps)
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL
         apiConfiguration.corsOrigin = settings.corsOrigin
@@ -196,7 +217,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         logger.info(
-            "\(program.name) \(program.version) serving \(program.apps.map(\.name).joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
+            "\(program.name) \(program.version) serving \(apps.map(\.name).joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
             metadata: settings.metadata(port: server.port))
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"

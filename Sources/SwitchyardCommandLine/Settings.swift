@@ -10,6 +10,8 @@ struct Settings {
     var host = "127.0.0.1"
     var port: UInt16 = 8080
     var publicFolder = PageFolder.standard
+    /// App definition files and folders (`--app`, `SWITCHYARD_APPS`).
+    var appPaths: [String] = []
     /// nil: the default for the store (``defaultThreads``).
     var chosenThreads: Int?
     var maxSessions = 100_000
@@ -44,6 +46,11 @@ struct Settings {
             port = try Self.number(text, source, in: 0...65_535).map(UInt16.init) ?? port
         }
         if let (text, _) = value(command.public, "public") { publicFolder = text }
+        if !command.apps.isEmpty {
+            appPaths = command.apps
+        } else if let list = environment["SWITCHYARD_APPS"], !list.isEmpty {
+            appPaths = list.split(separator: ":").map(String.init)
+        }
         if let (text, source) = value(command.threads, "threads") {
             chosenThreads = try Self.number(text, source, in: 1...256)
         }

@@ -24,7 +24,9 @@ extension AppDefinition {
         let reader = DefinitionReader()
         let definition = read(value, reader)
         var findings = reader.diagnostics
-        if let definition, !findings.contains(where: { $0.severity == .error }) {
+        // An unknown member is left out and the rest read as usual, so the checks of the whole still hold; any other
+        // error may have left something out, and checking what remains would report what is only missing.
+        if let definition, !findings.contains(where: { $0.severity == .error && $0.code != "unknownMember" }) {
             findings += DefinitionCheck(definition).findings()
         }
         let errors = findings.filter { $0.severity == .error }

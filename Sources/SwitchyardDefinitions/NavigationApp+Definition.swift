@@ -3,7 +3,7 @@ import Switchyard
 extension NavigationApp {
     /// The app an app definition declares, run by the same engine as an app written in Swift.
     ///
-    /// - Throws: ``DefinitionFailure`` with every error ``AppDefinition/check(json:)`` finds.
+    /// - Throws: ``DefinitionFailure`` with every finding ``AppDefinition/load(_:format:)`` makes, when one is an error.
     public init(definition text: String, format: DefinitionFormat = .json) throws {
         let loaded = AppDefinition.load(text, format: format)
         guard let definition = loaded.definition, !loaded.diagnostics.contains(where: { $0.severity == .error }) else {
@@ -12,8 +12,8 @@ extension NavigationApp {
         self.init(definition)
     }
 
-    /// The app of a definition already checked.
-    init(_ definition: AppDefinition) {
+    /// The app of a definition (``AppDefinition/load(_:format:)`` gives one only when it has no error).
+    public init(_ definition: AppDefinition) {
         let compiled = CompiledDefinition(definition)
         let root = definition.root
         let initial = definition.data

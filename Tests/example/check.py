@@ -97,6 +97,46 @@ with tempfile.TemporaryDirectory() as folder:
           checked.returncode == 1 and checked.stdout.startswith("app 'mail': error: MailTabs, route 'archive'")
           and "warning: MailTabs, route 'archive': it names the icon 'archivebox'" in checked.stdout)
 
+# Apps as data: `check FILE` names each finding with its pointer; `--app FOLDER` serves the definitions in it first
+# (the first is the default app), beside the program's own apps.
+with tempfile.TemporaryDirectory() as folder:
+    broken = subprocess.run([binary, "check", ROOT / "Tests/example/broken-app.json"], capture_output=True,
+                            text=True, timeout=30, cwd=folder)
+    check("`check FILE` fails on a broken definition, one line per finding with its pointer and a suggestion",
+          broken.returncode == 1 and broken.stdout.splitlines() == [
+              f"{ROOT}/Tests/example/broken-app.json: error unknownMember at /coordinators/App/routes/checkout/"
+              "presentaton: a route has no member 'presentaton' (did you mean 'presentation'?)",
+              f"{ROOT}/Tests/example/broken-app.json: error unknownTarget at /coordinators/App/routes/checkout/"
+              "target: 'Chekout' is neither a screen nor a coordinator of this definition (did you mean 'Checkout'?)",
+          ] or print(broken.stdout, broken.stderr))
+    sound = subprocess.run([binary, "check", ROOT / "Examples/Definitions"], capture_output=True, text=True,
+                           timeout=30, cwd=folder)
+    check("`check FOLDER` passes the example definitions",
+          sound.returncode == 0 and "mail.json: app 'mail': no problems" in sound.stdout)
+    refused = subprocess.run([binary, "--store", "memory", "--port", "0", "--app",
+                              ROOT / "Tests/example/broken-app.json"], capture_output=True, text=True, timeout=30,
+                             cwd=folder)
+    check("`serve --app` refuses to start on a broken definition, naming the finding",
+          refused.returncode == 1 and "error unknownMember at /coordinators/App/routes/checkout/presentaton"
+          in refused.stderr)
+    served = Server(binary, "--store", "memory", "--app", str(ROOT / "Examples/Definitions"),
+                    log=os.path.join(folder, "apps.log"), public=ROOT / "Public", cwd=folder).start()
+    try:
+        _, mail = call(served, "POST", "/api/sessions")
+        _, hello = call(served, "POST", "/api/sessions", {"app": "hello"})
+        _, pending = call(served, "POST", f"/api/sessions/{mail['session']}/deeplinks", {"url": "mail://message/m2"})
+        item = mail["visible"]["item"]
+        status, logged = call(served, "POST", f"/api/sessions/{mail['session']}/events",
+                              {"from": item, "name": "login", "fields": {"user": "ada"}})
+        check("`--app FOLDER` serves the definition as the default app, beside the program's own",
+              mail["visible"]["path"] == ["login"] and hello["visible"]["path"] == ["names"])
+        check("the defined app runs its event, its data and its pending deep link over HTTP",
+              pending["result"]["deepLink"] == "pending" and status == 200
+              and logged["visible"]["path"] == ["home", "inbox", "list", "message"]
+              and logged["visible"]["screen"]["title"] == "Message m2")
+    finally:
+        served.stop()
+
 # The guide's package (docs/serving-your-own-app.md, "From an empty folder"): its manifest, beside a checkout named
 # switchyard/, with the example's sources, loads and every product it names exists. Nothing is compiled: building a
 # target that does not exist makes SwiftPM load the whole package graph (where a wrong product is an error) and

@@ -2,9 +2,20 @@
 package enum Spelling {
     /// The allowed name closest to `name` by edit distance, when it is close enough to be a misspelling.
     package static func nearest(to name: String, in allowed: [String]) -> String? {
-        let scored = allowed.map { ($0, distance(name.lowercased(), $0.lowercased())) }
+        let length = name.count
+        // A length difference above the limit is already too far: such names are not compared at all, so that a
+        // long name costs nothing.
+        let scored = allowed.compactMap { candidate -> (String, Int)? in
+            guard abs(candidate.count - length) <= limit(length, candidate.count) else { return nil }
+            return (candidate, distance(name.lowercased(), candidate.lowercased()))
+        }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-        return best.1 <= max(1, min(name.count, best.0.count) / 3) ? best.0 : nil
+        return best.1 <= limit(length, best.0.count) ? best.0 : nil
+    }
+
+    /// The largest distance still taken for a misspelling.
+    private static func limit(_ a: Int, _ b: Int) -> Int {
+        max(1, min(a, b) / 3)
     }
 
     /// Levenshtein distance.
