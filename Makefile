@@ -114,12 +114,13 @@ test-runtime:
 
 # The image's runtime stage, proven without a Docker engine: a debootstrap'ed Debian with exactly the Dockerfile's
 # runtime packages runs the image's command as its user (root needed: debootstrap, chroot), for the demo and for
-# Examples/Hello, each staged by docker/stage-app.sh as the Dockerfile's build stage stages it.
+# Examples/Hello (with Examples/Definitions mounted at /apps), each staged by docker/stage-app.sh as the Dockerfile's
+# build stage stages it.
 test-image:
 	SCRATCH=.build-static bash docker/stage-app.sh . switchyard .build-stage/demo
 	@[ -x .build-stage/hello/usr/local/bin/switchyard ] || $(MAKE) test-example
 	$(SUDO) bash docker/prove-image.sh .build-stage/demo
-	$(SUDO) bash docker/prove-image.sh .build-stage/hello
+	$(SUDO) bash docker/prove-image.sh .build-stage/hello Examples/Definitions
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources

@@ -16,8 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "prove-image: $*"; }
 fail() { echo "prove-image: FAIL: $*" >&2; exit 1; }
-[ "$#" = 1 ] || fail "usage: prove-image.sh STAGING (a folder docker/stage-app.sh filled)"
+[ "$#" = 1 ] || [ "$#" = 2 ] || fail "usage: prove-image.sh STAGING [APPS] (STAGING: what docker/stage-app.sh filled; APPS: a folder of app definitions to mount at /apps)"
 staging=$1
+apps=${2:-}
 [ -x "$staging/usr/local/bin/switchyard" ] || fail "$staging has no staged app (run docker/stage-app.sh first)"
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap and chroot)"
 command -v debootstrap >/dev/null || fail "debootstrap is missing (apt-get install debootstrap)"
@@ -47,10 +48,16 @@ fi
 # --- 2. the app, as the Dockerfile installs it ----------------------------------------------------------------
 install -m 0755 "$staging/usr/local/bin/switchyard" "$root/usr/local/bin/switchyard"
 install -m 0755 "$staging/switchyard-healthcheck" "$root/usr/local/bin/switchyard-healthcheck"
-rm -rf "$root/app" "$root/data"
-mkdir -p "$root/app"
+rm -rf "$root/app" "$root/data" "$root/apps"
+mkdir -p "$root/app" "$root/apps"
 cp -R "$staging/app/Public" "$root/app/Public"
 chown -R 0:0 "$root/app/Public"
+# `docker run -v APPS:/apps`: the definitions, readable by the app user.
+if [ -n "$apps" ]; then
+    cp -R "$apps/." "$root/apps/"
+    chmod -R u=rwX,go=rX "$root/apps"
+    say "mounted at /apps: $(ls "$root/apps" | tr '\n' ' ')"
+fi
 uid=${user%%:*}
 gid=${user##*:}
 chroot "$root" getent group "$gid" >/dev/null || chroot "$root" groupadd --system --gid "$gid" switchyard
@@ -97,9 +104,14 @@ chroot --userspec="$user" "$root" /usr/bin/env -i --chdir="$workdir" "${env_pair
 pid=$!
 say "started ${command[*]} as $user in $workdir on 127.0.0.1:$port (pid $pid)"
 
-python3 - "$port" "$pid" <<'PY' || { tail -n 30 test-artifacts/image-server.log >&2; fail "the server in the image did not serve"; }
+expected_app=
+if [ -n "$apps" ]; then
+    first=$(ls "$root/apps" | grep -E '\.json$' | sort | head -n 1)
+    [ -n "$first" ] && expected_app=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$root/apps/$first")
+fi
+python3 - "$port" "$pid" "$expected_app" <<'PY' || { tail -n 30 test-artifacts/image-server.log >&2; fail "the server in the image did not serve"; }
 import json, os, sys, time, urllib.request
-port, pid = sys.argv[1], int(sys.argv[2])
+port, pid, expected_app = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 base = f"http://127.0.0.1:{port}"
 deadline = time.monotonic() + 30
 while True:
@@ -128,6 +140,7 @@ assert status == 201, status
 _, _, body = call("GET", "/api/catalog")  # the default app's, which the session runs
 catalog = json.loads(body)
 app, link = catalog["app"], catalog["deepLinkExamples"][0]
+assert not expected_app or app == expected_app, f"the default app is {app}, not the mounted {expected_app}"
 status, _, body = call("POST", f"/api/sessions/{session}/deeplinks", {"url": link})
 changed = json.loads(body)
 assert status == 200 and changed["version"] == 1, (status, body[:200])
