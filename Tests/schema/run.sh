@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Schema tests: the OpenAPI document is valid, is what the server serves, and the real server conforms to it.
+# Schema tests: the OpenAPI document is valid, is what the server serves, and the real server conforms to it; the
+# app definition format's JSON Schema is valid and served (Tests/schema/definitions.py).
 #   bash Tests/schema/run.sh [extra schemathesis run args]
 # Steps: (1) openapi-spec-validator accepts docs/openapi.json (compiled into the server as a resource),
 # (2) start the server on a free port (SWITCHYARD_BIN, default .build/debug/switchyard), (3) it serves the
@@ -33,6 +34,7 @@ start_switchyard "schema tests" test-artifacts/schema-server.log --log-level war
 
 echo "schema tests: served document and event stream ($SWITCHYARD_URL)"
 "$PY" Tests/schema/smoke.py "$SWITCHYARD_URL"
+"$PY" Tests/schema/definitions.py "$SWITCHYARD_URL"
 
 echo "schema tests: schemathesis (max $EXAMPLES examples per operation, seed $SEED)"
 COMMON=(--checks all --max-examples "$EXAMPLES" --seed "$SEED" --workers 1 --request-timeout 3 --no-color)
