@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "SwitchyardServer",
             dependencies: [
-                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "MicroHTTP",
+                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "SwitchyardDefinitions", "MicroHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.

@@ -1,0 +1,49 @@
+import Foundation
+import MicroHTTP
+import Switchyard
+import SwitchyardDefinitions
+
+/// The dry run of an app definition, for CI and editors: what `switchyard check FILE` prints, as JSON.
+extension SwitchyardAPI {
+    /// The media types a definition may be sent as.
+    static let definitionMediaTypes = ["application/json", "application/yaml", "text/yaml"]
+
+    /// `POST /api/definitions/check`: reads and checks the app definition in the body (JSON, or YAML sent as
+    /// `application/yaml`) and answers 200 with `valid`, the app's `name` and every finding. Nothing is served or
+    /// stored.
+    func checkDefinition(_ request: HTTPRequest) throws -> HTTPResponse {
+        let type =
+            (request.headers["content-type"] ?? "").split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+        let format: DefinitionFormat
+        switch type {
+        case "application/json": format = .json
+        case _ where type.hasPrefix("application/") && type.hasSuffix("+json"): format = .json
+        case "application/yaml", "application/x-yaml", "text/yaml": format = .yaml
+        default:
+            throw Problem(
+                status: 415, code: "unsupportedMediaType", title: "Unsupported media type",
+                detail: "send the definition as application/json or application/yaml",
+                choices: Self.definitionMediaTypes)
+        }
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            throw Problem(
+                status: 400, code: "malformedBody", title: "Malformed request", detail: "the body is not UTF-8 text")
+        }
+        let loaded = AppDefinition.load(text, format: format)
+        let diagnostics = loaded.diagnostics.map { finding -> JSONValue in
+            var entry: [String: JSONValue] = [
+                "severity": .string(finding.severity.rawValue), "code": .string(finding.code),
+                "pointer": .string(finding.pointer), "message": .string(finding.message),
+            ]
+            if let suggestion = finding.suggestion { entry["suggestion"] = .string(suggestion) }
+            return .object(entry)
+        }
+        let answer: JSONValue = [
+            "valid": .bool(loaded.definition != nil), "name": loaded.definition.map { .string($0.name) } ?? .null,
+            "diagnostics": .array(diagnostics),
+        ]
+        return .json(200, answer.serialized(), headers: noStore)
+    }
+}
