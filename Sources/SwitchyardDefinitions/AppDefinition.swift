@@ -38,10 +38,10 @@ public struct AppDefinition: Sendable {
                 reader.error("wrongType", at: "/data", "expected an object (the session data it starts with)")
             }
         }
-        let coordinators = readNamed(members["coordinators"], at: "/coordinators", "coordinators", reader) {
+        let coordinators = reader.named(members["coordinators"], at: "/coordinators", "coordinators") {
             CoordinatorDefinition.read($0, $1, at: $2, reader)
         }
-        let screens = readNamed(members["screens"], at: "/screens", "screens", reader) {
+        let screens = reader.named(members["screens"], at: "/screens", "screens") {
             ScreenDefinition.read($0, $1, at: $2, reader)
         }
         let deepLinks =

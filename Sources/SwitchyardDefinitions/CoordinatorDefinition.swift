@@ -70,36 +70,11 @@ struct CoordinatorDefinition: Sendable {
                 members["selected"], at: Pointer.append(pointer, "selected"), "selected tab", in: 0...1000)
                 ?? 0,
             addedLater: names("addedLater"),
-            routes: readNamed(members["routes"], at: routesAt, "routes", reader) {
+            routes: reader.named(members["routes"], at: routesAt, "routes") {
                 RouteDefinition.read($0, $1, at: $2, reader)
             },
-            events: readNamed(members["events"], at: Pointer.append(pointer, "events"), "events", reader) {
+            events: reader.named(members["events"], at: Pointer.append(pointer, "events"), "events") {
                 EventDefinition.read($0, $1, at: $2, reader)
             })
-    }
-}
-
-/// The members of an object whose keys are names (routes, events, coordinators, screens), each read by `read`, in
-/// name order; a key that is not a valid name is reported.
-func readNamed<Element>(
-    _ value: JSONValue?, at pointer: String, _ what: String, _ reader: DefinitionReader,
-    _ read: (String, JSONValue, String) -> Element?
-) -> [Element] {
-    guard let value else { return [] }
-    guard case .object(let members) = value else {
-        reader.error(
-            "wrongType", at: pointer, "expected an object (\(what), by name), found \(DefinitionReader.kind(of: value))"
-        )
-        return []
-    }
-    return members.sorted { $0.key < $1.key }.compactMap { name, member in
-        let at = Pointer.append(pointer, name)
-        guard DefinitionReader.isName(name) else {
-            reader.error(
-                "invalidName", at: at, "'\(name)' is not a valid name",
-                suggestion: "use letters, digits, '_', '-' or '.', starting with a letter")
-            return nil
-        }
-        return read(name, member, at)
     }
 }

@@ -1,16 +1,5 @@
 import Switchyard
 
-/// What a coordinator declared as data knows: its definition and route table, the compiled app (to make what its
-/// routes target), the input it was made with, and its session's data.
-struct CoordinatorContext {
-    let definition: CoordinatorDefinition
-    let table: RouteTable
-    let compiled: CompiledDefinition
-    let input: JSONValue?
-    let data: SessionData
-    let savesState: Bool
-}
-
 /// The behaviour the three classes of defined coordinators (root, stack, tabs) share: their type is their
 /// definition's, and their events run the definition's handlers.
 protocol DefinedCoordinator: DynamicCoordinator, PersistentCoordinator where PersistentState == JSONValue {
