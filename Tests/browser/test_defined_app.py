@@ -1,0 +1,42 @@
+"""An app declared as data (Examples/Definitions/mail.json) in the real page: a server of its own serves it with
+`--app`, and the page renders and drives it like any app: a text field and an event with a requirement, the tab bar
+with a badge counted from the data, a list bound to the data with icons from templates, a pushed screen."""
+import os
+import pathlib
+
+import pytest
+
+import harness
+from conftest import Page
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def mail_url():
+    binary = os.environ.get("SWITCHYARD_BIN", str(ROOT / ".build/debug/switchyard"))
+    server = harness.Server(binary, "--store", "memory", "--app", str(ROOT / "Examples/Definitions"),
+                            public=ROOT / "Public", log=str(ROOT / "test-artifacts/browser-defined-app.log"),
+                            label="the defined-app server").start()
+    yield server.url
+    server.stop()
+
+
+def test_the_page_renders_and_drives_a_defined_app(driver, mail_url):
+    page = Page(driver, mail_url)
+    page.open_new()  # the first definition served is the default app
+    page.wait_route("login")
+    assert page.find("#phone").text.count("Log in") >= 1
+    page.tap("Log in")  # an empty name: the requirement refuses it, and the page says why
+    assert "Type a name" in page.toast_text()
+    page.field("user").send_keys("ada")
+    page.tap("Log in")
+    page.find("[data-testid=tabbar]")
+    page.wait_route("list")
+    tabbar = page.find("[data-testid=tabbar]").text
+    assert "Inbox" in tabbar and "2" in tabbar, tabbar
+    phone = page.find("#phone")
+    assert "Inbox of ada" in phone.text and "Hello" in phone.text and "Lunch?" in phone.text
+    page.live("row-m1").click()
+    page.wait_route("message")
+    assert "Message m1" in page.find("#phone").text
