@@ -121,7 +121,7 @@ let package = Package(
             name: "SwitchyardServerTests",
             dependencies: [
                 "SwitchyardServer", "SwitchyardSessions", "SwitchyardSessionsTesting", "SwitchyardCommandLine",
-                "Switchyard",
+                "Switchyard", "SwitchyardDefinitions",
                 "TodoDemo",
                 "MicroHTTP", "HTTPTestSupport",
                 "SQLiteStore",

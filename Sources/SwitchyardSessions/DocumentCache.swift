@@ -39,8 +39,15 @@ final class DocumentCache {
             throw ChangeRefusal.documentTooLarge(bytes: document.count, limit: maxBytes)
         }
         if keepsRestoreDocuments {
-            // A state that cannot be stored is refused like one that is too large: nothing is applied.
-            restoreDocuments[engine.version] = try engine.restoreDocument()
+            // A state that cannot be stored is refused like one that is too large: nothing is applied. The stored
+            // form has the same limit: it holds data the screens need not show (an app's own data), which must not
+            // grow without bound either.
+            let restore = try engine.restoreDocument()
+            guard restore.count <= maxBytes else {
+                bytes = nil
+                throw ChangeRefusal.documentTooLarge(bytes: restore.count, limit: maxBytes)
+            }
+            restoreDocuments[engine.version] = restore
         }
         bytes = document
     }
