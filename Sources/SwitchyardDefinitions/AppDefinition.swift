@@ -21,6 +21,10 @@ public struct AppDefinition: Sendable {
 
     static let members = ["$schema", "name", "root", "data", "coordinators", "screens", "deepLinks"]
 
+    /// The most coordinators and screens, routes (all coordinators together) and deep links a definition may have:
+    /// far above what an app needs, and low enough that checking one stays quick.
+    static let limits = (namedParts: 1_000, routes: 2_000, deepLinks: 200)
+
     /// Reads a definition from its JSON value: the definition, with every finding; nil when it could not be read
     /// (the findings say why).
     static func read(_ value: JSONValue, _ reader: DefinitionReader) -> AppDefinition? {
@@ -28,6 +32,19 @@ public struct AppDefinition: Sendable {
             let members = reader.object(
                 value, at: "", "an app definition", allowed: members, required: ["name", "root", "coordinators"])
         else { return nil }
+        let named = (members["coordinators"]?.objectValue?.count ?? 0) + (members["screens"]?.objectValue?.count ?? 0)
+        let routes = (members["coordinators"]?.objectValue?.values ?? [:].values).reduce(0) {
+            $0 + ($1["routes"]?.objectValue?.count ?? 0)
+        }
+        let links: Int = if case .array(let list)? = members["deepLinks"] { list.count } else { 0 }
+        for (count, limit, what, pointer) in [
+            (named, limits.namedParts, "coordinators and screens", ""),
+            (routes, limits.routes, "routes", "/coordinators"),
+            (links, limits.deepLinks, "deep links", "/deepLinks"),
+        ] where count > limit {
+            reader.error("tooLarge", at: pointer, "the definition has \(count) \(what), more than \(limit)")
+            return nil
+        }
         let name = reader.name(members["name"], at: "/name", "app name")
         let root = reader.name(members["root"], at: "/root", "coordinator name")
         var data = JSONValue.object([:])

@@ -21,6 +21,7 @@ struct DefinitionCheck {
         check.names()
         check.routes()
         guard !check.found.contains(where: { $0.severity == .error }) else { return check.found }
+        check.startLoops()
         check.reachability()
         check.actions()
         check.redirectLoops()
@@ -38,7 +39,14 @@ struct DefinitionCheck {
         found.append(DefinitionDiagnostic(.warning, code, at: pointer, message, suggestion: suggestion))
     }
 
-    private static func didYouMean(_ name: String, _ choices: some Sequence<String>) -> String? {
+    /// Suggestions made so far: only the first ``maxSuggestions`` findings get one, so that a definition with
+    /// thousands of wrong names is still checked quickly.
+    private var suggested = 0
+    private static let maxSuggestions = 50
+
+    private mutating func didYouMean(_ name: String, _ choices: some Sequence<String>) -> String? {
+        guard suggested < Self.maxSuggestions else { return nil }
+        suggested += 1
         let choices = Array(choices).sorted()
         return Spelling.nearest(to: name, in: choices).map { "did you mean '\($0)'?" }
             ?? (choices.isEmpty ? nil : "one of: \(choices.prefix(12).joined(separator: ", "))")
@@ -53,7 +61,7 @@ struct DefinitionCheck {
         if coordinators[definition.root] == nil {
             error(
                 "unknownCoordinator", "/root", "'\(definition.root)' is not a coordinator of this definition",
-                Self.didYouMean(definition.root, coordinators.keys))
+                didYouMean(definition.root, coordinators.keys))
         }
         for screen in definition.screens where coordinators[screen.name] != nil {
             error(
@@ -74,7 +82,7 @@ struct DefinitionCheck {
                     error(
                         "unknownTarget", Pointer.append(at, "target"),
                         "'\(route.target)' is neither a screen nor a coordinator of this definition",
-                        Self.didYouMean(route.target, targets))
+                        didYouMean(route.target, targets))
                 }
                 switch (route.kind, coordinator.kind) {
                 case (.tab, .root), (.tab, .stack):
@@ -105,15 +113,56 @@ struct DefinitionCheck {
                     error(
                         "unknownRoute", Pointer.append(base, "initial"),
                         "'\(initial)' is not a route of \(coordinator.name)",
-                        Self.didYouMean(initial, routeNames))
+                        didYouMean(initial, routeNames))
                 }
             }
             for (list, member) in [(coordinator.tabs, "tabs"), (coordinator.addedLater, "addedLater")] {
                 for (index, tab) in list.enumerated() where !coordinator.routes.contains(where: { $0.name == tab }) {
                     error(
                         "unknownRoute", Pointer.append(Pointer.append(base, member), index),
-                        "'\(tab)' is not a route of \(coordinator.name)", Self.didYouMean(tab, routeNames))
+                        "'\(tab)' is not a route of \(coordinator.name)", didYouMean(tab, routeNames))
                 }
+            }
+        }
+    }
+
+    /// A coordinator whose initial route (or a first tab) makes a coordinator that starts back at it can never start.
+    private mutating func startLoops() {
+        func starts(_ name: String) -> [(target: String, pointer: String)] {
+            guard let coordinator = coordinators[name] else { return [] }
+            let base = Pointer.append("/coordinators", name)
+            let first: [(String, String)] =
+                coordinator.kind == .tabs
+                ? coordinator.tabs.enumerated().map { ($1, Pointer.append(Pointer.append(base, "tabs"), $0)) }
+                : coordinator.initial.map { [($0, Pointer.append(base, "initial"))] } ?? []
+            return first.compactMap { route, pointer in
+                guard let target = coordinator.routes.first(where: { $0.name == route })?.target,
+                    coordinators[target] != nil
+                else { return nil }
+                return (target, pointer)
+            }
+        }
+        var reported: Set<String> = []
+        for start in definition.coordinators.map(\.name) {
+            var path = [start]
+            var pointers: [String] = []
+            var current = start
+            while let next = starts(current).first(where: { !reported.contains($0.target) }) {
+                pointers.append(next.pointer)
+                if let loopStart = path.firstIndex(of: next.target) {
+                    let loop = Array(path[loopStart...])
+                    if reported.insert(loop.sorted().joined(separator: ",")).inserted {
+                        error(
+                            "startLoop", pointers[loopStart],
+                            "starting \(loop[0]) starts \((loop.dropFirst() + [next.target]).joined(separator: ", then "))",
+                            "let one of them start at a screen")
+                        reported.formUnion(loop)
+                    }
+                    break
+                }
+                path.append(next.target)
+                current = next.target
+                if path.count > coordinators.count { break }
             }
         }
     }
@@ -157,13 +206,13 @@ struct DefinitionCheck {
                                 "unknownRoute",
                                 Pointer.append(Pointer.append(Pointer.append(pointer, "steps"), 0), "route"),
                                 "the screen's coordinator (\(owners.map(\.name).joined(separator: ", "))) has no route '\(route)'",
-                                Self.didYouMean(route, routes))
+                                didYouMean(route, routes))
                         }
                     case .event(let name, _, _) where !events.contains(name):
                         error(
                             "unknownEvent", Pointer.append(pointer, "name"),
                             "no coordinator handles the event '\(name)'",
-                            Self.didYouMean(name, events))
+                            didYouMean(name, events))
                     case .event: break
                     }
                 }
@@ -254,7 +303,7 @@ struct DefinitionCheck {
             guard !set.contains(key), warned.insert(key + pointer).inserted else { continue }
             warning(
                 "dataNeverSet", pointer, "the condition reads '\(path)', which neither 'data' nor any operation sets",
-                Self.didYouMean(key, set).map { "\($0) (it always reads as absent)" } ?? "set it in 'data' or an event")
+                didYouMean(key, set).map { "\($0) (it always reads as absent)" } ?? "set it in 'data' or an event")
         }
     }
 
@@ -267,7 +316,7 @@ struct DefinitionCheck {
                         "unknownIcon",
                         Pointer.append(Pointer.append(Self.routePointer(coordinator.name, route.name), "item"), "icon"),
                         "the page cannot draw the icon '\(icon.text)' (it shows the name instead)",
-                        Self.didYouMean(icon.text, PageIcons.names))
+                        didYouMean(icon.text, PageIcons.names))
                 }
             }
         }
@@ -292,7 +341,7 @@ struct DefinitionCheck {
                     warning(
                         "unknownIcon", pointer,
                         "the page cannot draw the icon '\(icon.text)' (it shows the name instead)",
-                        Self.didYouMean(icon.text, PageIcons.names))
+                        didYouMean(icon.text, PageIcons.names))
                 }
             }
         }

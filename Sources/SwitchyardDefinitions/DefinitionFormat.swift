@@ -22,6 +22,9 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
                 return .failure(DefinitionDiagnostic(.error, "invalidJSON", at: "", "the file is not JSON: \(error)"))
             }
         case .yaml:
+            if let refusal = YAMLPreflight.refusal(text) {
+                return .failure(DefinitionDiagnostic(.error, "invalidYAML", at: "", refusal))
+            }
             do {
                 guard let loaded = try Yams.load(yaml: text) else {
                     return .failure(DefinitionDiagnostic(.error, "invalidYAML", at: "", "the file is empty"))

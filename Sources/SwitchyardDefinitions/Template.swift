@@ -18,9 +18,27 @@ struct Template: Sendable, Hashable {
         wholePath = nil
     }
 
+    /// The deepest nesting of `{{#…}}`/`{{^…}}` sections a template may have (the renderer's parser recurses).
+    static let maxSectionDepth = 32
+    /// The longest template.
+    static let maxLength = 64 * 1024
+
     init(_ text: String) throws {
         self.text = text
         if text.contains("{{") {
+            guard text.utf8.count <= Self.maxLength else { throw TemplateError.tooLong(Self.maxLength) }
+            var depth = 0
+            var rest = Substring(text)
+            while let open = rest.range(of: "{{") {
+                rest = rest[open.upperBound...]
+                let tag = rest.drop { $0 == " " }
+                if tag.hasPrefix("#") || tag.hasPrefix("^") {
+                    depth += 1
+                    if depth > Self.maxSectionDepth { throw TemplateError.tooDeep(Self.maxSectionDepth) }
+                } else if tag.hasPrefix("/") {
+                    depth -= 1
+                }
+            }
             compiled = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + text)
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"),
@@ -71,4 +89,17 @@ struct Template: Sendable, Hashable {
 
     static func == (lhs: Template, rhs: Template) -> Bool { lhs.text == rhs.text }
     func hash(into hasher: inout Hasher) { hasher.combine(text) }
+}
+
+/// A template refused before it is parsed.
+enum TemplateError: Error, CustomStringConvertible {
+    case tooLong(Int)
+    case tooDeep(Int)
+
+    var description: String {
+        switch self {
+        case .tooLong(let limit): "it is longer than \(limit) bytes"
+        case .tooDeep(let limit): "its sections nest deeper than \(limit)"
+        }
+    }
 }

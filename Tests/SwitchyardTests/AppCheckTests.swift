@@ -156,3 +156,27 @@ struct AppCheckTests {
         #expect(NavigationApp(name: "tabs", root: { SoundTabs() }, deepLinks: links).check().isEmpty)
     }
 }
+
+/// Two stacks that start each other: a session of them cannot start (refused, never a stack overflow).
+final class LoopingStack: NavigationCoordinatable {
+    let stack = NavigationStack(initial: \LoopingStack.start)
+    @Root var start = makeStart
+    func makeStart() -> OtherLoopingStack { OtherLoopingStack() }
+}
+
+final class OtherLoopingStack: NavigationCoordinatable {
+    let stack = NavigationStack(initial: \OtherLoopingStack.start)
+    @Root var start = makeStart
+    func makeStart() -> LoopingStack { LoopingStack() }
+}
+
+@Suite("Coordinators that start each other")
+struct StartLoopTests {
+    @Test func makingTheEngineIsRefusedWithTreeTooDeep() {
+        #expect {
+            _ = try NavigationApp(name: "loop", root: { LoopingStack() }).makeEngine()
+        } throws: { error in
+            (error as? NavigationError)?.code == "treeTooDeep"
+        }
+    }
+}

@@ -6,6 +6,15 @@ extension NavigationEngine {
     ) throws
         -> NodeID
     {
+        attachDepth += 1
+        defer { attachDepth -= 1 }
+        guard attachDepth <= Self.maxAttachDepth else {
+            throw NavigationError(
+                code: "treeTooDeep", category: .conflict,
+                message:
+                    "starting \(RouteTable.of(coordinator).typeName) makes more than \(Self.maxAttachDepth) coordinators one inside the other (do its initial routes lead back to it?)"
+            )
+        }
         let binding = coordinator.binding
         if binding.engine === self, let existing = binding.nodeID, storage.nodes[existing] != nil {
             throw NavigationError(

@@ -17,6 +17,11 @@
 public final class NavigationEngine {
     var storage = EngineStorage()
     var journal: Journal?
+    /// How many coordinators are being attached, one inside the other (a coordinator whose initial route makes
+    /// another): bounded by ``maxAttachDepth``, so that a declaration that starts in a circle is refused, not a crash.
+    var attachDepth = 0
+    /// The deepest chain of coordinators one attach may make.
+    static let maxAttachDepth = 64
     let deepLinks: AnyDeepLinkRouter?
     private var retryingPendingLink = false
     /// Set while the pending route is being entered (so that its own commit does not enter it again).
