@@ -128,7 +128,7 @@ let package = Package(
                 "PostgresStore", "Gzip", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),
-        .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard"]),
+        .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard", "SwitchyardDefinitions"]),
         .testTarget(name: "SwitchyardDefinitionsTests", dependencies: ["SwitchyardDefinitions", "Switchyard"]),
     ]
 )

@@ -2,7 +2,8 @@
 # Proves, on this Debian 12 machine, what docker/Dockerfile's runtime stage assumes without a Docker
 # engine:
 #   1. the Swift toolchain has the static stdlib that --static-swift-stdlib needs;
-#   2. the release binary built like the image's (own scratch path .build-static) needs no shared
+#   2. the release binary built like the image's (scratch path SCRATCH, default .build-static; the package in
+#      PACKAGE, default this one, e.g. Examples/Hello, whose build has every module the demo needs) needs no shared
 #      library outside glibc and the runtime packages the Dockerfile installs (and their Debian
 #      dependencies) — the package list is parsed from the Dockerfile's runtime stage;
 #   3. the binary starts (as an unprivileged user when run as root), serves GET /healthz 200 and the
@@ -14,7 +15,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 SWIFT=${SWIFT:-swift}
-scratch=.build-static
+scratch=${SCRATCH:-.build-static}
+package=${PACKAGE:-.}
 dockerfile=${DOCKERFILE:-docker/Dockerfile}
 work=$(mktemp -d)
 server_pid=""
@@ -60,13 +62,13 @@ for package in "${packages[@]}"; do
 done
 
 # --- build, like the image's build stage ---------------------------------------------------------
-say "building: $SWIFT build -c release --static-swift-stdlib --product switchyard --scratch-path $scratch"
-if ! "$SWIFT" build -c release --static-swift-stdlib --product switchyard --scratch-path "$scratch" \
+say "building: $SWIFT build -c release --static-swift-stdlib --package-path $package --product switchyard --scratch-path $scratch"
+if ! "$SWIFT" build -c release --static-swift-stdlib --package-path "$package" --product switchyard --scratch-path "$scratch" \
     >"$work/build.log" 2>&1; then
     tail -n 40 "$work/build.log" >&2
     fail "static release build failed"
 fi
-binary=$("$SWIFT" build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/switchyard
+binary=$("$SWIFT" build -c release --static-swift-stdlib --package-path "$package" --scratch-path "$scratch" --show-bin-path)/switchyard
 [ -x "$binary" ] || fail "no binary at $binary"
 
 # --- 3. shared libraries: every one must come from glibc or the runtime packages ----------------

@@ -106,8 +106,10 @@ say "started ${command[*]} as $user in $workdir on 127.0.0.1:$port (pid $pid)"
 
 expected_app=
 if [ -n "$apps" ]; then
-    first=$(ls "$root/apps" | grep -E '\.json$' | sort | head -n 1)
-    [ -n "$first" ] && expected_app=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["name"])' "$root/apps/$first")
+    # The first definition the server loads is its default app: asked of the staged binary itself, which reads
+    # JSON and YAML and orders the files as the server does.
+    expected_app=$("$staging/usr/local/bin/switchyard" check "$root/apps" | sed -n "s/^[^ ]*: app '\([^']*\)'.*/\1/p" | head -n 1)
+    [ -n "$expected_app" ] || fail "no app definition in $apps"
 fi
 python3 - "$port" "$pid" "$expected_app" <<'PY' || { tail -n 30 test-artifacts/image-server.log >&2; fail "the server in the image did not serve"; }
 import json, os, sys, time, urllib.request

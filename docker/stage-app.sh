@@ -9,6 +9,9 @@
 #   SCRATCH=dir  SwiftPM's scratch path (default: PACKAGE/.build)
 set -euo pipefail
 [ "$#" -ge 3 ] || { echo "usage: stage-app.sh PACKAGE PRODUCT STAGING [PAGE]" >&2; exit 2; }
+for argument in "$1" "$2" "$3"; do
+    [ -n "$argument" ] || { echo "stage-app: PACKAGE, PRODUCT and STAGING must not be empty" >&2; exit 2; }
+done
 switchyard=$(cd "$(dirname "$0")/.." && pwd)
 package=$1
 product=$2

@@ -1,7 +1,8 @@
 import Switchyard
 
 /// A coordinator declared as data: its kind (`root`, `stack` or `tabs`), where it starts (`initial` and
-/// `initialInput`, or `tabs`, `selected` and `addedLater`), its routes and the flow events it handles.
+/// `initialInput`, or `tabs`, `selected` and `addedLater`), its routes, the flow events it handles, the names it
+/// binds for everything it renders and runs (`let`) and its decoration.
 struct CoordinatorDefinition: Sendable {
     enum Kind: String, Sendable, CaseIterable {
         case root, stack, tabs
@@ -26,13 +27,18 @@ struct CoordinatorDefinition: Sendable {
     let routes: [RouteDefinition]
     /// In name order.
     let events: [EventDefinition]
+    var bindings: [Binding] = []
+    var decoration: DecorationDefinition?
 
     static func read(
         _ name: String, _ value: JSONValue, at pointer: String, _ reader: DefinitionReader
     )
         -> CoordinatorDefinition?
     {
-        let allowed = ["kind", "initial", "initialInput", "tabs", "selected", "addedLater", "routes", "events"]
+        let allowed = [
+            "kind", "initial", "initialInput", "tabs", "selected", "addedLater", "routes", "events", "let",
+            "decoration",
+        ]
         guard let members = reader.object(value, at: pointer, "a coordinator", allowed: allowed, required: ["kind"]),
             let kind = reader.choice(
                 members["kind"], at: Pointer.append(pointer, "kind"), "coordinator kind", Kind.allCases.map(\.rawValue)
@@ -62,7 +68,7 @@ struct CoordinatorDefinition: Sendable {
             } ?? []
         }
         let routesAt = Pointer.append(pointer, "routes")
-        return CoordinatorDefinition(
+        var coordinator = CoordinatorDefinition(
             name: name, kind: kind,
             initial: reader.name(members["initial"], at: Pointer.append(pointer, "initial"), "route name"),
             initialInput: members["initialInput"], tabs: names("tabs"),
@@ -76,5 +82,10 @@ struct CoordinatorDefinition: Sendable {
             events: reader.named(members["events"], at: Pointer.append(pointer, "events"), "events") {
                 EventDefinition.read($0, $1, at: $2, reader)
             })
+        coordinator.bindings = Binding.readAll(members["let"], at: Pointer.append(pointer, "let"), reader)
+        coordinator.decoration = members["decoration"].flatMap {
+            DecorationDefinition.read($0, at: Pointer.append(pointer, "decoration"), reader)
+        }
+        return coordinator
     }
 }

@@ -2,20 +2,21 @@ import Switchyard
 
 /// A change to the session's data, applied by a flow event or a delivered result:
 /// `{"set": "user", "value": "{{fields.username}}"}`, `{"unset": "user"}`, `{"toggle": "todos[id={{payload.id}}].done"}`,
-/// `{"increment": "visits", "by": 1}`, `{"append": "todos", "value": {…}}`, `{"remove": "todos[id={{payload.id}}]"}`.
+/// `{"increment": "visits", "by": 1}`, `{"append": "todos", "value": {…}, "newId": {…}}` (see ``NewID``),
+/// `{"remove": "todos[id={{payload.id}}]"}`.
 enum DataOperation: Sendable, Hashable {
     case set(DataPath, JSONTemplate)
     case unset(DataPath)
     case toggle(DataPath)
     case increment(DataPath, by: Double)
-    case append(DataPath, JSONTemplate)
+    case append(DataPath, JSONTemplate, id: NewID?)
     case remove(DataPath)
 
     static let names = ["set", "unset", "toggle", "increment", "append", "remove"]
 
     var path: DataPath {
         switch self {
-        case .set(let path, _), .unset(let path), .toggle(let path), .increment(let path, _), .append(let path, _),
+        case .set(let path, _), .unset(let path), .toggle(let path), .increment(let path, _), .append(let path, _, _),
             .remove(let path):
             path
         }
@@ -45,12 +46,13 @@ enum DataOperation: Sendable, Hashable {
                 default: throw DataError.wrongType(path.text, expected: "a number")
                 }
             }
-        case .append(let path, let value):
+        case .append(let path, let value, let id):
             let element = value.value(context)
             return try path.update(data, context) { old in
                 switch old ?? .array([]) {
-                case .array(let elements): return .array(elements + [element])
-                case .null: return .array([element])
+                case .array(let elements):
+                    return .array(elements + [id?.assign(to: element, among: elements, context) ?? element])
+                case .null: return .array([id?.assign(to: element, among: [], context) ?? element])
                 default: throw DataError.wrongType(path.text, expected: "an array")
                 }
             }
@@ -58,7 +60,9 @@ enum DataOperation: Sendable, Hashable {
     }
 
     static func read(_ value: JSONValue, at pointer: String, _ reader: DefinitionReader) -> DataOperation? {
-        guard let members = reader.object(value, at: pointer, "a data operation", allowed: names + ["value", "by"])
+        guard
+            let members = reader.object(
+                value, at: pointer, "a data operation", allowed: names + ["value", "by", "newId"])
         else { return nil }
         let operations = names.filter { members[$0] != nil }
         guard operations.count == 1, let operation = operations.first else {
@@ -86,10 +90,15 @@ enum DataOperation: Sendable, Hashable {
         if operation != "increment", members["by"] != nil {
             reader.error("unknownMember", at: Pointer.append(pointer, "by"), "only 'increment' takes 'by'")
         }
+        if operation != "append", members["newId"] != nil {
+            reader.error("unknownMember", at: Pointer.append(pointer, "newId"), "only 'append' takes 'newId'")
+        }
         let value = members["value"].flatMap { JSONTemplate.read($0, at: Pointer.append(pointer, "value"), reader) }
         switch operation {
         case "set": return value.map { .set(path, $0) }
-        case "append": return value.map { .append(path, $0) }
+        case "append":
+            let id = members["newId"].flatMap { NewID.read($0, at: Pointer.append(pointer, "newId"), reader) }
+            return value.map { .append(path, $0, id: id) }
         case "unset": return .unset(path)
         case "toggle": return .toggle(path)
         case "remove": return .remove(path)

@@ -17,12 +17,22 @@ extension DefinedCoordinator {
         set { context.data.value = newValue }
     }
 
-    /// What its templates and conditions read, with `extra` members (`payload`, `fields`, `result`, …).
+    /// What its templates and conditions read, with `extra` members (`payload`, `fields`, `result`, …) and the
+    /// coordinator's own bindings (`let`).
     func templateContext(_ extra: [String: JSONValue] = [:]) -> TemplateContext {
         var values = extra
         values["data"] = context.data.value
         values["coordinator"] = .object(["input": context.input ?? .null])
-        return TemplateContext(values)
+        var scope = TemplateContext(values)
+        if let engine {
+            scope.isOpen = { name in engine.containsCoordinator(ofType: name) }
+        }
+        return scope.binding(context.definition.bindings)
+    }
+
+    func customize(_ decoration: inout Decoration) {
+        guard let defined = context.definition.decoration else { return }
+        defined.apply(to: &decoration, templateContext())
     }
 
     func handle(_ event: FlowEvent) throws -> Bool {
@@ -32,17 +42,25 @@ extension DefinedCoordinator {
         let values: [String: JSONValue] = [
             "payload": event.payload, "fields": .object(event.fields.mapValues { .string($0) }),
         ]
-        try run(definition.handler, values)
-        return !definition.handler.bubble
+        guard let bubble = try respond(definition.reaction, values) else { return false }
+        return !bubble
     }
 
-    /// Runs a handler inside the running transaction: requirements, data operations, then steps from here. The data
-    /// comes back as it was if the transaction is rolled back.
-    func run(_ handler: Handler, _ values: [String: JSONValue]) throws {
-        let scope = templateContext(values)
+    /// Runs the first case of `reaction` whose `when` holds; nil when none does, else whether the event goes on
+    /// to the parent coordinators.
+    func respond(_ reaction: Reaction, _ values: [String: JSONValue]) throws -> Bool? {
+        let scope = templateContext(values).binding(reaction.bindings)
+        guard let handler = reaction.cases.first(where: { $0.when?.holds(in: scope) ?? true }) else { return nil }
+        try run(handler, scope)
+        return handler.bubble
+    }
+
+    /// Runs a handler inside the running transaction: requirements, data operations, then steps from here (or from
+    /// its `from`). The data comes back as it was if the transaction is rolled back.
+    func run(_ handler: Handler, _ scope: TemplateContext) throws {
         for requirement in handler.requirements where !requirement.condition.holds(in: scope) {
             throw NavigationError(
-                code: requirement.code, category: .invalidInput, message: requirement.message.render(scope))
+                code: requirement.code, category: requirement.category, message: requirement.message.render(scope))
         }
         if !handler.data.isEmpty {
             let before = context.data.value
@@ -64,6 +82,13 @@ extension DefinedCoordinator {
         var after = scope
         after.values["data"] = context.data.value
         let steps = try handler.steps.map { try $0.step(after) }
-        try engine.perform(steps, from: nodeID)
+        guard let from = handler.from else {
+            try engine.perform(steps, from: nodeID)
+            return
+        }
+        guard let start = engine.nearestCoordinator(ofType: from) else {
+            throw NavigationError.coordinatorNotFound(from)
+        }
+        try engine.perform(steps, from: start)
     }
 }

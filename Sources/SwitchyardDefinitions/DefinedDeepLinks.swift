@@ -9,6 +9,9 @@ enum DefinedDeepLinks {
                 var parameters = opened.parameters.mapValues { JSONValue.string($0) }
                 for (name, value) in opened.query where parameters[name] == nil { parameters[name] = .string(value) }
                 let scope = root.templateContext(["link": .object(parameters)])
+                if let failed = link.requirements.first(where: { !$0.condition.holds(in: scope) }) {
+                    throw NavigationError.deepLinkUnresolved(opened.url, reason: failed.reason.render(scope))
+                }
                 if let waitUntil = link.waitUntil, !waitUntil.holds(in: scope) { return .pending }
                 guard let engine = root.engine, let nodeID = root.nodeID else { return .pending }
                 try engine.perform(try link.steps.map { try $0.step(scope) }, from: nodeID)

@@ -1,17 +1,19 @@
 import Switchyard
 
 /// A screen declared as data, rendered from the context each time the state is read: its route's `input`, the
-/// session's `data`, its coordinator's input (`coordinator.input`).
+/// session's `data`, its coordinator's input (`coordinator.input`), its coordinator's and its own bindings.
 struct DefinedScreen: Screen {
     let definition: ScreenDefinition
     let input: JSONValue?
     let owner: any DefinedCoordinator
 
     func render() -> ScreenContent {
-        let scope = owner.templateContext(["input": input ?? .null])
+        let scope = owner.templateContext(["input": input ?? .null]).binding(definition.bindings)
         return ScreenContent(
             title: definition.title.render(scope), background: definition.background?.render(scope),
-            content: definition.content.flatMap { render($0, scope) })
+            content: definition.content.flatMap { entry in
+                entry.when?.holds(in: scope) == false ? [] : render(entry.element, scope)
+            })
     }
 
     private func render(_ element: ElementDefinition, _ scope: TemplateContext) -> [ScreenElement] {

@@ -27,7 +27,7 @@ enum DefinedTransition {
         if let rule = route.guardRule {
             transition.guardCheck = { owner in decide(rule, owner: owner) }
         }
-        if let handler = route.onResult {
+        if let reaction = route.onResult {
             transition.resultHandler = { owner, outcome in
                 guard let owner = owner as? any DefinedCoordinator else { return }
                 let values: [String: JSONValue] =
@@ -35,7 +35,7 @@ enum DefinedTransition {
                     case .finished(let value): ["result": value as? JSONValue ?? .null, "cancelled": false]
                     case .cancelled: ["result": .null, "cancelled": true]
                     }
-                try owner.run(handler, values)
+                _ = try owner.respond(reaction, values)
             }
         }
         return transition

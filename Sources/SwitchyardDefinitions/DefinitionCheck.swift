@@ -20,6 +20,7 @@ struct DefinitionCheck {
         var check = self
         check.names()
         check.routes()
+        check.coordinatorReferences()
         guard !check.found.contains(where: { $0.severity == .error }) else { return check.found }
         check.startLoops()
         check.reachability()
@@ -196,12 +197,15 @@ struct DefinitionCheck {
         for screen in definition.screens {
             let owners = definition.coordinators.filter { $0.routes.contains { $0.target == screen.name } }
             let routes = Set(owners.flatMap { $0.routes.map(\.name) })
-            for (index, element) in screen.content.enumerated() {
+            for (index, element) in screen.elements.enumerated() {
                 let at = Pointer.append(Pointer.append(Pointer.append("/screens", screen.name), "content"), index)
                 for (action, pointer) in Self.actions(of: element, at: at) {
                     switch action {
                     case .transition(let steps):
-                        if let route = steps.first?.route, !owners.isEmpty, !routes.contains(route) {
+                        // A tab tap goes to the tabs above the screen, whichever coordinator owns it.
+                        if let first = steps.first, first.action != "selectTab", let route = first.route,
+                            !owners.isEmpty, !routes.contains(route)
+                        {
                             error(
                                 "unknownRoute",
                                 Pointer.append(Pointer.append(Pointer.append(pointer, "steps"), 0), "route"),
@@ -274,9 +278,7 @@ struct DefinitionCheck {
     /// A condition that reads `data.x` when neither the initial data nor any operation sets `x` is always the same.
     private mutating func dataReads() {
         var set = Set(definition.data.objectValue?.keys.map { $0 } ?? [])
-        var handlers: [Handler] = definition.coordinators.flatMap { $0.events.map(\.handler) }
-        handlers += definition.coordinators.flatMap { $0.routes.compactMap(\.onResult) }
-        set.formUnion(handlers.flatMap { $0.data.map(\.path.root) })
+        set.formUnion(reactions.flatMap { $0.reaction.cases.flatMap { $0.data.map(\.path.root) } })
         var reads: [(String, String)] = []
         for coordinator in definition.coordinators {
             for route in coordinator.routes {
@@ -286,16 +288,25 @@ struct DefinitionCheck {
                     }
                 }
             }
-            for event in coordinator.events {
-                let at = Pointer.append(
-                    Pointer.append(Pointer.append("/coordinators", coordinator.name), "events"), event.declaration.name)
-                reads += event.handler.requirements.flatMap { $0.condition.paths.map { ($0, at) } }
+            let at = Pointer.append("/coordinators", coordinator.name)
+            reads += coordinator.bindings.flatMap { binding in binding.paths.map { ($0, Pointer.append(at, "let")) } }
+        }
+        for (reaction, at) in reactions {
+            let conditions = reaction.cases.flatMap { ($0.when.map { [$0] } ?? []) + $0.requirements.map(\.condition) }
+            reads += (conditions.flatMap(\.paths) + reaction.bindings.flatMap(\.paths)).map { ($0, at) }
+        }
+        for screen in definition.screens {
+            let at = Pointer.append("/screens", screen.name)
+            reads += screen.bindings.flatMap(\.paths).map { ($0, Pointer.append(at, "let")) }
+            for (index, entry) in screen.content.enumerated() {
+                reads += (entry.when?.paths ?? []).map {
+                    ($0, Pointer.append(Pointer.append(Pointer.append(at, "content"), index), "when"))
+                }
             }
         }
         for (index, link) in definition.deepLinks.enumerated() {
-            reads += (link.waitUntil?.paths ?? []).map {
-                ($0, Pointer.append(Pointer.append("/deepLinks", index), "waitUntil"))
-            }
+            let at = Pointer.append("/deepLinks", index)
+            reads += ((link.waitUntil?.paths ?? []) + link.requirements.flatMap(\.condition.paths)).map { ($0, at) }
         }
         var warned: Set<String> = []
         for (path, pointer) in reads where path.hasPrefix("data.") {
@@ -304,6 +315,55 @@ struct DefinitionCheck {
             warning(
                 "dataNeverSet", pointer, "the condition reads '\(path)', which neither 'data' nor any operation sets",
                 didYouMean(key, set).map { "\($0) (it always reads as absent)" } ?? "set it in 'data' or an event")
+        }
+    }
+
+    /// Every event's and result's reaction, with its pointer.
+    private var reactions: [(reaction: Reaction, pointer: String)] {
+        definition.coordinators.flatMap { coordinator in
+            let base = Pointer.append("/coordinators", coordinator.name)
+            return coordinator.events.map {
+                ($0.reaction, Pointer.append(Pointer.append(base, "events"), $0.declaration.name))
+            }
+                + coordinator.routes.compactMap { route in
+                    route.onResult.map {
+                        ($0, Pointer.append(Self.routePointer(coordinator.name, route.name), "onResult"))
+                    }
+                }
+        }
+    }
+
+    /// A handler's `from` and an `open` condition name coordinators of the definition.
+    private mutating func coordinatorReferences() {
+        var named: [(String, String)] = []
+        for (reaction, _) in reactions {
+            for handler in reaction.cases {
+                if let from = handler.from { named.append((from, Pointer.append(handler.pointer, "from"))) }
+                let conditions = (handler.when.map { [$0] } ?? []) + handler.requirements.map(\.condition)
+                named += conditions.flatMap(\.coordinators).map { ($0, handler.pointer) }
+            }
+        }
+        for screen in definition.screens {
+            for (index, entry) in screen.content.enumerated() {
+                let at = Pointer.append(Pointer.append(Pointer.append("/screens", screen.name), "content"), index)
+                named += (entry.when?.coordinators ?? []).map { ($0, Pointer.append(at, "when")) }
+            }
+        }
+        for (index, link) in definition.deepLinks.enumerated() {
+            let conditions = (link.waitUntil.map { [$0] } ?? []) + link.requirements.map(\.condition)
+            named += conditions.flatMap(\.coordinators).map { ($0, Pointer.append("/deepLinks", index)) }
+        }
+        for coordinator in definition.coordinators {
+            for route in coordinator.routes {
+                named += (route.guardRule?.allowIf.coordinators ?? []).map {
+                    ($0, Pointer.append(Self.routePointer(coordinator.name, route.name), "guard"))
+                }
+            }
+        }
+        for (name, pointer) in named where coordinators[name] == nil {
+            error(
+                "unknownCoordinator", pointer, "'\(name)' is not a coordinator of this definition",
+                didYouMean(name, coordinators.keys))
         }
     }
 
@@ -321,7 +381,7 @@ struct DefinitionCheck {
             }
         }
         for screen in definition.screens {
-            for (index, element) in screen.content.enumerated() {
+            for (index, element) in screen.elements.enumerated() {
                 let at = Pointer.append(Pointer.append(Pointer.append("/screens", screen.name), "content"), index)
                 var named: [(Template, String)] = []
                 switch element {

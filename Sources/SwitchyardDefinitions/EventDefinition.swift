@@ -1,10 +1,10 @@
 import Switchyard
 
 /// A flow event a coordinator declared as data handles: what it reads (`fields`, `payload` as a JSON Schema), a
-/// sentence for the catalog, and its ``Handler``.
+/// sentence for the catalog, and its ``Reaction``.
 struct EventDefinition: Sendable {
     let declaration: FlowEventDeclaration
-    let handler: Handler
+    let reaction: Reaction
 
     static func read(
         _ name: String, _ value: JSONValue, at pointer: String, _ reader: DefinitionReader
@@ -13,7 +13,7 @@ struct EventDefinition: Sendable {
     {
         guard
             let members = reader.object(
-                value, at: pointer, "an event", allowed: Handler.members + ["fields", "payload", "summary"])
+                value, at: pointer, "an event", allowed: Reaction.members + ["fields", "payload", "summary"])
         else { return nil }
         let fields =
             reader.array(members["fields"], at: Pointer.append(pointer, "fields"), "field ids")?.enumerated().compactMap
@@ -23,6 +23,6 @@ struct EventDefinition: Sendable {
         let summary = reader.string(members["summary"], at: Pointer.append(pointer, "summary"), "summary")
         return EventDefinition(
             declaration: FlowEventDeclaration(name, payload: members["payload"], fields: fields, summary: summary),
-            handler: Handler.read(members, at: pointer, reader))
+            reaction: Reaction.read(members, at: pointer, reader))
     }
 }

@@ -1,33 +1,45 @@
 import Switchyard
 
-/// What a flow event or a delivered result does: requirements checked first (the first that fails refuses the
-/// whole change with its code and message), then data operations, then a chain of steps from the coordinator
-/// that handles it — all in the one transaction, so nothing of it stays when any part fails.
+/// One way a flow event or a delivered result is handled, taken when its `when` holds: requirements checked first
+/// (the first that fails refuses the whole change with its code, category and message), then data operations,
+/// then a chain of steps from the coordinator that handles it (or, with `from`, from the coordinator of that name
+/// nearest the visible screen) — all in the one transaction, so nothing of it stays when any part fails.
 struct Handler: Sendable, Hashable {
     struct Requirement: Sendable, Hashable {
         let condition: Condition
         let code: String
+        let category: NavigationError.Category
         let message: Template
     }
 
+    var when: Condition?
     var requirements: [Requirement] = []
     var data: [DataOperation] = []
     var steps: [StepTemplate] = []
+    /// The coordinator the steps run from (nil: the one that handles).
+    var from: String?
     /// Whether the event goes on to the parent coordinators after this one handled it.
     var bubble = false
+    /// Where it is written, for the check's findings.
+    var pointer = ""
 
-    static let members = ["require", "data", "steps", "bubble"]
+    static let members = ["when", "require", "data", "steps", "from", "bubble"]
+    /// The categories a requirement can refuse with: 422 and 409.
+    static let categories: [NavigationError.Category] = [.invalidInput, .conflict]
 
     static func read(
         _ members: [String: JSONValue], at pointer: String, _ reader: DefinitionReader
     ) -> Handler {
         var handler = Handler()
+        handler.pointer = pointer
+        handler.when = members["when"].flatMap { Condition.read($0, at: Pointer.append(pointer, "when"), reader) }
+        handler.from = reader.name(members["from"], at: Pointer.append(pointer, "from"), "coordinator name")
         if let list = reader.array(members["require"], at: Pointer.append(pointer, "require"), "requirements") {
             for (index, element) in list.enumerated() {
                 let at = Pointer.append(Pointer.append(pointer, "require"), index)
                 guard
                     let requirement = reader.object(
-                        element, at: at, "a requirement", allowed: ["if", "code", "message"],
+                        element, at: at, "a requirement", allowed: ["if", "code", "category", "message"],
                         required: ["if", "code", "message"]),
                     let condition = requirement["if"].flatMap({
                         Condition.read($0, at: Pointer.append(at, "if"), reader)
@@ -35,7 +47,13 @@ struct Handler: Sendable, Hashable {
                     let code = reader.name(requirement["code"], at: Pointer.append(at, "code"), "error code"),
                     let message = reader.template(requirement["message"], at: Pointer.append(at, "message"), "message")
                 else { continue }
-                handler.requirements.append(Requirement(condition: condition, code: code, message: message))
+                let category = reader.choice(
+                    requirement["category"] ?? .string("invalidInput"), at: Pointer.append(at, "category"),
+                    "error category", categories.map(\.rawValue)
+                ).flatMap(NavigationError.Category.init(rawValue:))
+                handler.requirements.append(
+                    Requirement(
+                        condition: condition, code: code, category: category ?? .invalidInput, message: message))
             }
         }
         if let list = reader.array(members["data"], at: Pointer.append(pointer, "data"), "data operations") {
@@ -50,10 +68,12 @@ struct Handler: Sendable, Hashable {
 
     /// The context paths its requirements and templates read.
     var paths: [String] {
-        requirements.flatMap { $0.condition.paths + $0.message.paths }
+        (when?.paths ?? [])
+            + requirements.flatMap { $0.condition.paths + $0.message.paths }
             + data.flatMap { operation -> [String] in
                 switch operation {
-                case .set(_, let value), .append(_, let value): value.paths
+                case .set(_, let value): value.paths
+                case .append(_, let value, let id): value.paths + (id?.from.paths ?? [])
                 default: []
                 }
             } + steps.flatMap(\.json.paths)

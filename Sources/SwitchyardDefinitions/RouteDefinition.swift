@@ -17,9 +17,13 @@ struct RouteDefinition: Sendable {
     let input: ValueType?
     let item: Item?
     let guardRule: GuardDefinition?
-    let onResult: Handler?
+    let onResult: Reaction?
+    /// A tab's steps, run from its tabs coordinator when the selected tab is tapped again.
+    let onReselect: [StepTemplate]
 
-    static let members = ["kind", "target", "presentation", "dismissible", "input", "item", "guard", "onResult"]
+    static let members = [
+        "kind", "target", "presentation", "dismissible", "input", "item", "guard", "onResult", "onReselect",
+    ]
 
     static func read(
         _ name: String, _ value: JSONValue, at pointer: String, _ reader: DefinitionReader
@@ -48,8 +52,8 @@ struct RouteDefinition: Sendable {
                     "a \(kind.rawValue) route has no '\(member)' (only a route of kind 'route' does)")
             }
         }
-        if kind != .tab, members["item"] != nil {
-            reader.error("unknownMember", at: Pointer.append(pointer, "item"), "only a tab route has an 'item'")
+        for member in ["item", "onReselect"] where kind != .tab && members[member] != nil {
+            reader.error("unknownMember", at: Pointer.append(pointer, member), "only a tab route has '\(member)'")
         }
         var item: Item?
         if kind == .tab {
@@ -70,11 +74,11 @@ struct RouteDefinition: Sendable {
         guard let target = reader.name(members["target"], at: Pointer.append(pointer, "target"), "target name") else {
             return nil
         }
-        var onResult: Handler?
+        var onResult: Reaction?
         if let value = members["onResult"] {
             let at = Pointer.append(pointer, "onResult")
-            if let object = reader.object(value, at: at, "a result handler", allowed: Handler.members) {
-                onResult = Handler.read(object, at: at, reader)
+            if let object = reader.object(value, at: at, "a result handler", allowed: Reaction.members) {
+                onResult = Reaction.read(object, at: at, reader)
             }
         }
         return RouteDefinition(
@@ -85,6 +89,7 @@ struct RouteDefinition: Sendable {
             guardRule: members["guard"].flatMap {
                 GuardDefinition.read($0, at: Pointer.append(pointer, "guard"), reader)
             },
-            onResult: onResult)
+            onResult: onResult,
+            onReselect: StepTemplate.readList(members["onReselect"], at: Pointer.append(pointer, "onReselect"), reader))
     }
 }

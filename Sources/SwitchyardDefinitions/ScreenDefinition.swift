@@ -1,13 +1,23 @@
 import Switchyard
 
 /// A screen declared as data: its title, background and elements, rendered from the context each time the state
-/// is read; `result`, the type of value it finishes with (`{"action": "finish", "result": …}`), if it produces one.
+/// is read (after its own `let`); `result`, the type of value it finishes with (`{"action": "finish", "result": …}`),
+/// if it produces one. An element with `when` is shown only while that condition holds.
 struct ScreenDefinition: Sendable {
+    struct Entry: Sendable, Hashable {
+        let element: ElementDefinition
+        let when: Condition?
+    }
+
     let name: String
     let title: Template
     let background: Template?
-    let content: [ElementDefinition]
+    let content: [Entry]
     let result: ValueType?
+    var bindings: [Binding] = []
+
+    /// The elements, whether shown or not.
+    var elements: [ElementDefinition] { content.map(\.element) }
 
     static func read(
         _ name: String, _ value: JSONValue, at pointer: String, _ reader: DefinitionReader
@@ -16,20 +26,27 @@ struct ScreenDefinition: Sendable {
     {
         guard
             let members = reader.object(
-                value, at: pointer, "a screen", allowed: ["title", "background", "content", "result"],
+                value, at: pointer, "a screen", allowed: ["title", "background", "content", "result", "let"],
                 required: ["title"]),
             let title = reader.template(members["title"], at: Pointer.append(pointer, "title"), "title")
         else { return nil }
         let content =
             reader.array(members["content"], at: Pointer.append(pointer, "content"), "elements")?.enumerated()
-            .compactMap {
-                ElementDefinition.read($1, at: Pointer.append(Pointer.append(pointer, "content"), $0), reader)
+            .compactMap { index, value -> Entry? in
+                let at = Pointer.append(Pointer.append(pointer, "content"), index)
+                guard let element = ElementDefinition.read(value, at: at, reader) else { return nil }
+                let when = value.objectValue?["when"].flatMap {
+                    Condition.read($0, at: Pointer.append(at, "when"), reader)
+                }
+                return Entry(element: element, when: when)
             }
             ?? []
-        return ScreenDefinition(
+        var screen = ScreenDefinition(
             name: name, title: title,
             background: reader.template(members["background"], at: Pointer.append(pointer, "background"), "background"),
             content: content,
             result: members["result"].flatMap { ValueType.read($0, at: Pointer.append(pointer, "result"), reader) })
+        screen.bindings = Binding.readAll(members["let"], at: Pointer.append(pointer, "let"), reader)
+        return screen
     }
 }

@@ -2,16 +2,23 @@ import Foundation
 import Switchyard
 
 /// What templates, conditions and data operations read: a JSON object with `input`, `data`, `item`, `payload`,
-/// `fields`, `link` and `result` as far as they apply.
+/// `fields`, `link` and `result` as far as they apply, the names bound by `let`, and which coordinators the
+/// session's tree holds (for `{"open": …}` conditions).
 struct TemplateContext {
     var values: [String: JSONValue]
+    /// Whether a coordinator of that definition name is in the session's tree (false outside a session).
+    var isOpen: (String) -> Bool = { _ in false }
 
     init(_ values: [String: JSONValue] = [:]) {
         self.values = values
     }
 
-    /// The value at a dotted path (`data.user.name`, `item.id`, `input`); nil where nothing is.
+    /// The value at a dotted path (`data.user.name`, `item.id`, `input`), an array element selected as
+    /// `data.todos[id={{input}}]`; nil where nothing is.
     func lookup(_ path: String) -> JSONValue? {
+        if path.contains("[") {
+            return DataPath(path)?.read(.object(values), self)
+        }
         var current: JSONValue? = .object(values)
         for key in path.split(separator: ".") {
             switch current {

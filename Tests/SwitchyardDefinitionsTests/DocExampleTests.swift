@@ -18,7 +18,7 @@ struct DocExampleTests {
     }()
 
     @Test func theDocsHaveTheirExamples() {
-        #expect(Self.examples.count == 2)
+        #expect(Self.examples.count == 3)
     }
 
     @Test func everyExampleIsSound() throws {
@@ -27,6 +27,22 @@ struct DocExampleTests {
             #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)")
             _ = try NavigationApp(definition: text, format: format).makeEngine()
         }
+    }
+
+    /// The handlers section's notes: a blank note shows an alert, a note is added with an id made from its text.
+    @Test func theNotesExampleAddsNotesWithIDs() throws {
+        let (format, text) = try #require(Self.examples.first { $0.text.contains(#""name": "notes""#) })
+        let engine = try NavigationApp(definition: text, format: format).makeEngine()
+        let item = engine.stateValue()["visible"]?["item"]?.stringValue ?? ""
+        try engine.send(FlowEvent(name: "add", fields: ["text": "  "]), from: item)
+        #expect(engine.stateValue()["tree"]?["alert"]?["title"] == "Type a note")
+        try engine.perform([Step(.respondToAlert(choice: 0))], from: "Main")
+        try engine.send(FlowEvent(name: "add", fields: ["text": " Buy milk "]), from: item)
+        guard case .array(let content)? = engine.stateValue()["visible"]?["screen"]?["content"] else {
+            Issue.record("no content")
+            return
+        }
+        #expect(content.first?["rows"] == [["id": "buy-milk", "title": "Buy milk"]])
     }
 
     @Test func theReadmesDefinitionGreets() throws {

@@ -1,6 +1,8 @@
 import Foundation
 import Switchyard
+import SwitchyardDefinitions
 import Testing
+import TodoDemo
 
 /// Pins the wire format: a scripted walk through the demo, answered in process, must produce exactly the bytes in
 /// `Golden/demo-walk.txt` (state documents, summaries, problems, catalog). Session ids are replaced by `SESSION`.
@@ -76,19 +78,23 @@ struct GoldenTests {
         ("GET", "/api/catalog", nil, []),
     ]
 
-    @Test func theDemoWalkMatchesTheGoldenFile() throws {
-        let transcript = try withServer { server in
-            var session = ""
-            var text = ""
-            for (method, rawPath, body, headers) in Self.walk {
-                let path = rawPath.replacingOccurrences(of: "$S", with: session)
-                let reply = try server.handle(method, path, body: body, headers: headers)
-                if session.isEmpty, let id = reply.json["session"]?.stringValue { session = id }
-                let shown = session.isEmpty ? reply.text : reply.text.replacingOccurrences(of: session, with: "SESSION")
-                text += "### \(method) \(rawPath)\(body.map { " " + $0 } ?? "")\n\(reply.status)\n\(shown)\n"
-            }
-            return text
+    /// The walk's transcript on `server`, its session made with `create` as the body of `POST /api/sessions`.
+    static func transcript(_ server: TestServer, create: String? = nil) throws -> String {
+        var session = ""
+        var text = ""
+        for (method, rawPath, body, headers) in walk {
+            let path = rawPath.replacingOccurrences(of: "$S", with: session)
+            let sent = rawPath == "/api/sessions" ? create ?? body : body
+            let reply = try server.handle(method, path, body: sent, headers: headers)
+            if session.isEmpty, let id = reply.json["session"]?.stringValue { session = id }
+            let shown = session.isEmpty ? reply.text : reply.text.replacingOccurrences(of: session, with: "SESSION")
+            text += "### \(method) \(rawPath)\(body.map { " " + $0 } ?? "")\n\(reply.status)\n\(shown)\n"
         }
+        return text
+    }
+
+    @Test func theDemoWalkMatchesTheGoldenFile() throws {
+        let transcript = try withServer { server in try Self.transcript(server) }
         if ProcessInfo.processInfo.environment["SWITCHYARD_UPDATE_GOLDEN"] == "1" {
             try transcript.write(to: Self.file, atomically: true, encoding: .utf8)
         }
@@ -102,5 +108,28 @@ struct GoldenTests {
             transcript == golden,
             "first difference at line \(firstDifference + 1): expected \(expected.dropFirst(firstDifference).first ?? "<end>"), got \(actual.dropFirst(firstDifference).first ?? "<end>")"
         )
+    }
+
+    /// The demo written as data (`Examples/Definitions/todo-data.yaml`) answers the walk with the same bytes: every
+    /// state document, result and problem (all but the catalog, which lists both apps).
+    @Test func theDemoAsDataAnswersTheWalkByteForByte() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Examples/Definitions/todo-data.yaml")
+        let twin = try NavigationApp(definition: String(contentsOf: file, encoding: .utf8), format: .yaml)
+        let (swift, data) = try withServer({ $0.apps = [TodoDemo.app, twin] }) { server in
+            (
+                try Self.transcript(server, create: #"{"app":"todo"}"#),
+                try Self.transcript(server, create: #"{"app":"todo-data"}"#)
+            )
+        }
+        let catalog = "### GET /api/catalog\n"
+        let expected = swift.components(separatedBy: catalog)[0].split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let actual = data.components(separatedBy: catalog)[0].split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(expected.count == actual.count && expected.count > 60)
+        for (line, (want, got)) in zip(expected, actual).enumerated() where want != got {
+            Issue.record("line \(line + 1) differs: the demo \(want.prefix(300))…, the twin \(got.prefix(300))…")
+            break
+        }
     }
 }

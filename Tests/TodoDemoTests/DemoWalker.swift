@@ -27,19 +27,24 @@ struct DemoWalker {
         Bool.random(using: &generator)
     }
 
+    /// The move a person would make next on `engine` (nil: nothing to do).
+    mutating func nextMove(_ engine: NavigationEngine) -> Move? {
+        candidates(engine.stateValue()).randomElement(using: &generator)
+    }
+
     /// Makes one move on `engine`.
     mutating func move(_ engine: NavigationEngine) {
-        let moves = candidates(engine.stateValue())
-        guard let move = moves.randomElement(using: &generator) else { return }
+        guard let move = nextMove(engine) else { return }
         let todosBefore = (engine.rootCoordinator as? AppCoordinator)?.store.todos
-        let (outcome, commits) = engine.collectingCommits { try perform(move, on: engine) }
+        let (outcome, commits) = engine.collectingCommits { try Self.perform(move, on: engine) }
         log.append("\(move.label): \(outcome)")
         if case .success(let label) = outcome { coverage.insert(label) }
         if commits.contains(where: { $0.cause == .pendingDeepLink }) { coverage.insert("pending link completed") }
         if (engine.rootCoordinator as? AppCoordinator)?.store.todos != todosBefore { coverage.insert("data changed") }
     }
 
-    private func perform(_ move: Move, on engine: NavigationEngine) throws -> String {
+    /// Makes `move` on `engine`; what it did, for coverage.
+    static func perform(_ move: Move, on engine: NavigationEngine) throws -> String {
         switch move.kind {
         case .steps(let steps, let coordinator):
             try engine.perform(steps, from: coordinator)

@@ -15,11 +15,15 @@ schema = json.loads(schema_path.read_text())
 jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
 
-sound = [json.loads(path.read_text()) for path in sorted((ROOT / "Examples/Definitions").glob("*.json"))]
+import yaml  # PyYAML comes with schemathesis
+
+examples = ROOT / "Examples/Definitions"
+sound = [json.loads(path.read_text()) for path in sorted(examples.glob("*.json"))]
+sound += [yaml.safe_load(path.read_text()) for path in sorted(examples.rglob("*.yaml"))]
 docs = (ROOT / "docs/app-definitions.md").read_text()
 sound += [json.loads(block.split("\n", 1)[1].split("\n```", 1)[0])
           for block in docs.split("<!-- definition -->\n```")[1:] if block.startswith("json")]
-assert len(sound) >= 2, len(sound)
+assert len(sound) >= 7, len(sound)
 for definition in sound:
     errors = [error.message for error in validator.iter_errors(definition)]
     assert not errors, (definition["name"], errors[:3])

@@ -64,15 +64,18 @@ extension NavigationEngine {
         return coordinator.binding.table ?? RouteTable.of(coordinator)
     }
 
-    /// Looks up a route of a node, checking its kind.
+    /// Looks up a route of a node, checking its kind. The choices an error offers are in name order, as the
+    /// catalog lists routes (however the coordinator declared them).
     func transition(of nodeID: NodeID, named route: String, kinds: [RouteKind]) throws -> AnyTransition {
         let table = try table(of: nodeID)
         guard let transition = table.routes[route] else {
-            throw NavigationError.unknownRoute(route, in: table.typeName, choices: table.order)
+            throw NavigationError.unknownRoute(route, in: table.typeName, choices: table.order.sorted())
         }
         guard kinds.contains(transition.kind) else {
             let expected = kinds.map(\.phrase).sorted().joined(separator: " or ")
-            let choices = table.order.filter { name in table.routes[name].map { kinds.contains($0.kind) } ?? false }
+            let choices = table.order.sorted().filter { name in
+                table.routes[name].map { kinds.contains($0.kind) } ?? false
+            }
             throw NavigationError.wrongRouteKind(route, in: table.typeName, expected: expected, choices: choices)
         }
         return transition

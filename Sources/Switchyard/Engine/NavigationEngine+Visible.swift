@@ -51,6 +51,16 @@ extension NavigationEngine {
         return storage.nodes.keys.sorted().first(where: matches)
     }
 
+    /// Whether a coordinator of that type name is in the tree (what a defined app's `{"open": …}` condition asks).
+    package func containsCoordinator(ofType typeName: String) -> Bool {
+        storage.nodes.values.contains { $0.typeName == typeName }
+    }
+
+    /// The coordinator of that type name nearest the visible screen (as ``nearest(_:)`` finds one), if any.
+    package func nearestCoordinator(ofType typeName: String) -> NodeID? {
+        nearestNode { storage.nodes[$0]?.typeName == typeName }
+    }
+
     /// Resolves a chain's starting coordinator: nil → the root; a node id; or a type name (nearest of that type).
     func resolveCoordinator(_ reference: String?) throws -> NodeID {
         guard let reference, !reference.isEmpty else { return storage.rootNode }

@@ -48,7 +48,7 @@ public final class AppCoordinator: RootCoordinatable, PersistentCoordinator {
 
     /// Logs in: switches root to the user's tabs (a pending deep link completes right after).
     func logIn(_ user: String) throws {
-        let name = user.trimmingCharacters(in: .whitespaces)
+        let name = user.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else {
             throw NavigationError(
                 code: "emptyUsername", category: .invalidInput, message: "Username should not be empty")

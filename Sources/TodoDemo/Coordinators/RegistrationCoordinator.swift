@@ -36,7 +36,7 @@ final class RegistrationCoordinator: NavigationCoordinatable {
     func handle(_ event: FlowEvent) throws -> Bool {
         switch event.name {
         case "next":
-            let name = (event.fields["username"] ?? "").trimmingCharacters(in: .whitespaces)
+            let name = (event.fields["username"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else {
                 try presentAlert(title: "Error", message: "Username should not be empty")
                 return true

@@ -32,7 +32,7 @@ final class TodosCoordinator: NavigationCoordinatable {
             store.setFavourite(id, value)
             return false  // keep bubbling: the tabs tell the home tab
         case "create":
-            let name = (event.fields["name"] ?? "").trimmingCharacters(in: .whitespaces)
+            let name = (event.fields["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             guard !name.isEmpty else {
                 throw NavigationError(
                     code: "emptyName", category: .invalidInput, message: "A todo needs a name")

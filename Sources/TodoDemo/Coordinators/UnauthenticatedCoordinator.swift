@@ -36,7 +36,7 @@ final class UnauthenticatedCoordinator: NavigationCoordinatable {
 
     func handle(_ event: FlowEvent) throws -> Bool {
         guard event.name == "login" else { return false }
-        let name = (event.fields["username"] ?? "").trimmingCharacters(in: .whitespaces)
+        let name = (event.fields["username"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty {
             try presentAlert(
                 title: "Error", message: "Username should not be empty", actions: [AlertAction("OK", role: .cancel)])
