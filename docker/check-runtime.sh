@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 SWIFT=${SWIFT:-swift}
 scratch=${SCRATCH:-.build-static}
-package=${PACKAGE:-.}
+package_path=${PACKAGE:-.}
 dockerfile=${DOCKERFILE:-docker/Dockerfile}
 work=$(mktemp -d)
 server_pid=""
@@ -62,13 +62,13 @@ for package in "${packages[@]}"; do
 done
 
 # --- build, like the image's build stage ---------------------------------------------------------
-say "building: $SWIFT build -c release --static-swift-stdlib --package-path $package --product switchyard --scratch-path $scratch"
-if ! "$SWIFT" build -c release --static-swift-stdlib --package-path "$package" --product switchyard --scratch-path "$scratch" \
+say "building: $SWIFT build -c release --static-swift-stdlib --package-path $package_path --product switchyard --scratch-path $scratch"
+if ! "$SWIFT" build -c release --static-swift-stdlib --package-path "$package_path" --product switchyard --scratch-path "$scratch" \
     >"$work/build.log" 2>&1; then
     tail -n 40 "$work/build.log" >&2
     fail "static release build failed"
 fi
-binary=$("$SWIFT" build -c release --static-swift-stdlib --package-path "$package" --scratch-path "$scratch" --show-bin-path)/switchyard
+binary=$("$SWIFT" build -c release --static-swift-stdlib --package-path "$package_path" --scratch-path "$scratch" --show-bin-path)/switchyard
 [ -x "$binary" ] || fail "no binary at $binary"
 
 # --- 3. shared libraries: every one must come from glibc or the runtime packages ----------------

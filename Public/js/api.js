@@ -48,6 +48,7 @@ export const api = {
   post: (path, body) => request('POST', path, body),
   streamUrl: (id) => `${sessionPath(id)}/stream`,
   catalog: () => request('GET', '/api/catalog'),
+  sessionCatalog: (id) => request('GET', `${sessionPath(id)}/catalog`),
 };
 
 /** The shell command equivalent to a POST of `body` to `path` on this origin. */

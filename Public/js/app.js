@@ -204,6 +204,7 @@ async function startNewSession() {
     state.depth = 0;
     apply(doc);
     connect();
+    showDeepLinkExamplesOf(doc.session);
   } catch (err) {
     report(err);
     showMessage('Cannot start a session', 'The server did not create a session. Is it running?', 'Try again');
@@ -216,6 +217,7 @@ async function openSession(id) {
   try {
     apply(await api.getSession(id));
     connect();
+    showDeepLinkExamplesOf(id);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) showNotFound(id);
     else {
@@ -223,6 +225,13 @@ async function openSession(id) {
       showMessage('Cannot load this session', 'The server did not answer. Is it running?', 'Start a new session');
     }
   }
+}
+
+/** The deep-link examples of the session's own app (its patterns with sample values), whichever apps are served. */
+function showDeepLinkExamplesOf(id) {
+  api.sessionCatalog(id).then((catalog) => {
+    if (state.id === id) inspector.showDeepLinkExamples(catalog.deepLinkExamples || []);
+  }, () => {});
 }
 
 function showNotFound(id) {
@@ -394,8 +403,6 @@ document.addEventListener('keydown', (e) => {
 
 // ---- start -----------------------------------------------------------------------------------
 
-// The deep-link examples are the app's own (its patterns with sample values), whatever app is served.
-api.catalog().then((catalog) => inspector.showDeepLinkExamples(catalog.deepLinkExamples || []), () => {});
 
 const match = /^\/s\/([^/]+)\/?$/.exec(location.pathname);
 if (match) openSession(decodeURIComponent(match[1]));

@@ -208,6 +208,11 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         return result.rows.isEmpty ? nil : result.integer(0, 0)
     }
 
+    public func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
+        let result = try query(PostgresStatements.sessionsOfApp, [.text(app), .text(after ?? ""), .integer(limit)])
+        return result.rows.indices.map { result.text($0, 0) }
+    }
+
     public func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] {
         guard !sessions.isEmpty else { return [:] }
         let result = try query(PostgresStatements.versions, [.text(sessions.joined(separator: ","))])

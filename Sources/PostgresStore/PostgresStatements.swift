@@ -157,6 +157,13 @@ enum PostgresStatements {
         """, [.text, .int8, .text])
     static let version = PostgresStatement(
         "sy_version", "SELECT version FROM switchyard_sessions WHERE id = $1", [.text])
+    /// `$1`: the app, `$2`: the id to start after, `$3`: how many.
+    static let sessionsOfApp = PostgresStatement(
+        "sy_sessions_of_app",
+        """
+        SELECT id FROM switchyard_sessions WHERE app = $1 AND id COLLATE "C" > $2 ORDER BY id COLLATE "C" LIMIT $3
+        """,
+        [.text, .text, .int8])
     /// `$1`: ids separated by commas.
     static let versions = PostgresStatement(
         "sy_versions",

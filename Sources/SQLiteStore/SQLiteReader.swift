@@ -12,6 +12,7 @@ final class SQLiteReader {
     private let version: SQLiteStatement
     private let creation: SQLiteStatement
     private let idle: SQLiteStatement
+    private let ofApp: SQLiteStatement
 
     init(path: String) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path)
@@ -48,6 +49,7 @@ final class SQLiteReader {
         version = try connection.prepare(SQLiteSchema.versionQuery)
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
+        ofApp = try connection.prepare("SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
         idle = try connection.prepare(
             """
             SELECT id FROM (
@@ -119,6 +121,14 @@ final class SQLiteReader {
     func version(of session: String) throws(SQLiteError) -> Int? {
         defer { version.reset() }
         return try version.bind(.text(session)).step() ? version.integer(0) : nil
+    }
+
+    func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(SQLiteError) -> [String] {
+        defer { ofApp.reset() }
+        try ofApp.bind(.text(app), .text(after ?? ""), .integer(limit))
+        var ids: [String] = []
+        while try ofApp.step() { ids.append(ofApp.text(0)) }
+        return ids
     }
 
     func creation(_ key: String) throws(SQLiteError) -> StoredReply? {

@@ -139,6 +139,10 @@ public final class SQLiteSessionArchive: SessionArchive {
         try reading { reader throws(SQLiteError) in try reader.version(of: session) }
     }
 
+    public func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
+        try reading { reader throws(SQLiteError) in try reader.sessionIDs(ofApp: app, after: after, limit: limit) }
+    }
+
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
         try reading { reader throws(SQLiteError) in try reader.creation(key) }
     }

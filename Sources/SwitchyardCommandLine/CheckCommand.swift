@@ -3,8 +3,8 @@ import Foundation
 import Switchyard
 import SwitchyardDefinitions
 
-/// `check`: checks app definition files, or the apps built in, without serving (for CI): one line per finding;
-/// exits 1 on an error.
+/// `check`: checks app definition files (their names against the apps built in too), or the apps built in, without
+/// serving (for CI): one line per finding; exits 1 on an error.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -36,7 +36,8 @@ struct CheckCommand: ParsableCommand {
             print("\(file.path): app '\(file.app?.name ?? "")': no problems")
         }
         for (_, line) in definitions.lines { print(line) }
-        let duplicates = NavigationApp.check(definitions.apps).filter { $0.diagnostic.code == "duplicateApp" }
+        // Names are compared with the apps built into this program too, as `serve` compares them.
+        let duplicates = NavigationApp.checkNames(CommandLineProgram.current.apps + definitions.apps)
         for (app, finding) in duplicates { print("app '\(app)': \(finding)") }
         if definitions.hasErrors || !duplicates.isEmpty { throw ExitCode(1) }
     }

@@ -16,7 +16,7 @@ struct ServeCommand: ParsableCommand {
     @Option(
         name: .customLong("app"),
         help:
-            "An app definition to serve (JSON or YAML), or a folder of them; repeatable. They come first, the first being the default app (env SWITCHYARD_APPS, paths separated by ':')."
+            "An app definition to serve (JSON or YAML), or a folder of them; repeatable. They come first, the first being the default app (env SWITCHYARD_APPS, paths separated by ':'). SIGHUP reads them again."
     )
     var apps: [String] = []
 
@@ -153,30 +153,28 @@ struct ServeCommand: ParsableCommand {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
         let program = CommandLineProgram.current
-        // The apps are checked before anything is opened: declarations that cannot work stop the start, one line each.
-        var refused = false
-        // Definitions first: one that cannot work stops the start, one line per finding.
+        // The apps are checked before anything is opened: declarations that cannot work stop the start, one line
+        // each. Definitions are checked as they are read (the engine's findings included), the apps built in here,
+        // and every name against every other.
         let definitions = DefinitionFiles(paths: settings.appPaths)
-        for (severity, line) in definitions.lines {
+        var lines = definitions.lines
+        let apps = definitions.apps + program.apps
+        let findings =
+            NavigationApp.check(program.apps).filter { $0.diagnostic.code != "duplicateApp" }
+            + NavigationApp.checkNames(apps)
+        for (app, finding) in findings {
+            lines.append((finding.severity == .error ? .error : .warning, "app '\(app)': \(finding)"))
+        }
+        for (severity, line) in lines {
             switch severity {
             case .error: logger.critical("\(line)")
             case .warning: logger.warning("\(line)")
             }
         }
-        if definitions.hasErrors { throw ExitCode(1) }
-        let apps = definitions.apps + program.apps
+        if lines.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
         for file in definitions.files {
             logger.info("\(file.path): serving the app '\(file.app?.name ?? "")'")
         }
-        for (app, finding) in NavigationApp.check(apps) {
-            switch finding.severity {
-            case .error:
-                logger.critical("app '\(app)': \(finding)")
-                refused = true
-            case .warning: logger.warning("app '\(app)': \(finding)")
-            }
-        }
-        if refused { throw ExitCode(1) }
         // Before the store is opened, so that a wrong flag leaves no data folder behind.
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: settings.publicFolder, isDirectory: &isFolder), isFolder.boolValue
@@ -222,6 +220,10 @@ struct ServeCommand: ParsableCommand {
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
         FileHandle.standardOutput.write(Data(hint.utf8))
+        let reloader = DefinitionReloader(
+            paths: settings.appPaths, served: definitions.apps, builtIn: program.apps, server: server, logger: logger)
+        let hangUp = reloader.watchHangUp()
+        defer { hangUp.cancel() }
         if !server.waitForTermination() { throw ExitCode(1) }
         logger.info("stopped", metadata: ["store": "\(settings.storeDescription)"])
     }

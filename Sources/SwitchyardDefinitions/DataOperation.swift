@@ -29,7 +29,7 @@ enum DataOperation: Sendable, Hashable {
             let new = value.value(context)
             return try path.update(data, context) { _ in new }
         case .unset(let path), .remove(let path):
-            return try path.update(data, context) { _ in nil }
+            return try path.update(data, context, creating: false) { _ in nil }
         case .toggle(let path):
             return try path.update(data, context) { old in
                 switch old ?? .bool(false) {

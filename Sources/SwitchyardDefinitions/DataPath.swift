@@ -71,23 +71,38 @@ struct DataPath: Sendable, Hashable, CustomStringConvertible {
             current = members[segment.key]
             if let (field, value) = segment.selector {
                 guard case .array(let elements)? = current else { return nil }
-                let wanted = value.value(context)
+                let wanted = Self.wanted(value, context)
                 current = elements.first { $0.objectValue?[field] == wanted }
             }
         }
         return current
     }
 
-    /// `data` with the value at this path replaced by what `change` makes of it (nil: removed). Throws when the path
-    /// crosses something that is not an object, or a selector finds no element.
+    /// `data` with the value at this path replaced by what `change` makes of it (nil: removed). Missing objects on
+    /// the way are made, unless `creating` is false (removing): then a missing parent leaves `data` as it is.
+    /// Throws when the path crosses something that is not an object, or a selector finds no element.
     func update(
-        _ data: JSONValue, _ context: TemplateContext, _ change: (JSONValue?) throws -> JSONValue?
+        _ data: JSONValue, _ context: TemplateContext, creating: Bool = true,
+        _ change: (JSONValue?) throws -> JSONValue?
     ) throws -> JSONValue {
-        try update(data, segments[...], context, change)
+        try update(data, segments[...], context, creating, change)
+    }
+
+    /// A selector's wanted value: what its template gives, a literal written as JSON (`[done=true]`, `[n=5]`) as
+    /// that JSON value.
+    static func wanted(_ template: Template, _ context: TemplateContext) -> JSONValue {
+        let value = template.value(context)
+        guard template.paths.isEmpty, case .string(let text) = value,
+            let literal = try? JSONValue(parsing: Array(text.utf8))
+        else { return value }
+        switch literal {
+        case .number, .bool, .null: return literal
+        default: return value
+        }
     }
 
     private func update(
-        _ value: JSONValue, _ rest: ArraySlice<Segment>, _ context: TemplateContext,
+        _ value: JSONValue, _ rest: ArraySlice<Segment>, _ context: TemplateContext, _ creating: Bool,
         _ change: (JSONValue?) throws -> JSONValue?
     ) throws -> JSONValue {
         guard let segment = rest.first else { return value }
@@ -95,9 +110,12 @@ struct DataPath: Sendable, Hashable, CustomStringConvertible {
             throw DataError.notAnObject(text)
         }
         let next = rest.dropFirst()
+        if !creating, !next.isEmpty || segment.selector != nil, members[segment.key] == nil {
+            return value
+        }
         if let (field, template) = segment.selector {
             guard case .array(var elements) = members[segment.key] ?? .null else { throw DataError.notAnArray(text) }
-            let wanted = template.value(context)
+            let wanted = Self.wanted(template, context)
             guard let index = elements.firstIndex(where: { $0.objectValue?[field] == wanted }) else {
                 throw DataError.noElement(text, wanted.jsonString)
             }
@@ -108,13 +126,13 @@ struct DataPath: Sendable, Hashable, CustomStringConvertible {
                     elements.remove(at: index)
                 }
             } else {
-                elements[index] = try update(elements[index], next, context, change)
+                elements[index] = try update(elements[index], next, context, creating, change)
             }
             members[segment.key] = .array(elements)
         } else if next.isEmpty {
             members[segment.key] = try change(members[segment.key])
         } else {
-            members[segment.key] = try update(members[segment.key] ?? .object([:]), next, context, change)
+            members[segment.key] = try update(members[segment.key] ?? .object([:]), next, context, creating, change)
         }
         return .object(members)
     }

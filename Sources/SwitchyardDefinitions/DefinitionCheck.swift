@@ -110,6 +110,7 @@ struct DefinitionCheck {
                             "wrongRouteKind", Pointer.append(base, "initial"),
                             "the initial route '\(initial)' is not a root route", "give it \"kind\": \"root\"")
                     }
+                    initialInput(coordinator, route, at: Pointer.append(base, "initialInput"))
                 } else {
                     error(
                         "unknownRoute", Pointer.append(base, "initial"),
@@ -124,6 +125,28 @@ struct DefinitionCheck {
                         "'\(tab)' is not a route of \(coordinator.name)", didYouMean(tab, routeNames))
                 }
             }
+        }
+    }
+
+    /// The input a coordinator starts its initial route with fits that route's input type.
+    private mutating func initialInput(
+        _ coordinator: CoordinatorDefinition, _ route: RouteDefinition, at pointer: String
+    ) {
+        let given = coordinator.initialInput.flatMap { $0 == .null ? nil : $0 }
+        switch (route.input, given) {
+        case (nil, let value?):
+            error(
+                "invalidValue", pointer, "the initial route '\(route.name)' takes no input, given \(value.jsonString)",
+                "remove 'initialInput', or declare the route's 'input'")
+        case (let type?, nil):
+            error(
+                "missingMember", Pointer.append("/coordinators", coordinator.name),
+                "the initial route '\(route.name)' takes \(type.rawValue) input: give it as 'initialInput'")
+        case (let type?, let value?) where !type.accepts(value):
+            error(
+                "invalidValue", pointer,
+                "the initial route '\(route.name)' takes \(type.rawValue) input, given \(value.jsonString)")
+        default: break
         }
     }
 
@@ -416,10 +439,11 @@ struct DefinitionCheck {
                 pointer = Pointer.append("/coordinators", coordinator)
                 if let route = finding.route { pointer = Self.routePointer(coordinator, route) }
             }
+            // A pattern written twice: the shadowed one is the later.
+            let named: (DeepLinkDefinition) -> Bool = { finding.problem.hasPrefix("deep link '\($0.pattern)'") }
             if finding.problem.hasPrefix("deep link '"),
-                let index = definition.deepLinks.firstIndex(where: {
-                    finding.problem.hasPrefix("deep link '\($0.pattern)'")
-                })
+                let index = finding.code == "shadowedDeepLink"
+                    ? definition.deepLinks.lastIndex(where: named) : definition.deepLinks.firstIndex(where: named)
             {
                 pointer = Pointer.append(Pointer.append("/deepLinks", index), "pattern")
             }

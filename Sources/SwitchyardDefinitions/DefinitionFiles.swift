@@ -42,6 +42,16 @@ public struct DefinitionFiles: Sendable {
     }
 
     private static func read(_ path: String) -> File {
+        // The size first: a huge file is refused without being read.
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        if size > AppDefinition.maxBytes {
+            return File(
+                path: path, app: nil,
+                diagnostics: [
+                    DefinitionDiagnostic(
+                        .error, "tooLarge", at: "", "the file has \(size) bytes, more than \(AppDefinition.maxBytes)")
+                ])
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             return File(
                 path: path, app: nil,

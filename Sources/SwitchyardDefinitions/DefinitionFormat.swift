@@ -26,7 +26,7 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
                 return .failure(DefinitionDiagnostic(.error, "invalidYAML", at: "", refusal))
             }
             do {
-                guard let loaded = try Yams.load(yaml: text) else {
+                guard let loaded = try Yams.load(yaml: text, try Self.coreSchema()) else {
                     return .failure(DefinitionDiagnostic(.error, "invalidYAML", at: "", "the file is empty"))
                 }
                 guard let value = Self.json(loaded, depth: 0) else {
@@ -41,6 +41,17 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
                 return .failure(DefinitionDiagnostic(.error, "invalidYAML", at: "", "the file is not YAML: \(error)"))
             }
         }
+    }
+
+    /// YAML 1.2's core schema, as JSON reads it: `true`/`false` (not `yes`, `no`, `on`, `off`), `null`, `~` and
+    /// nothing for null, decimal and `0x`/`0o` integers, decimal floats. Everything else is text: a date, `.inf`,
+    /// `.nan` (which JSON cannot hold), `0755` (no octal by a leading zero), `<<` (no merge keys).
+    private static func coreSchema() throws -> Resolver {
+        try Resolver.basic
+            .appending(.null, "^(?:~|null|Null|NULL|)$")
+            .appending(.bool, "^(?:true|True|TRUE|false|False|FALSE)$")
+            .appending(.int, "^(?:[-+]?(?:0|[1-9][0-9]*)|0o[0-7]+|0x[0-9a-fA-F]+)$")
+            .appending(.float, "^(?:[-+]?(?:\\.[0-9]+|(?:0|[1-9][0-9]*)(?:\\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?)$")
     }
 
     private static func json(_ value: Any, depth: Int) -> JSONValue? {

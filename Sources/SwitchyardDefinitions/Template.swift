@@ -40,20 +40,23 @@ struct Template: Sendable, Hashable {
                 }
             }
             compiled = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + text)
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"),
-                trimmed.dropFirst(2).dropLast(2).allSatisfy({
-                    $0.isLetter || $0.isNumber || "_.-".contains($0)
-                })
-            {
-                wholePath = String(trimmed.dropFirst(2).dropLast(2))
-            } else {
-                wholePath = nil
-            }
+            wholePath = Self.wholePath(of: text)
         } else {
             compiled = nil
             wholePath = nil
         }
+    }
+
+    /// The path of a template that is one variable tag, spaces allowed (`{{data.user}}`, `{{ item.id }}`); nil for
+    /// anything else, `{{.}}` included (the whole context is never copied).
+    private static func wholePath(of text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), trimmed.count > 4 else { return nil }
+        let inner = trimmed.dropFirst(2).dropLast(2).trimmingCharacters(in: .whitespaces)
+        guard let first = inner.first, first.isLetter || first == "_",
+            inner.allSatisfy({ $0.isLetter || $0.isNumber || "_.-".contains($0) })
+        else { return nil }
+        return inner
     }
 
     /// The text with its tags filled in from `context`.
@@ -89,17 +92,4 @@ struct Template: Sendable, Hashable {
 
     static func == (lhs: Template, rhs: Template) -> Bool { lhs.text == rhs.text }
     func hash(into hasher: inout Hasher) { hasher.combine(text) }
-}
-
-/// A template refused before it is parsed.
-enum TemplateError: Error, CustomStringConvertible {
-    case tooLong(Int)
-    case tooDeep(Int)
-
-    var description: String {
-        switch self {
-        case .tooLong(let limit): "it is longer than \(limit) bytes"
-        case .tooDeep(let limit): "its sections nest deeper than \(limit)"
-        }
-    }
 }

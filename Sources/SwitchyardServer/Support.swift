@@ -14,6 +14,11 @@ final class LockedCatalogs: Sendable {
             return bytes
         }
     }
+
+    /// Forgets every catalog (the apps were reloaded).
+    func forget() {
+        cache.withLock { $0 = [:] }
+    }
 }
 
 /// Responses remembered by idempotency key (for `POST /api/sessions`), oldest forgotten first.

@@ -23,6 +23,17 @@ public final class SwitchyardAPI: HTTPHandler {
     let cors: CORSPolicy
     let crossSite: CrossSiteRefusal
 
+    /// Serves `apps` (the first the default) from now on, unless they have errors or a stored session of an app
+    /// named in `changed` could not be restored under them (see ``AppReload``). Sessions running keep running.
+    public func reload(apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
+        if let failure = AppCheckFailure(checking: apps) {
+            return .refused(failure.errors.map { "app '\($0.app)': \($0.diagnostic)" })
+        }
+        let outcome = sessions.reload(apps, checking: changed)
+        if outcome == .reloaded { catalogs.forget() }
+        return outcome
+    }
+
     /// An API hosting `configuration.apps`, serving `staticFiles` (nil: API only), logging what goes wrong with
     /// its store to `logger`.
     public init(
@@ -145,11 +156,22 @@ public final class SwitchyardAPI: HTTPHandler {
 
     func catalog(_ request: HTTPRequest) throws -> HTTPResponse {
         let name = request.query["app"]
-        guard let app = name.map({ name in configuration.apps.first { $0.name == name } }) ?? configuration.apps.first
-        else {
+        let apps = sessions.apps
+        guard let app = name.map({ name in apps.first { $0.name == name } }) ?? apps.first else {
             throw Problem(
                 status: 404, code: "unknownApp", title: "Not found", detail: "no app named '\(name ?? "")'",
-                choices: configuration.apps.map(\.name))
+                choices: apps.map(\.name))
+        }
+        return .json(200, catalogs.catalog(of: app), headers: noStore)
+    }
+
+    /// `GET /api/sessions/{id}/catalog`: the catalog of the app the session runs (as served now).
+    func catalog(ofSession id: String) throws -> HTTPResponse {
+        let session = try sessions.session(id)
+        guard let app = sessions.apps.first(where: { $0.name == session.app }) else {
+            throw Problem(
+                status: 404, code: "unknownApp", title: "Not found",
+                detail: "the session's app '\(session.app)' is not served any more", choices: sessions.apps.map(\.name))
         }
         return .json(200, catalogs.catalog(of: app), headers: noStore)
     }

@@ -12,6 +12,8 @@ package final class SessionStore: Sendable {
     /// load cannot bring back a session that a remove or an expiry is taking away. (Loads happen once per session
     /// and node: after a restart, or when another node created it; each holds it for one read.)
     private let storeTransitions = Mutex(())
+    /// The apps served now: `configuration.apps` until a reload replaces them (``reload(_:checking:)``).
+    let served: Mutex<[NavigationApp]>
     package let configuration: SessionConfiguration
     /// Where sessions are stored: the configured archive, or this store's own memory.
     package let archive: any SessionArchive
@@ -26,12 +28,18 @@ package final class SessionStore: Sendable {
     package init(configuration: SessionConfiguration, logger: Logger) {
         precondition(!configuration.apps.isEmpty, "SessionConfiguration.apps must name at least one app")
         self.configuration = configuration
+        served = Mutex(configuration.apps)
         archive = configuration.archive ?? MemorySessionArchive(limits: .inMemory)
         self.logger = logger
         counters = SessionCounters()
         health = StoreHealth(counters: counters, logger: logger, now: configuration.now)
         health.observe(archive.condition)
         archive.shared?.follow { [weak self] notice in self?.handle(notice) }
+    }
+
+    /// The apps served now; the first is the default.
+    package var apps: [NavigationApp] {
+        served.withLock { $0 }
     }
 
     /// A creation refused by a full server, with the seconds until the first session expires.
@@ -49,13 +57,14 @@ package final class SessionStore: Sendable {
         if count >= configuration.maxSessions { expireIdle() }
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         let app: NavigationApp
+        let apps = self.apps
         if let appName {
-            guard let found = configuration.apps.first(where: { $0.name == appName }) else {
-                throw .unknownApp(appName, choices: configuration.apps.map(\.name))
+            guard let found = apps.first(where: { $0.name == appName }) else {
+                throw .unknownApp(appName, choices: apps.map(\.name))
             }
             app = found
         } else {
-            app = configuration.apps[0]
+            app = apps[0]
         }
         let engine: NavigationEngine
         do {
@@ -169,7 +178,7 @@ package final class SessionStore: Sendable {
     package func engine(of id: String, app name: String, from state: [UInt8]) throws(LookupFailure) -> NavigationEngine
     {
         do {
-            guard let app = configuration.apps.first(where: { $0.name == name }) else {
+            guard let app = apps.first(where: { $0.name == name }) else {
                 throw NavigationError.restoreFailed("the app '\(name)' is not served any more")
             }
             return try app.restoreEngine(from: try JSONValue(parsing: state))

@@ -53,6 +53,9 @@ private struct ForgetfulArchive: SessionArchive {
         try inner.state(of: session, at: version)
     }
     func version(of session: String) throws(ArchiveError) -> Int? { try inner.version(of: session) }
+    func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
+        try inner.sessionIDs(ofApp: app, after: after, limit: limit)
+    }
     func creation(_ key: String) throws(ArchiveError) -> StoredReply? { try inner.creation(key) }
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
         try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)

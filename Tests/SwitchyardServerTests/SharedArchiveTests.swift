@@ -225,6 +225,9 @@ final class DeafArchive: SharedSessionArchive {
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) { try inner.apply(writes) }
     func session(_ id: String) throws(ArchiveError) -> StoredSession? { try inner.session(id) }
     func version(of session: String) throws(ArchiveError) -> Int? { try inner.version(of: session) }
+    func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
+        try inner.sessionIDs(ofApp: app, after: after, limit: limit)
+    }
     func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] { try inner.versions(of: sessions) }
     func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
         try inner.history(of: session, after: after, limit: limit)

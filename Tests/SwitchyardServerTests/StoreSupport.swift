@@ -92,6 +92,11 @@ final class FaultyArchive: SessionArchive {
         return try inner.version(of: session)
     }
 
+    func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
+        try check()
+        return try inner.sessionIDs(ofApp: app, after: after, limit: limit)
+    }
+
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
         try check()
         return try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)

@@ -5,6 +5,7 @@ import os
 import pathlib
 
 import pytest
+from selenium.webdriver.common.by import By
 
 import harness
 from conftest import Page
@@ -40,3 +41,15 @@ def test_the_page_renders_and_drives_a_defined_app(driver, mail_url):
     page.live("row-m1").click()
     page.wait_route("message")
     assert "Message m1" in page.find("#phone").text
+
+
+def test_a_session_of_another_app_shows_its_own_deep_link_examples(driver, mail_url):
+    """The server's default app is mail; a session of the demo (todo) shows the demo's examples, not mail's."""
+    page = Page(driver, mail_url)
+    _, created = page.api("POST", "/api/sessions", {"app": "todo"})
+    _, catalog = page.api("GET", f"/api/sessions/{created['session']}/catalog")
+    assert "jumper://io.idevs/home" in catalog["deepLinkExamples"]
+    driver.get(f"{mail_url}/s/{created['session']}")
+    page.wait_route("welcome")
+    page.wait(lambda d: [chip.text for chip in d.find_elements(By.CSS_SELECTOR, "[data-testid=deeplink-example]")]
+              == catalog["deepLinkExamples"], message="the chips are not the demo's examples")

@@ -5,6 +5,7 @@ Ends with `N passed, N failed`."""
 import json
 import os
 import pathlib
+import signal
 import subprocess
 import sys
 import tempfile
@@ -134,6 +135,51 @@ with tempfile.TemporaryDirectory() as folder:
               pending["result"]["deepLink"] == "pending" and status == 200
               and logged["visible"]["path"] == ["home", "inbox", "list", "message"]
               and logged["visible"]["screen"]["title"] == "Message m2")
+    finally:
+        served.stop()
+
+# A reload (SIGHUP) picks up a changed definition for new sessions while every session goes on; one that a stored
+# session could not be restored under is refused, naming the session, and the server goes on as it was.
+with tempfile.TemporaryDirectory() as folder:
+    apps = pathlib.Path(folder, "apps")
+    apps.mkdir()
+    shop = apps / "shop.yaml"
+
+    def write_shop(title, basket=True):
+        routes = "home: {kind: root, target: Home}" + (", basket: {target: Basket}" if basket else "")
+        screens = f"Home: {{title: {title}}}" + (", Basket: {title: Basket}" if basket else "")
+        shop.write_text(f"name: shop\nroot: Main\ncoordinators: {{Main: {{kind: stack, initial: home, "
+                        f"routes: {{{routes}}}}}}}\nscreens: {{{screens}}}\n")
+
+    def reloaded(server, count):
+        import time
+        deadline = time.time() + 10
+        while time.time() < deadline and server.log_text().count("reload") < count:
+            time.sleep(0.05)
+        return server.log_text()
+
+    write_shop("Shop")
+    served = Server(binary, "--app", str(apps), log=os.path.join(folder, "reload.log"), public=ROOT / "Public",
+                    cwd=folder).start()
+    try:
+        _, first = call(served, "POST", "/api/sessions")
+        _, basket = call(served, "POST", f"/api/sessions/{first['session']}/transitions",
+                         {"action": "push", "route": "basket"})
+        write_shop("New shop")
+        os.kill(served.process.pid, signal.SIGHUP)
+        log = reloaded(served, 1)
+        _, second = call(served, "POST", "/api/sessions")
+        status, still = call(served, "GET", f"/api/sessions/{first['session']}")
+        check("SIGHUP reloads a changed definition: new sessions get it, a session running goes on",
+              "reloaded the app definitions" in log and second["visible"]["screen"]["title"] == "New shop"
+              and status == 200 and still["visible"]["path"] == ["home", "basket"] or print(log[-2000:]))
+        write_shop("Shop without a basket", basket=False)
+        os.kill(served.process.pid, signal.SIGHUP)
+        log = reloaded(served, 3)
+        _, third = call(served, "POST", "/api/sessions")
+        check("a reload that a stored session could not be restored under is refused, naming it; nothing changes",
+              f"reload refused: session {first['session']} of 'shop'" in log and served.alive()
+              and third["visible"]["screen"]["title"] == "New shop" or print(log[-2000:]))
     finally:
         served.stop()
 

@@ -8,5 +8,7 @@ cd "$(dirname "$0")/../.."
 SWIFT="${SWIFT:-swift}"
 echo "example: building Examples/Hello as its image does"
 SCRATCH=Examples/Hello/.build-static bash docker/stage-app.sh Examples/Hello Hello .build-stage/hello
-"$SWIFT" build --product MisdeclaredApp
-exec python3 Tests/example/check.py .build-stage/hello/usr/local/bin/switchyard "$("$SWIFT" build --show-bin-path)/MisdeclaredApp"
+# With make test's flags (build-tests built it already): other flags would rebuild every module it needs.
+"$SWIFT" build --product MisdeclaredApp -Xswiftc -warnings-as-errors
+exec python3 Tests/example/check.py .build-stage/hello/usr/local/bin/switchyard \
+  "$("$SWIFT" build -Xswiftc -warnings-as-errors --show-bin-path)/MisdeclaredApp"

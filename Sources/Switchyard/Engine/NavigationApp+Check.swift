@@ -29,23 +29,25 @@ extension NavigationApp {
 
     /// Checks several apps served together: each app, and that no two share a name (one would be unreachable).
     public static func check(_ apps: [NavigationApp]) -> [(app: String, diagnostic: AppDiagnostic)] {
-        var findings: [(app: String, diagnostic: AppDiagnostic)] = []
-        let names = apps.map(\.name)
-        for name in Set(names).sorted() where names.count(where: { $0 == name }) > 1 {
-            findings.append(
-                (
-                    name,
-                    AppDiagnostic(
-                        .error, "duplicateApp",
-                        problem: "\(names.count(where: { $0 == name })) apps are named '\(name)'",
-                        fix: "give each app its own name")
-                ))
-        }
+        var findings = checkNames(apps)
         for app in apps {
             findings += app.check().map { (app: app.name, diagnostic: $0) }
         }
         return findings.filter { $0.diagnostic.severity == .error }
             + findings.filter { $0.diagnostic.severity == .warning }
+    }
+
+    /// Only the names of apps served together: an error for each name two or more of them share.
+    public static func checkNames(_ apps: [NavigationApp]) -> [(app: String, diagnostic: AppDiagnostic)] {
+        let names = apps.map(\.name)
+        return Set(names).sorted().filter { name in names.count(where: { $0 == name }) > 1 }.map { name in
+            (
+                name,
+                AppDiagnostic(
+                    .error, "duplicateApp", problem: "\(names.count(where: { $0 == name })) apps are named '\(name)'",
+                    fix: "give each app its own name")
+            )
+        }
     }
 
     private static func checkKind(_ coordinator: any Coordinatable, _ table: RouteTable) -> [AppDiagnostic] {

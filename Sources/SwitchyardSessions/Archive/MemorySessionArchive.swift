@@ -181,6 +181,13 @@ public final class MemorySessionArchive: SharedSessionArchive {
         try reading { $0.records[session]?.session.version }
     }
 
+    public func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
+        try reading { contents in
+            let ids = contents.records.values.map(\.session).filter { $0.app == app }.map(\.id)
+            return Array(ids.filter { id in after.map { id > $0 } ?? true }.sorted().prefix(limit))
+        }
+    }
+
     public func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] {
         try reading { contents in
             var found: [String: Int] = [:]

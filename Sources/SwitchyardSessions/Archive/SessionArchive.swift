@@ -22,6 +22,9 @@ public protocol SessionArchive: Sendable {
     func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]?
     /// The version the session is stored at; nil when it is not stored. One cheap read.
     func version(of session: String) throws(ArchiveError) -> Int?
+    /// Up to `limit` ids of the stored sessions of `app`, in id order, after `after` (nil: from the first): what a
+    /// reload of the app's definition checks, page by page.
+    func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String]
     /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.
     func creation(_ key: String) throws(ArchiveError) -> StoredReply?
     /// Deletes every session last used before `usedBefore` (or, for sessions no request named after their
