@@ -105,6 +105,7 @@ function perform(action, pageEl, toggle) {
     }
     return send('events', { from: action.from, name: action.name, payload: action.payload, fields });
   }
+  if (action.type === 'deepLink') return send('deeplinks', { url: action.url });
   showProblem({ title: 'Unsupported control', detail: `This page cannot perform “${action.type}” actions.` });
   return undefined;
 }

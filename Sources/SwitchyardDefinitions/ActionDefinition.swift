@@ -1,15 +1,18 @@
 import Switchyard
 
 /// What a control does, as the state document writes it: `{"type": "transition", "steps": [...]}` (from the
-/// coordinator that owns the screen) or `{"type": "event", "name": "login", "payload": {...}, "fields": ["user"]}`.
+/// coordinator that owns the screen), `{"type": "event", "name": "login", "payload": {...}, "fields": ["user"]}` or
+/// `{"type": "deepLink", "url": "mail://message/{{item.id}}"}`.
 enum ActionDefinition: Sendable, Hashable {
     case transition([StepTemplate])
     case event(name: String, payload: JSONTemplate, fields: [String])
+    case deepLink(Template)
 
     func action(_ context: TemplateContext) throws -> ScreenAction {
         switch self {
         case .transition(let steps): .transition(try steps.map { try $0.step(context) })
         case .event(let name, let payload, let fields): .event(name, payload: payload.value(context), fields: fields)
+        case .deepLink(let url): .deepLink(url.render(context))
         }
     }
 
@@ -17,17 +20,32 @@ enum ActionDefinition: Sendable, Hashable {
         switch self {
         case .transition(let steps): steps.flatMap(\.json.paths)
         case .event(_, let payload, _): payload.paths
+        case .deepLink(let url): url.paths
         }
     }
 
     static func read(_ value: JSONValue?, at pointer: String, _ reader: DefinitionReader) -> ActionDefinition? {
         guard let value,
             let members = reader.object(
-                value, at: pointer, "an action", allowed: ["type", "steps", "name", "payload", "fields"],
+                value, at: pointer, "an action", allowed: ["type", "steps", "name", "payload", "fields", "url"],
                 required: ["type"]),
             let type = reader.choice(
-                members["type"], at: Pointer.append(pointer, "type"), "action type", ["transition", "event"])
+                members["type"], at: Pointer.append(pointer, "type"), "action type",
+                ["transition", "event", "deepLink"])
         else { return nil }
+        if type != "deepLink", members["url"] != nil {
+            reader.error("unknownMember", at: Pointer.append(pointer, "url"), "only a deepLink action has a 'url'")
+        }
+        if type == "deepLink" {
+            for name in ["steps", "name", "payload", "fields"] where members[name] != nil {
+                reader.error("unknownMember", at: Pointer.append(pointer, name), "a deepLink action has no '\(name)'")
+            }
+            guard let url = reader.template(members["url"], at: Pointer.append(pointer, "url"), "link") else {
+                if members["url"] == nil { reader.error("missingMember", at: pointer, "a deepLink action needs 'url'") }
+                return nil
+            }
+            return .deepLink(url)
+        }
         if type == "transition" {
             for name in ["name", "payload", "fields"] where members[name] != nil {
                 reader.error("unknownMember", at: Pointer.append(pointer, name), "a transition action has no '\(name)'")

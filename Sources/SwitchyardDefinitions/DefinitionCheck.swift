@@ -240,7 +240,7 @@ struct DefinitionCheck {
                             "unknownEvent", Pointer.append(pointer, "name"),
                             "no coordinator handles the event '\(name)'",
                             didYouMean(name, events))
-                    case .event: break
+                    case .event, .deepLink: break
                     }
                 }
             }

@@ -65,17 +65,4 @@ struct Handler: Sendable, Hashable {
         handler.bubble = reader.bool(members["bubble"], at: Pointer.append(pointer, "bubble"), "bubble") ?? false
         return handler
     }
-
-    /// The context paths its requirements and templates read.
-    var paths: [String] {
-        (when?.paths ?? [])
-            + requirements.flatMap { $0.condition.paths + $0.message.paths }
-            + data.flatMap { operation -> [String] in
-                switch operation {
-                case .set(_, let value): value.paths
-                case .append(_, let value, let id): value.paths + (id?.from.paths ?? [])
-                default: []
-                }
-            } + steps.flatMap(\.json.paths)
-    }
 }

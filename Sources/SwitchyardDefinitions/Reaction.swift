@@ -32,12 +32,4 @@ struct Reaction: Sendable, Hashable {
         }
         return reaction
     }
-
-    /// Every handler, for the check.
-    var handlers: [Handler] { cases }
-
-    /// The context paths it reads.
-    var paths: [String] {
-        bindings.flatMap(\.paths) + cases.flatMap(\.paths)
-    }
 }

@@ -67,7 +67,10 @@ struct LogicTests {
           Note:
             title: "{{#note}}{{note.text}}{{/note}}{{^note}}Gone{{/note}}"
             let: {note: "data.notes[id={{input}}]"}
-          About: {title: About}
+          About:
+            title: About
+            let: {milk: "data.notes[id=milk]"}
+            content: [{type: button, title: Milk, action: {type: deepLink, url: "notes://note/{{milk.id}}"}}]
         deepLinks:
           - pattern: notes://note/:id
             require: [{if: {path: "data.notes[id={{link.id}}]", exists: true}, reason: "no note '{{link.id}}'"}]
@@ -130,6 +133,8 @@ struct LogicTests {
         try engine.send(FlowEvent(name: "star", payload: ["id": "milk"]), from: visibleItem(engine))
         let tree = engine.stateValue()["tree"]
         #expect(tree?["selectedTab"] == "about")
+        let button = first(engine.stateValue()["visible"]?["screen"]?["content"])
+        #expect(button?["action"] == ["type": "deepLink", "url": "notes://note/milk"])
         #expect(first(tree?["tabs"])?["tabItem"]?["badge"] == "1")
         #expect(first(tree?["tabs"])?["coordinator"]?["decoration"] == ["tint": "#ff0000", "title": "Notes of "])
     }

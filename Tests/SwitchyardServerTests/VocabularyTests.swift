@@ -58,7 +58,8 @@ struct VocabularyTests {
         let engine = try NavigationEngine(root: VocabularyScreens())
         let content = engine.stateValue()["visible"]?["screen"]?["content"]?.array ?? []
         #expect(content.compactMap { $0["type"]?.stringValue } == WireVocabulary.elementTypes)
-        let actions = content.compactMap { $0["action"]?["type"]?.stringValue }
+        let actions = content.flatMap { [$0["action"]] + ($0["rows"]?.array ?? []).map { $0["action"] } }
+            .compactMap { $0?["type"]?.stringValue }
         #expect(Set(actions) == Set(WireVocabulary.screenActionTypes))
     }
 }
@@ -75,7 +76,10 @@ final class VocabularyScreens: NavigationCoordinatable {
                 .text("Text"), .image(systemName: "star"), .textField(id: "name", label: "Name"),
                 .toggle(id: "on", title: "On", isOn: true, action: .event("toggled", fields: ["on"])),
                 .button("Back", action: .step(.back)),
-                .list([ListRow(id: "a", title: "A", action: .push("all"))]),
+                .list([
+                    ListRow(id: "a", title: "A", action: .push("all")),
+                    ListRow(id: "b", title: "B", action: .deepLink("vocabulary://all")),
+                ]),
             ])
     }
 }

@@ -41,6 +41,10 @@ def test_the_page_renders_and_drives_a_defined_app(driver, mail_url):
     page.live("row-m1").click()
     page.wait_route("message")
     assert "Message m1" in page.find("#phone").text
+    page.open_tab("settings", "settings")
+    page.tap("Read the lunch message")  # a deepLink action: the page posts it to .../deeplinks
+    page.wait_route("message")
+    assert "Message m2" in page.find("#phone").text
 
 
 def test_a_session_of_another_app_shows_its_own_deep_link_examples(driver, mail_url):

@@ -79,6 +79,9 @@ struct ScreenWriter {
             writer.beginArray()
             for field in fields { writer.string(field) }
             writer.endArray()
+        case .deepLink(let url):
+            writer.member("type", ScreenAction.Kind.deepLink.rawValue)
+            writer.member("url", url)
         }
         writer.endObject()
     }

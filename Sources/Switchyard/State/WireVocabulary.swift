@@ -32,7 +32,7 @@ extension ScreenElement {
 extension ScreenAction {
     /// The action types, as the state document names them.
     public enum Kind: String, Sendable, CaseIterable {
-        case transition, event
+        case transition, event, deepLink
     }
 
     /// This action's type.
@@ -40,6 +40,7 @@ extension ScreenAction {
         switch self {
         case .transition: .transition
         case .event: .event
+        case .deepLink: .deepLink
         }
     }
 }
