@@ -157,11 +157,12 @@ enum PostgresStatements {
         """, [.text, .int8, .text])
     static let version = PostgresStatement(
         "sy_version", "SELECT version FROM switchyard_sessions WHERE id = $1", [.text])
-    /// `$1`: the app, `$2`: the id to start after, `$3`: how many.
+    /// `$1`: the app, `$2`: the id to start after, `$3`: how many. In the primary key's order: session ids are
+    /// lowercase hexadecimal, which every collation orders as bytes, so the pages walk the index once.
     static let sessionsOfApp = PostgresStatement(
         "sy_sessions_of_app",
         """
-        SELECT id FROM switchyard_sessions WHERE app = $1 AND id COLLATE "C" > $2 ORDER BY id COLLATE "C" LIMIT $3
+        SELECT id FROM switchyard_sessions WHERE app = $1 AND id > $2 ORDER BY id LIMIT $3
         """,
         [.text, .text, .int8])
     /// `$1`: ids separated by commas.

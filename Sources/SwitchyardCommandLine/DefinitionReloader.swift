@@ -46,7 +46,7 @@ final class DefinitionReloader: Sendable {
         case .reloaded:
             served.withLock { $0 = Set(definitions.apps.map(\.name)) }
             logger.notice(
-                "reloaded the app definitions: new sessions get them, sessions running go on",
+                "reloaded the app definitions: new sessions get them, and sessions running from their next request",
                 metadata: ["apps": "\(apps.map(\.name).joined(separator: ", "))"])
         case .refused(let lines):
             for line in lines { logger.error("reload refused: \(line)") }

@@ -150,6 +150,8 @@ struct ServeCommand: ParsableCommand {
     var reconcileInterval: String?
 
     mutating func run() throws {
+        // Until the reload is ready to answer it (after the start), a SIGHUP changes nothing rather than stopping us.
+        signal(SIGHUP, SIG_IGN)
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
         let program = CommandLineProgram.current

@@ -88,15 +88,15 @@ struct DataPath: Sendable, Hashable, CustomStringConvertible {
         try update(data, segments[...], context, creating, change)
     }
 
-    /// A selector's wanted value: what its template gives, a literal written as JSON (`[done=true]`, `[n=5]`) as
-    /// that JSON value.
+    /// A selector's wanted value: what its template gives; a literal written as a JSON scalar (`[done=true]`,
+    /// `[n=5]`, `[id="5"]`) is that JSON value, any other literal text.
     static func wanted(_ template: Template, _ context: TemplateContext) -> JSONValue {
         let value = template.value(context)
         guard template.paths.isEmpty, case .string(let text) = value,
             let literal = try? JSONValue(parsing: Array(text.utf8))
         else { return value }
         switch literal {
-        case .number, .bool, .null: return literal
+        case .number, .bool, .null, .string: return literal
         default: return value
         }
     }

@@ -359,7 +359,18 @@ struct DefinitionCheck {
     /// A handler's `from` and an `open` condition name coordinators of the definition.
     private mutating func coordinatorReferences() {
         var named: [(String, String)] = []
-        for (reaction, _) in reactions {
+        func filters(_ bindings: [Binding], at pointer: String) -> [(String, String)] {
+            bindings.flatMap { binding in (binding.filter?.coordinators ?? []).map { ($0, pointer) } }
+        }
+        for coordinator in definition.coordinators {
+            named += filters(
+                coordinator.bindings, at: Pointer.append(Pointer.append("/coordinators", coordinator.name), "let"))
+        }
+        for screen in definition.screens {
+            named += filters(screen.bindings, at: Pointer.append(Pointer.append("/screens", screen.name), "let"))
+        }
+        for (reaction, at) in reactions {
+            named += filters(reaction.bindings, at: Pointer.append(at, "let"))
             for handler in reaction.cases {
                 if let from = handler.from { named.append((from, Pointer.append(handler.pointer, "from"))) }
                 let conditions = (handler.when.map { [$0] } ?? []) + handler.requirements.map(\.condition)

@@ -60,7 +60,7 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
         case is NSNull: return .null
         case let flag as Bool: return .bool(flag)
         case let integer as Int: return .number(Double(integer))
-        case let number as Double: return .number(number)
+        case let number as Double: return number.isFinite ? .number(number) : nil
         case let text as String: return .string(text)
         case let array as [Any]:
             var elements: [JSONValue] = []

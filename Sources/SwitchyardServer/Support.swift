@@ -6,11 +6,14 @@ import Synchronization
 final class LockedCatalogs: Sendable {
     private let cache = Mutex<[String: [UInt8]]>([:])
 
-    func catalog(of app: NavigationApp) -> [UInt8] {
-        cache.withLock { cache in
-            if let bytes = cache[app.name] { return bytes }
+    /// The catalog of `app`, as served since the `generation`-th reload (an app read before a reload never caches
+    /// its catalog over the new one's).
+    func catalog(of app: NavigationApp, generation: Int) -> [UInt8] {
+        let key = "\(generation) \(app.name)"
+        return cache.withLock { cache in
+            if let bytes = cache[key] { return bytes }
             let bytes = app.catalog().serialized()
-            cache[app.name] = bytes
+            cache[key] = bytes
             return bytes
         }
     }

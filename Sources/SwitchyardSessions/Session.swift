@@ -22,13 +22,20 @@ package final class Session: Sendable {
     package let id: String
     /// The name of the app it runs.
     package let app: String
+    /// Which set of served apps its engine was made by (``SessionStore/reload(_:checking:)`` counts them): a
+    /// session made before a reload never becomes live after it.
+    let generation: Int
     private let state: Mutex<SessionState>
     private let activity: Mutex<Activity>
     private let now: @Sendable () -> Double
 
-    init(id: String, app: String, engine: sending NavigationEngine, configuration: SessionConfiguration) {
+    init(
+        id: String, app: String, engine: sending NavigationEngine, configuration: SessionConfiguration,
+        generation: Int = 0
+    ) {
         self.id = id
         self.app = app
+        self.generation = generation
         state = Mutex(SessionState(id: id, engine: engine, configuration: configuration))
         let time = configuration.now()
         activity = Mutex(Activity(lastAccess: time, recordedAccess: time))
@@ -36,9 +43,13 @@ package final class Session: Sendable {
     }
 
     /// A session read back from the archive, with its history and remembered replies.
-    init(restoring stored: StoredSession, engine: sending NavigationEngine, configuration: SessionConfiguration) {
+    init(
+        restoring stored: StoredSession, engine: sending NavigationEngine, configuration: SessionConfiguration,
+        generation: Int = 0
+    ) {
         id = stored.id
         app = stored.app
+        self.generation = generation
         state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration))
         activity = Mutex(
             Activity(

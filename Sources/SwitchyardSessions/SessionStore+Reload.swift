@@ -3,7 +3,7 @@ import SwitchyardJSON
 
 /// What a reload of the served apps did.
 public enum AppReload: Sendable, Equatable {
-    /// New sessions get the new apps; the sessions running go on as they were.
+    /// New sessions, and every session from its next request on, run the new apps.
     case reloaded
     /// Nothing changed: stored sessions the new apps could not restore (each line names one and why), or the store
     /// could not be read to find out.
@@ -15,53 +15,89 @@ extension SessionStore {
     static let maxReportedBreaks = 20
 
     /// Replaces the served apps with `new` (the first the default), unless a stored session of an app named in
-    /// `changed` could not be restored under `new`: every such session (its app gone, or its restore document
-    /// refused by the new app) is named, and nothing changes. The sessions in memory keep their engines; new
-    /// sessions, and sessions read back from the store later, get the new apps.
+    /// `changed` could not be restored under `new`: then every such session (its app gone, or its restore document
+    /// refused by the new app) is named, and nothing changes.
+    ///
+    /// Taken, the reload swaps the apps and takes the sessions of the changed apps out of memory at once (their
+    /// streams end; clients reconnect): no engine made by the old apps changes a session after that, and each
+    /// session is read back from the store under the new apps by its next request. A session that changed while
+    /// the store was being checked is checked again afterwards; one that then fails is logged as an error.
     package func reload(_ new: [NavigationApp], checking changed: Set<String>) -> AppReload {
         guard !new.isEmpty else { return .refused(["no app would be served"]) }
+        var checked: [String: Int] = [:]
         var breaks: [String] = []
         var broken = 0
-        for name in changed.sorted() {
+        let outcome = forEachStored(of: changed) { id, name in
+            let (version, reason) = restoreFailure(of: id, app: name, under: new.first { $0.name == name })
+            if let version { checked[id] = version }
+            guard let reason else { return }
+            broken += 1
+            if breaks.count < Self.maxReportedBreaks { breaks.append("session \(id) of '\(name)': \(reason)") }
+        }
+        if let failure = outcome { return .refused([failure]) }
+        if broken > breaks.count { breaks.append("and \(broken - breaks.count) more sessions") }
+        guard breaks.isEmpty else { return .refused(breaks) }
+
+        let (leaving, count) = sessions.withLock { sessions in
+            served.withLock { $0 = (new, $0.generation + 1) }
+            let leaving = sessions.values.filter { changed.contains($0.app) }
+            for session in leaving { sessions[session.id] = nil }
+            return (leaving, sessions.count)
+        }
+        counters.setSessions(count)
+        for session in leaving { session.closeStreams() }
+
+        // Changed while the store was checked (by an engine of the old apps): checked again, now that none runs.
+        _ = forEachStored(of: changed) { id, name in
             let app = new.first { $0.name == name }
+            guard app != nil || checked[id] == nil else { return }  // refused above, had it been stored then
+            let (version, reason) = restoreFailure(of: id, app: name, under: app, unless: checked[id])
+            guard version != nil, let reason else { return }
+            logger.error(
+                "a session changed during the reload into a state the new app cannot restore",
+                metadata: ["session": "\(id)", "app": "\(name)", "reason": "\(reason)"])
+        }
+        return .reloaded
+    }
+
+    /// Calls `body` with the id and app of every stored session of `apps`; the store's failure, if it fails.
+    private func forEachStored(of apps: Set<String>, _ body: (String, String) -> Void) -> String? {
+        for name in apps.sorted() {
             var after: String?
             while true {
                 let ids: [String]
                 do {
                     ids = try archive.sessionIDs(ofApp: name, after: after, limit: 500)
                 } catch {
-                    return .refused(["the store could not be read to check the sessions of '\(name)': \(error)"])
+                    return "the store could not be read to check the sessions of '\(name)': \(error)"
                 }
-                for id in ids {
-                    guard let reason = restoreFailure(of: id, app: name, under: app) else { continue }
-                    broken += 1
-                    if breaks.count < Self.maxReportedBreaks { breaks.append("session \(id) of '\(name)': \(reason)") }
-                }
+                for id in ids { body(id, name) }
                 guard let last = ids.last, ids.count == 500 else { break }
                 after = last
             }
         }
-        if broken > breaks.count { breaks.append("and \(broken - breaks.count) more sessions") }
-        guard breaks.isEmpty else { return .refused(breaks) }
-        served.withLock { $0 = new }
-        return .reloaded
+        return nil
     }
 
-    /// Why the stored session `id` of `name` would not restore under `app` (nil: it would).
-    private func restoreFailure(of id: String, app name: String, under app: NavigationApp?) -> String? {
-        guard let app else { return "the app '\(name)' would not be served any more" }
+    /// The stored version of session `id` of `name` and why it would not restore under `app` (nil: it would, or
+    /// it is stored at `version` already checked, or it is gone).
+    private func restoreFailure(
+        of id: String, app name: String, under app: NavigationApp?, unless version: Int? = nil
+    ) -> (version: Int?, reason: String?) {
         let stored: StoredSession?
         do {
             stored = try archive.session(id)
         } catch {
-            return "the store could not read it: \(error)"
+            return (nil, "the store could not read it: \(error)")
         }
-        guard let stored else { return nil }  // removed meanwhile
+        guard let stored else { return (nil, nil) }  // removed meanwhile
+        guard let app else { return (stored.version, "the app '\(name)' would not be served any more") }
+        if stored.version == version { return (stored.version, nil) }
         do {
             _ = try app.restoreEngine(from: try JSONValue(parsing: stored.state))
-            return nil
+            return (stored.version, nil)
         } catch {
-            return (error as? NavigationError)?.message ?? "\(error)"
+            return (stored.version, (error as? NavigationError)?.message ?? "\(error)")
         }
     }
 }

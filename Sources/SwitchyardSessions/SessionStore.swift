@@ -7,13 +7,14 @@ import Synchronization
 /// where sessions are stored before anyone learns of them and read back from after a restart; and the change
 /// pipeline (``change(_:_:render:)``).
 package final class SessionStore: Sendable {
-    private let sessions = Mutex<[String: Session]>([:])
+    let sessions = Mutex<[String: Session]>([:])
     /// Held while a session is read back from the archive, and while one is removed from it or expired there: a
     /// load cannot bring back a session that a remove or an expiry is taking away. (Loads happen once per session
     /// and node: after a restart, or when another node created it; each holds it for one read.)
     private let storeTransitions = Mutex(())
-    /// The apps served now: `configuration.apps` until a reload replaces them (``reload(_:checking:)``).
-    let served: Mutex<[NavigationApp]>
+    /// The apps served now (`configuration.apps` until a reload replaces them, ``reload(_:checking:)``) and how
+    /// many reloads replaced them.
+    let served: Mutex<(apps: [NavigationApp], generation: Int)>
     package let configuration: SessionConfiguration
     /// Where sessions are stored: the configured archive, or this store's own memory.
     package let archive: any SessionArchive
@@ -28,7 +29,7 @@ package final class SessionStore: Sendable {
     package init(configuration: SessionConfiguration, logger: Logger) {
         precondition(!configuration.apps.isEmpty, "SessionConfiguration.apps must name at least one app")
         self.configuration = configuration
-        served = Mutex(configuration.apps)
+        served = Mutex((configuration.apps, 0))
         archive = configuration.archive ?? MemorySessionArchive(limits: .inMemory)
         self.logger = logger
         counters = SessionCounters()
@@ -39,6 +40,11 @@ package final class SessionStore: Sendable {
 
     /// The apps served now; the first is the default.
     package var apps: [NavigationApp] {
+        served.withLock { $0.apps }
+    }
+
+    /// The apps served now, with how many reloads replaced them (what a cache of their catalogs is keyed by).
+    package var servedApps: (apps: [NavigationApp], generation: Int) {
         served.withLock { $0 }
     }
 
@@ -57,7 +63,7 @@ package final class SessionStore: Sendable {
         if count >= configuration.maxSessions { expireIdle() }
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         let app: NavigationApp
-        let apps = self.apps
+        let (apps, generation) = served.withLock { $0 }
         if let appName {
             guard let found = apps.first(where: { $0.name == appName }) else {
                 throw .unknownApp(appName, choices: apps.map(\.name))
@@ -72,7 +78,8 @@ package final class SessionStore: Sendable {
         } catch {
             throw .engine("\(error)")
         }
-        return Session(id: Self.newID(), app: app.name, engine: engine, configuration: configuration)
+        return Session(
+            id: Self.newID(), app: app.name, engine: engine, configuration: configuration, generation: generation)
     }
 
     /// Stores a created session (with the answer to replay for a keyed creation) and makes it live.
@@ -97,6 +104,8 @@ package final class SessionStore: Sendable {
         }
         let added = sessions.withLock { sessions -> Int? in
             guard sessions.count < configuration.maxSessions else { return nil }
+            // Made by the apps a reload has just replaced: stored, and read back under the new ones when named.
+            guard session.generation == served.withLock({ $0.generation }) else { return sessions.count }
             sessions[session.id] = session
             return sessions.count
         }
@@ -157,20 +166,26 @@ package final class SessionStore: Sendable {
         if count >= configuration.maxSessions { expireIdleInMemory() }
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         guard count < configuration.maxSessions else { throw fullForLookup }
-        let restored = try restore(stored)
-        restored.markUsed()
-        let count = sessions.withLock { sessions in
-            sessions[id] = restored
-            return sessions.count
+        while true {
+            let restored = try restore(stored)
+            restored.markUsed()
+            // A reload replaced the apps meanwhile: restored again, under the new ones.
+            let count = sessions.withLock { sessions -> Int? in
+                guard restored.generation == served.withLock({ $0.generation }) else { return nil }
+                sessions[id] = restored
+                return sessions.count
+            }
+            guard let count else { continue }
+            counters.setSessions(count)
+            return restored
         }
-        counters.setSessions(count)
-        return restored
     }
 
     private func restore(_ stored: StoredSession) throws(LookupFailure) -> Session {
+        let generation = served.withLock { $0.generation }
         let engine = try engine(of: stored.id, app: stored.app, from: stored.state)
         counters.countRestored()
-        return Session(restoring: stored, engine: engine, configuration: configuration)
+        return Session(restoring: stored, engine: engine, configuration: configuration, generation: generation)
     }
 
     /// An engine of session `id`'s app rebuilt from a restore document; one the app as it runs now cannot

@@ -235,6 +235,20 @@ public enum ArchiveConformance {
                 throw ConformanceFailure("no such session")
             }
         },
+        Check(name: "theSessionsOfAnAppArePagedInIDOrder") { open in
+            let archive = try open(.standard)
+            let ids = (0..<7).map { String(format: "%032x", $0 * 977) }
+            var other = Fixture.session("f0000000000000000000000000000000")
+            other.app = "other"
+            try archive.apply(ids.reversed().map { .create(Fixture.session($0), creation: nil) })
+            try archive.apply([.create(other, creation: nil)])
+            let first = try archive.sessionIDs(ofApp: "todo", after: nil, limit: 3)
+            let second = try archive.sessionIDs(ofApp: "todo", after: first.last, limit: 3)
+            let third = try archive.sessionIDs(ofApp: "todo", after: second.last, limit: 3)
+            try expect(first + second + third == ids, "paged: \(first), \(second), \(third)")
+            try expect(try archive.sessionIDs(ofApp: "other", after: nil, limit: 10) == [other.id])
+            try expect(try archive.sessionIDs(ofApp: "none", after: nil, limit: 10).isEmpty)
+        },
         Check(name: "aSharedStoreTellsEveryNodeWhatWasStored") { open in
             guard let archive = try open(.standard).shared else { return }
             let heard = Mutex<[ArchiveNotice]>([])

@@ -33,10 +33,13 @@ struct DefinitionReloadTests {
             #expect(outcome == .reloaded)
             let new = try server.post("/api/sessions", nil)
             #expect(new.json["visible"]?["screen"]?["title"] == "New shop")
-            #expect(try server.get("/api/sessions/\(old)").json["visible"]?["screen"]?["title"] == "Shop")
+            // The session running goes on, at its version, read back under the new definition.
+            let read = try server.get("/api/sessions/\(old)")
+            #expect(read.status == 200 && read.json["version"] == 0)
+            #expect(read.json["visible"]?["screen"]?["title"] == "New shop")
             let pushed = try server.post(
                 "/api/sessions/\(old)/transitions", #"{"steps": [{"action": "push", "route": "basket"}]}"#)
-            #expect(pushed.status == 200)
+            #expect(pushed.status == 200 && pushed.json["version"] == 1)
             #expect(try server.get("/api/catalog?app=shop").status == 200)
         }
     }
