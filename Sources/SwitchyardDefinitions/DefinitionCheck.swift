@@ -217,6 +217,7 @@ struct DefinitionCheck {
     /// A screen's transition starts at a route its coordinator has; an event it sends is declared somewhere.
     private mutating func actions() {
         let events = Set(definition.coordinators.flatMap { $0.events.map(\.declaration.name) })
+        let links: DeepLinkRouter<DefinedStackCoordinator> = DefinedDeepLinks.router(definition.deepLinks)
         for screen in definition.screens {
             let owners = definition.coordinators.filter { $0.routes.contains { $0.target == screen.name } }
             let routes = Set(owners.flatMap { $0.routes.map(\.name) })
@@ -240,6 +241,11 @@ struct DefinitionCheck {
                             "unknownEvent", Pointer.append(pointer, "name"),
                             "no coordinator handles the event '\(name)'",
                             didYouMean(name, events))
+                    case .deepLink(let url) where url.paths.isEmpty && links.match(url.text) == nil:
+                        warning(
+                            "deepLinkNotMatched", Pointer.append(pointer, "url"),
+                            "the link '\(url.text)' matches none of this definition's deep links (a tap answers 404)",
+                            "add a deep link whose pattern matches it, or fix the link")
                     case .event, .deepLink: break
                     }
                 }

@@ -168,6 +168,11 @@ struct LogicTests {
             found.contains {
                 $0.hasPrefix("error unknownCoordinator at /coordinators/Notes/events/star/cases/1: 'Mising'")
             })
+        let nowhere = Self.definition.replacingOccurrences(of: "notes://note/{{milk.id}}", with: "notes://nowhere")
+        #expect(
+            AppDefinition.load(nowhere, format: .yaml).diagnostics.map(\.description).contains(
+                "warning deepLinkNotMatched at /screens/About/content/0/action/url: the link 'notes://nowhere' matches none of this definition's deep links (a tap answers 404) (add a deep link whose pattern matches it, or fix the link)"
+            ))
         let reserved = Self.definition.replacingOccurrences(of: "let: {note:", with: "let: {data:")
         #expect(
             AppDefinition.load(reserved, format: .yaml).diagnostics.map(\.code).contains("invalidName"))
