@@ -1,9 +1,9 @@
 import Switchyard
 
 /// The id an `append` gives the element it adds: `{"member": "id", "from": "{{name}}"}` sets the member `id` to a
-/// URL-safe slug of the rendered text (lowercased; every run of characters that are not letters or digits becomes
-/// one `-`; at most 40 characters; `fallback`, default `item`, when nothing is left), made unique among the
-/// array's elements with `-2`, `-3`, …: "Walk the dog!" gives `walk-the-dog`, then `walk-the-dog-2`.
+/// slug of the rendered text (lowercased; every run of characters that are not letters or digits becomes one `-`;
+/// at most 40 characters, not ending in `-`; `fallback`, default `item`, when nothing is left), made unique among
+/// the array's elements with `-2`, `-3`, …: "Walk the dog!" gives `walk-the-dog`, then `walk-the-dog-2`.
 struct NewID: Sendable, Hashable {
     let member: String
     let from: Template
@@ -27,7 +27,9 @@ struct NewID: Sendable, Hashable {
     static func slug(_ text: String, fallback: String) -> String {
         let lowered = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         let joined = String(lowered).split(separator: "-").joined(separator: "-")
-        return joined.isEmpty ? fallback : String(joined.prefix(40))
+        // Cut to 40 characters, never ending in a `-` (which `-2` would then double).
+        let cut = String(joined.prefix(40).reversed().drop { $0 == "-" }.reversed())
+        return cut.isEmpty ? fallback : cut
     }
 
     static func read(_ value: JSONValue, at pointer: String, _ reader: DefinitionReader) -> NewID? {

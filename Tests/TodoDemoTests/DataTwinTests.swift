@@ -74,6 +74,33 @@ struct DataTwinTests {
         return "byte \(index): the demo has …\(around(expected))…, the twin …\(around(actual))…"
     }
 
+    /// A name longer than an id is cut at 40 characters, never leaving a trailing `-` (which `-2` would double):
+    /// in the demo's store and in the twin's `newId` alike.
+    @Test func aLongNameMakesAnIDWithoutATrailingDash() throws {
+        let name = String(repeating: "a", count: 39) + " b"
+        let base = String(repeating: "a", count: 39)
+        let store = TodoStore()
+        #expect(store.add(name: name).id == base)
+        #expect(store.add(name: name).id == base + "-2")
+        for engine in [try TodoDemo.app.makeEngine(), try Self.twin().makeEngine()] {
+            func item() -> String { engine.stateValue()["visible"]?["item"]?.stringValue ?? "" }
+            try engine.send(FlowEvent(name: "completeOnboarding"), from: item())
+            try engine.send(FlowEvent(name: "login", fields: ["username": "ada"]), from: item())
+            try engine.perform(
+                [Step(.focus(route: "todos")), Step(.route(route: "create"))], from: "AuthenticatedCoordinator")
+            try engine.send(FlowEvent(name: "create", fields: ["name": name]), from: item())
+            try engine.perform([Step(.route(route: "create"))], from: "TodosCoordinator")
+            try engine.send(FlowEvent(name: "create", fields: ["name": name]), from: item())
+            guard case .array(let content)? = engine.stateValue()["visible"]?["screen"]?["content"],
+                case .array(let rows)? = content.first?["rows"]
+            else {
+                Issue.record("no list of todos")
+                continue
+            }
+            #expect(rows.suffix(2).compactMap { $0["id"]?.stringValue } == [base, base + "-2"])
+        }
+    }
+
     /// What a move gave: what it did, or the error a client would see (code and message).
     enum Outcome: Equatable {
         case success(String)

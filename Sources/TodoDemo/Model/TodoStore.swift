@@ -58,6 +58,8 @@ public final class TodoStore {
     static func slug(_ name: String) -> String {
         let lowered = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         let joined = String(lowered).split(separator: "-").joined(separator: "-")
-        return joined.isEmpty ? "todo" : String(joined.prefix(40))
+        // Cut to 40 characters, never ending in a `-` (which `-2` would then double).
+        let cut = String(joined.prefix(40).reversed().drop { $0 == "-" }.reversed())
+        return cut.isEmpty ? "todo" : cut
     }
 }
