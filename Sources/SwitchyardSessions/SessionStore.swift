@@ -8,10 +8,9 @@ import Synchronization
 /// pipeline (``change(_:_:render:)``).
 package final class SessionStore: Sendable {
     let sessions = Mutex<[String: Session]>([:])
-    /// Held while a session is read back from the archive, and while one is removed from it or expired there: a
-    /// load cannot bring back a session that a remove or an expiry is taking away. (Loads happen once per session
-    /// and node: after a restart, or when another node created it; each holds it for one read.)
-    private let storeTransitions = Mutex(())
+    /// The removals from the archive that a session being read back must not miss: a load cannot bring back a
+    /// session that a delete or an expiry took away meanwhile. (Taken after `sessions` when both are held.)
+    private let removals = Mutex(RemovalLedger())
     /// The apps served now (`configuration.apps` until a reload replaces them, ``reload(_:checking:)``) and how
     /// many reloads replaced them.
     let served: Mutex<(apps: [NavigationApp], generation: Int)>
@@ -128,7 +127,9 @@ package final class SessionStore: Sendable {
             return session
         }
         guard Self.isWellFormed(id) else { throw .unknown }
-        return try storeTransitions.withLock { _ throws(LookupFailure) in try load(id) }
+        let ticket = removals.withLock { $0.beginRead() }
+        defer { removals.withLock { $0.endRead(ticket) } }
+        return try load(id, ticket)
     }
 
     /// The session with that id if it is in memory.
@@ -141,12 +142,9 @@ package final class SessionStore: Sendable {
         sessions.withLock { $0.values.filter { $0.currentActivity.subscribers > 0 } }
     }
 
-    /// Reads a session back from the archive and makes it live (under ``storeTransitions``).
-    private func load(_ id: String) throws(LookupFailure) -> Session {
-        if let session = sessions.withLock({ $0[id] }) {
-            session.markUsed()
-            return session
-        }
+    /// Reads a session back from the archive and makes it live, unless a delete or an expiry removed it after the
+    /// read of `ticket` began; the copy another request read back meanwhile if there is one.
+    private func load(_ id: String, _ ticket: RemovalLedger.Ticket) throws(LookupFailure) -> Session {
         let stored: StoredSession?
         do {
             stored = try archive.session(id)
@@ -159,7 +157,7 @@ package final class SessionStore: Sendable {
             expires <= configuration.now()
         {
             // Stored, but idle past its TTL (the server was down when it would have expired): it is gone.
-            try? archive.apply([.remove(session: id)])
+            if (try? archive.apply([.remove(session: id)])) != nil { _ = forget([id]) }
             throw .unknown
         }
         // Room is made only for a session that exists and lives: one that does not is 404 however full the server is.
@@ -169,15 +167,22 @@ package final class SessionStore: Sendable {
         while true {
             let restored = try restore(stored)
             restored.markUsed()
-            // A reload replaced the apps meanwhile: restored again, under the new ones.
-            let count = sessions.withLock { sessions -> Int? in
+            let placed = sessions.withLock { sessions -> Result<Session, LookupFailure>? in
+                if let other = sessions[id] { return .success(other) }  // read back by another request meanwhile
+                if removals.withLock({ $0.wasRemoved(id, during: ticket) }) { return .failure(.unknown) }
+                // A reload replaced the apps meanwhile: restored again, under the new ones.
                 guard restored.generation == served.withLock({ $0.generation }) else { return nil }
                 sessions[id] = restored
-                return sessions.count
+                return .success(restored)
             }
-            guard let count else { continue }
-            counters.setSessions(count)
-            return restored
+            switch placed {
+            case nil: continue
+            case .failure(let failure): throw failure
+            case .success(let session):
+                session.markUsed()
+                counters.setSessions(count)
+                return session
+            }
         }
     }
 
@@ -208,10 +213,6 @@ package final class SessionStore: Sendable {
     /// Ends a session: removed from the archive first (a failure leaves it as it was), then from memory. False if
     /// there was none.
     package func remove(_ id: String) throws(StoreHealth.Incident) -> Bool {
-        try storeTransitions.withLock { _ throws(StoreHealth.Incident) in try removeNow(id) }
-    }
-
-    private func removeNow(_ id: String) throws(StoreHealth.Incident) -> Bool {
         var existed = sessions.withLock { $0[id] != nil }
         do {
             if !existed, Self.isWellFormed(id) {
@@ -222,10 +223,19 @@ package final class SessionStore: Sendable {
         } catch {
             throw health.failed(error, during: "delete", session: id)
         }
-        let (session, count) = sessions.withLock { sessions in (sessions.removeValue(forKey: id), sessions.count) }
-        counters.setSessions(count)
-        session?.closeStreams()
+        for session in forget([id]) { session.closeStreams() }
         return existed
+    }
+
+    /// Takes sessions the archive no longer holds out of memory, and out of reach of the loads reading them back
+    /// now (``RemovalLedger``); returns the copies that were live.
+    private func forget(_ ids: [String]) -> [Session] {
+        let (forgotten, count) = sessions.withLock { sessions in
+            removals.withLock { $0.record(removalOf: ids) }
+            return (ids.compactMap { sessions.removeValue(forKey: $0) }, sessions.count)
+        }
+        counters.setSessions(count)
+        return forgotten
     }
 
     /// Drops a session from memory, keeping what the archive holds: after a write failed, the archive is the truth,
@@ -309,7 +319,7 @@ package final class SessionStore: Sendable {
     }
 
     /// Tells the archive the use of the sessions that were in memory, then lets it end the stored sessions idle
-    /// past their TTL (under ``storeTransitions``: no session read back meanwhile); returns how many ended.
+    /// past their TTL (a load reading one back meanwhile finds it gone, ``RemovalLedger``); returns how many ended.
     private func expireStored(sessions: [Session], now: Double) -> Int {
         // In the order of their ids: nodes sweeping at once lock rows in one order (no deadlock between them).
         let touches = sessions.sorted { $0.id < $1.id }.compactMap { session in
@@ -325,11 +335,9 @@ package final class SessionStore: Sendable {
                 now - Self.seconds(configuration.sessionTTL),
                 now - Self.seconds(min(configuration.unusedSessionTTL, configuration.sessionTTL))
             )
-            return try storeTransitions.withLock { _ throws(ArchiveError) in
-                let ended = try archive.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
-                for id in ended { if let session = live(id) { evict(session) } }
-                return ended.count
-            }
+            let ended = try archive.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
+            for session in forget(ended) { session.closeStreams() }
+            return ended.count
         } catch {
             // The next sweep tries again: a stored session only ends later than it should.
             health.failed(error, during: "expire")
