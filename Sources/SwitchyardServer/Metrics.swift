@@ -91,6 +91,14 @@ final class Metrics: Sendable {
         text += "# HELP switchyard_sessions_incompatible_total Stored sessions the running app cannot restore.\n"
         text += "# TYPE switchyard_sessions_incompatible_total counter\n"
         text += "switchyard_sessions_incompatible_total \(session.incompatible)\n"
+        text += "# HELP switchyard_session_migrations_total Stored sessions offered a newer app version, by the "
+        text += "version they were on and whether they migrated or stayed (pinned).\n"
+        text += "# TYPE switchyard_session_migrations_total counter\n"
+        for (count, value) in session.migrations.sorted(by: { $0.key < $1.key }) {
+            text +=
+                "switchyard_session_migrations_total{app=\"\(Self.label(count.from.name))\",version=\"\(count.from.version)\","
+            text += "outcome=\"\(count.outcome.rawValue)\"} \(value)\n"
+        }
         text +=
             "# HELP switchyard_sessions_caught_up_total Sessions in memory brought to a version another node stored.\n"
         text += "# TYPE switchyard_sessions_caught_up_total counter\n"

@@ -9,7 +9,7 @@ final class LockedCatalogs: Sendable {
     /// The catalog of `app`, as served since the `generation`-th reload (an app read before a reload never caches
     /// its catalog over the new one's).
     func catalog(of app: NavigationApp, generation: Int) -> [UInt8] {
-        let key = "\(generation) \(app.name)"
+        let key = "\(generation) \(app.identity)"
         return cache.withLock { cache in
             if let bytes = cache[key] { return bytes }
             let bytes = app.catalog().serialized()

@@ -157,22 +157,22 @@ public final class SwitchyardAPI: HTTPHandler {
     func catalog(_ request: HTTPRequest) throws -> HTTPResponse {
         let name = request.query["app"]
         let (apps, generation) = sessions.servedApps
-        guard let app = name.map({ name in apps.first { $0.name == name } }) ?? apps.first else {
+        guard let app = apps.current(name ?? apps.names[0]) else {
             throw Problem(
                 status: 404, code: "unknownApp", title: "Not found", detail: "no app named '\(name ?? "")'",
-                choices: apps.map(\.name))
+                choices: apps.names)
         }
         return .json(200, catalogs.catalog(of: app, generation: generation), headers: noStore)
     }
 
-    /// `GET /api/sessions/{id}/catalog`: the catalog of the app the session runs (as served now).
+    /// `GET /api/sessions/{id}/catalog`: the catalog of the app version the session runs (as served now).
     func catalog(ofSession id: String) throws -> HTTPResponse {
         let session = try sessions.session(id)
         let (apps, generation) = sessions.servedApps
-        guard let app = apps.first(where: { $0.name == session.app }) else {
+        guard let app = apps.app(session.appVersion) else {
             throw Problem(
                 status: 404, code: "unknownApp", title: "Not found",
-                detail: "the session's app '\(session.app)' is not served any more", choices: apps.map(\.name))
+                detail: "the session's app \(session.appVersion) is not served any more", choices: apps.names)
         }
         return .json(200, catalogs.catalog(of: app, generation: generation), headers: noStore)
     }

@@ -129,6 +129,11 @@ package final class Session: Sendable {
         }
     }
 
+    /// The app version it runs now (a migration moves it on), without counting as activity.
+    package var appVersion: AppVersion {
+        catchingUp { $0.engine.app } ?? AppVersion(name: app, version: 1)
+    }
+
     /// The version in memory, without counting as activity.
     package var version: Int {
         catchingUp { $0.engine.version }

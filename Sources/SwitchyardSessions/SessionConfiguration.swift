@@ -4,8 +4,11 @@ import Switchyard
 ///
 /// Nothing here knows of a transport; the server's `ServerConfiguration` holds one of these.
 public struct SessionConfiguration: Sendable {
-    /// The apps sessions can run; the first is the default.
+    /// The apps sessions can run, every version of each; the first app's name is the default.
     public var apps: [NavigationApp]
+    /// Which versions of an app new sessions get and which keep their sessions (``AppRollout``); an app without one
+    /// gives its latest version to new sessions and migrates the sessions of its other versions when it can.
+    public var rollouts: [AppRollout] = []
     /// Where sessions are kept: every change is stored before it is answered or streamed, and a session not in
     /// memory (after a restart, or taken out to make room) is read back from it on first use. Nil (the default):
     /// each ``SessionStore`` made from this configuration keeps its sessions in a ``MemorySessionArchive`` of its

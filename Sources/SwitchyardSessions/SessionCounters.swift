@@ -1,3 +1,4 @@
+import Switchyard
 import Synchronization
 
 /// What the session layer counts, for the server's metrics: live sessions, changes, streams, and the store.
@@ -14,6 +15,26 @@ package final class SessionCounters: Sendable {
         package var caughtUp = 0
         package var conflicts = 0
         package var storeFailures = 0
+        /// Stored sessions read back under a newer version (or kept on theirs), by the version they were on.
+        package var migrations: [MigrationCount: Int] = [:]
+    }
+
+    /// What became of a stored session a newer version was offered to.
+    package enum MigrationOutcome: String, Sendable, CaseIterable {
+        /// It migrated (stored as a new version of the session).
+        case migrated
+        /// It stayed on its version: the migration could not take it.
+        case pinned
+    }
+
+    /// The key of a migration count.
+    package struct MigrationCount: Sendable, Hashable, Comparable {
+        package let from: AppVersion
+        package let outcome: MigrationOutcome
+
+        package static func < (lhs: MigrationCount, rhs: MigrationCount) -> Bool {
+            (lhs.from, lhs.outcome.rawValue) < (rhs.from, rhs.outcome.rawValue)
+        }
     }
 
     private let counts = Mutex(Counts())
@@ -62,6 +83,11 @@ package final class SessionCounters: Sendable {
     /// A change found the session changed elsewhere and ran again.
     func countConflict() {
         counts.withLock { $0.conflicts += 1 }
+    }
+
+    /// A stored session of `version` was offered a newer version: `outcome` is what became of it.
+    func countMigration(of version: AppVersion, outcome: MigrationOutcome) {
+        counts.withLock { $0.migrations[MigrationCount(from: version, outcome: outcome), default: 0] += 1 }
     }
 
     /// A write or read of the store failed.

@@ -22,13 +22,19 @@ extension SessionStore {
     /// streams end; clients reconnect): no engine made by the old apps changes a session after that, and each
     /// session is read back from the store under the new apps by its next request. A session that changed while
     /// the store was being checked is checked again afterwards; one that then fails is logged as an error.
-    package func reload(_ new: [NavigationApp], checking changed: Set<String>) -> AppReload {
-        guard !new.isEmpty else { return .refused(["no app would be served"]) }
+    package func reload(_ apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
+        guard !apps.isEmpty else { return .refused(["no app would be served"]) }
+        let new: ServedApps
+        do {
+            new = try ServedApps(apps, rollouts: Array(served.withLock { $0.apps.rollouts.values }))
+        } catch {
+            return .refused([error.description])
+        }
         var checked: [String: Int] = [:]
         var breaks: [String] = []
         var broken = 0
         let outcome = forEachStored(of: changed) { id, name in
-            let (version, reason) = restoreFailure(of: id, app: name, under: new.first { $0.name == name })
+            let (version, reason) = restoreFailure(of: id, under: new)
             if let version { checked[id] = version }
             guard let reason else { return }
             broken += 1
@@ -49,9 +55,8 @@ extension SessionStore {
 
         // Changed while the store was checked (by an engine of the old apps): checked again, now that none runs.
         _ = forEachStored(of: changed) { id, name in
-            let app = new.first { $0.name == name }
-            guard app != nil || checked[id] == nil else { return }  // refused above, had it been stored then
-            let (version, reason) = restoreFailure(of: id, app: name, under: app, unless: checked[id])
+            guard !new.versions(of: name).isEmpty || checked[id] == nil else { return }  // refused above then
+            let (version, reason) = restoreFailure(of: id, under: new, unless: checked[id])
             guard version != nil, let reason else { return }
             logger.error(
                 "a session changed during the reload into a state the new app cannot restore",
@@ -79,10 +84,10 @@ extension SessionStore {
         return nil
     }
 
-    /// The stored version of session `id` of `name` and why it would not restore under `app` (nil: it would, or
-    /// it is stored at `version` already checked, or it is gone).
+    /// The stored version of session `id` and why it could not be served under `apps` (nil: it could, on its version
+    /// or migrated, or it is stored at `version` already checked, or it is gone).
     private func restoreFailure(
-        of id: String, app name: String, under app: NavigationApp?, unless version: Int? = nil
+        of id: String, under apps: ServedApps, unless version: Int? = nil
     ) -> (version: Int?, reason: String?) {
         let stored: StoredSession?
         do {
@@ -91,13 +96,12 @@ extension SessionStore {
             return (nil, "the store could not read it: \(error)")
         }
         guard let stored else { return (nil, nil) }  // removed meanwhile
-        guard let app else { return (stored.version, "the app '\(name)' would not be served any more") }
         if stored.version == version { return (stored.version, nil) }
         do {
-            _ = try app.restoreEngine(from: try JSONValue(parsing: stored.state))
-            return (stored.version, nil)
+            guard case .lost(_, let reason) = try plan(stored, under: apps).plan else { return (stored.version, nil) }
+            return (stored.version, reason)
         } catch {
-            return (stored.version, (error as? NavigationError)?.message ?? "\(error)")
+            return (stored.version, Self.reason(error))
         }
     }
 }

@@ -13,7 +13,7 @@ package final class SessionStore: Sendable {
     private let removals = Mutex(RemovalLedger())
     /// The apps served now (`configuration.apps` until a reload replaces them, ``reload(_:checking:)``) and how
     /// many reloads replaced them.
-    let served: Mutex<(apps: [NavigationApp], generation: Int)>
+    let served: Mutex<(apps: ServedApps, generation: Int)>
     package let configuration: SessionConfiguration
     /// Where sessions are stored: the configured archive, or this store's own memory.
     package let archive: any SessionArchive
@@ -28,7 +28,11 @@ package final class SessionStore: Sendable {
     package init(configuration: SessionConfiguration, logger: Logger) {
         precondition(!configuration.apps.isEmpty, "SessionConfiguration.apps must name at least one app")
         self.configuration = configuration
-        served = Mutex((configuration.apps, 0))
+        served = Mutex(
+            (
+                (try? ServedApps(configuration.apps, rollouts: configuration.rollouts))
+                    ?? ServedApps(configuration.apps), 0
+            ))
         archive = configuration.archive ?? MemorySessionArchive(limits: .inMemory)
         self.logger = logger
         counters = SessionCounters()
@@ -37,13 +41,13 @@ package final class SessionStore: Sendable {
         archive.shared?.follow { [weak self] notice in self?.handle(notice) }
     }
 
-    /// The apps served now; the first is the default.
+    /// The apps served now, every version of each; the first app's name is the default.
     package var apps: [NavigationApp] {
-        served.withLock { $0.apps }
+        served.withLock { $0.apps.apps }
     }
 
     /// The apps served now, with how many reloads replaced them (what a cache of their catalogs is keyed by).
-    package var servedApps: (apps: [NavigationApp], generation: Int) {
+    package var servedApps: (apps: ServedApps, generation: Int) {
         served.withLock { $0 }
     }
 
@@ -61,15 +65,10 @@ package final class SessionStore: Sendable {
     package func create(appName: String?) throws(CreateFailure) -> Session {
         if count >= configuration.maxSessions { expireIdle() }
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        let app: NavigationApp
         let (apps, generation) = served.withLock { $0 }
-        if let appName {
-            guard let found = apps.first(where: { $0.name == appName }) else {
-                throw .unknownApp(appName, choices: apps.map(\.name))
-            }
-            app = found
-        } else {
-            app = apps[0]
+        // A split between versions is sticky: the session keeps the version drawn here until it is migrated.
+        guard let app = apps.forNewSession(appName, pick: Double.random(in: 0..<1)) else {
+            throw .unknownApp(appName ?? "", choices: apps.names)
         }
         let engine: NavigationEngine
         do {
@@ -145,33 +144,39 @@ package final class SessionStore: Sendable {
     /// Reads a session back from the archive and makes it live, unless a delete or an expiry removed it after the
     /// read of `ticket` began; the copy another request read back meanwhile if there is one.
     private func load(_ id: String, _ ticket: RemovalLedger.Ticket) throws(LookupFailure) -> Session {
-        let stored: StoredSession?
-        do {
-            stored = try archive.session(id)
-        } catch {
-            throw .store(health.failed(error, during: "load", session: id))
-        }
-        guard let stored else { throw .unknown }
-        if let expires = expiry(
-            of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
-            expires <= configuration.now()
-        {
-            // Stored, but idle past its TTL (the server was down when it would have expired): it is gone.
-            if (try? archive.apply([.remove(session: id)])) != nil { _ = forget([id]) }
-            throw .unknown
-        }
-        // Room is made only for a session that exists and lives: one that does not is 404 however full the server is.
-        if count >= configuration.maxSessions { expireIdleInMemory() }
-        if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
-        guard count < configuration.maxSessions else { throw fullForLookup }
         while true {
-            let restored = try restore(stored)
+            let stored: StoredSession?
+            do {
+                stored = try archive.session(id)
+            } catch {
+                throw .store(health.failed(error, during: "load", session: id))
+            }
+            guard let stored else { throw .unknown }
+            if let expires = expiry(
+                of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
+                expires <= configuration.now()
+            {
+                // Stored, but idle past its TTL (the server was down when it would have expired): it is gone.
+                if (try? archive.apply([.remove(session: id)])) != nil { _ = forget([id]) }
+                throw .unknown
+            }
+            // Room is made only for a session that exists and lives: one that does not is 404 however full the server
+            // is.
+            if count >= configuration.maxSessions { expireIdleInMemory() }
+            if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
+            guard count < configuration.maxSessions else { throw fullForLookup }
+            let (apps, generation) = served.withLock { $0 }
+            // Another node changed it while it was being migrated: read again.
+            guard case .ready(let engine, let current) = try readBack(stored, under: apps) else { continue }
+            counters.countRestored()
+            let restored = Session(
+                restoring: current, engine: engine, configuration: configuration, generation: generation)
             restored.markUsed()
             let placed = sessions.withLock { sessions -> Result<Session, LookupFailure>? in
                 if let other = sessions[id] { return .success(other) }  // read back by another request meanwhile
                 if removals.withLock({ $0.wasRemoved(id, during: ticket) }) { return .failure(.unknown) }
-                // A reload replaced the apps meanwhile: restored again, under the new ones.
-                guard restored.generation == served.withLock({ $0.generation }) else { return nil }
+                // A reload replaced the apps meanwhile: read again, under the new ones.
+                guard generation == served.withLock({ $0.generation }) else { return nil }
                 sessions[id] = restored
                 return .success(restored)
             }
@@ -186,27 +191,23 @@ package final class SessionStore: Sendable {
         }
     }
 
-    private func restore(_ stored: StoredSession) throws(LookupFailure) -> Session {
-        let generation = served.withLock { $0.generation }
-        let engine = try engine(of: stored.id, app: stored.app, from: stored.state)
-        counters.countRestored()
-        return Session(restoring: stored, engine: engine, configuration: configuration, generation: generation)
-    }
-
-    /// An engine of session `id`'s app rebuilt from a restore document; one the app as it runs now cannot
-    /// restore is ``LookupFailure/incompatible(_:)``, logged and counted.
+    /// An engine of session `id`'s app rebuilt from a restore document, by the served version that wrote it; one
+    /// whose version is not served, or that version cannot restore, is ``LookupFailure/incompatible(_:)``, logged
+    /// and counted. (A session read back from the store goes through ``readBack(_:under:)``, which migrates.)
     package func engine(of id: String, app name: String, from state: [UInt8]) throws(LookupFailure) -> NavigationEngine
     {
+        let apps = served.withLock { $0.apps }
         do {
-            guard let app = apps.first(where: { $0.name == name }) else {
-                throw NavigationError.restoreFailed("the app '\(name)' is not served any more")
+            let document = try JSONValue(parsing: state)
+            let identity = try AppVersion.named(in: document) ?? AppVersion(name: name, version: 1)
+            guard let app = apps.app(identity) else {
+                throw NavigationError.restoreFailed(
+                    apps.versions(of: name).isEmpty
+                        ? "the app '\(name)' is not served any more" : "\(identity) is not served any more")
             }
-            return try app.restoreEngine(from: try JSONValue(parsing: state))
+            return try app.restoreEngine(from: document)
         } catch {
-            let reason = (error as? NavigationError)?.message ?? "\(error)"
-            counters.countIncompatible()
-            logger.warning("stored session cannot be restored", metadata: ["session": "\(id)", "reason": "\(reason)"])
-            throw .incompatible(reason)
+            throw incompatible(id, Self.reason(error))
         }
     }
 

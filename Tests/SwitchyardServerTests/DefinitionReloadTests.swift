@@ -68,7 +68,7 @@ struct DefinitionReloadTests {
                 Issue.record("the reload that drops the app was not refused")
                 return
             }
-            #expect(gone.count == 2 && gone.allSatisfy { $0.hasSuffix("the app 'shop' would not be served any more") })
+            #expect(gone.count == 2 && gone.allSatisfy { $0.hasSuffix("the app 'shop' is not served any more") })
             // Nothing changed: new sessions are still the old shop's, and the basket still opens.
             let fresh = try #require(try server.post("/api/sessions", nil).json["session"]?.stringValue)
             let pushed = try server.post(

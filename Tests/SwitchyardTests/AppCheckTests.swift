@@ -110,8 +110,9 @@ struct AppCheckTests {
         let findings = NavigationApp.check([app, app])
         #expect(findings.map(\.app) == ["tabs"])
         #expect(
-            findings.first?.diagnostic.description == "error: 2 apps are named 'tabs' (fix: give each app its own name)"
-        )
+            findings.first?.diagnostic.description
+                == "error: 2 apps are named 'tabs' at version 1 (fix: give each app its own name, or each version of "
+                + "one app its own version number)")
         #expect(NavigationApp.check([app]).isEmpty)
     }
 

@@ -35,7 +35,7 @@ extension NavigationApp {
             ])
         }
         return .object([
-            "app": .string(name), "coordinators": .array(types),
+            "app": .string(name), "version": .number(Double(version)), "coordinators": .array(types),
             "deepLinks": .array(deepLinkPatterns.map { .string($0) }),
             "deepLinkExamples": .array(deepLinkExamples.map { .string($0) }),
         ])

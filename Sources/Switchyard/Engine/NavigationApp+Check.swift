@@ -19,11 +19,13 @@ extension NavigationApp {
                     .error, "missingName", problem: "the app has no name",
                     fix: "name it: NavigationApp(name: \"shop\", …)"))
         }
-        for explored in exploredCoordinators() {
+        let explored = exploredCoordinators()
+        for explored in explored {
             findings +=
                 Self.checkKind(explored.coordinator, explored.table) + Self.checkRoutes(of: explored)
                 + Self.checkEvents(of: explored)
         }
+        findings += checkVersion(explored)
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     }
 
@@ -37,15 +39,19 @@ extension NavigationApp {
             + findings.filter { $0.diagnostic.severity == .warning }
     }
 
-    /// Only the names of apps served together: an error for each name two or more of them share.
+    /// Only the names and versions of apps served together: an error for each name and version two or more of them
+    /// share (versions of one app are served together; one version twice is not).
     public static func checkNames(_ apps: [NavigationApp]) -> [(app: String, diagnostic: AppDiagnostic)] {
-        let names = apps.map(\.name)
-        return Set(names).sorted().filter { name in names.count(where: { $0 == name }) > 1 }.map { name in
+        let identities = apps.map(\.identity)
+        return Set(identities).sorted().filter { identity in identities.count(where: { $0 == identity }) > 1 }.map {
+            identity in
             (
-                name,
+                identity.name,
                 AppDiagnostic(
-                    .error, "duplicateApp", problem: "\(names.count(where: { $0 == name })) apps are named '\(name)'",
-                    fix: "give each app its own name")
+                    .error, "duplicateApp",
+                    problem: "\(identities.count(where: { $0 == identity })) apps are named '\(identity.name)' "
+                        + "at version \(identity.version)",
+                    fix: "give each app its own name, or each version of one app its own version number")
             )
         }
     }

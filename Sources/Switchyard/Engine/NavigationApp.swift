@@ -4,9 +4,23 @@
 /// let app = NavigationApp(name: "todo", root: { AppCoordinator() }, deepLinks: AppCoordinator.deepLinks)
 /// let engine = try app.makeEngine()
 /// ```
+///
+/// A release that changes what sessions store (a route or coordinator renamed or removed, data reshaped) is a new
+/// ``version``, with the ``migrations`` that bring sessions of earlier versions to it:
+///
+/// ```swift
+/// let v2 = NavigationApp(
+///     name: "todo", version: 2, root: { AppCoordinator() },
+///     migrations: [AppMigration(from: 1).renamingRoute("detail", to: "todo", in: "TodosCoordinator")])
+/// ```
 public struct NavigationApp: Sendable {
     /// The app's name (what `POST /api/sessions {"app": …}` selects).
     public let name: String
+    /// The app's version (1 unless declared): engines it makes name it in their documents, and it restores only
+    /// documents of this version (older ones are migrated first).
+    public let version: Int
+    /// How sessions of earlier versions become sessions of this one, at most one per earlier version.
+    public let migrations: [AppMigration]
     private let make: @Sendable () throws -> NavigationEngine
     private let restore: @Sendable (JSONValue) throws -> NavigationEngine
     let makeRoot: @Sendable () -> any Coordinatable
@@ -19,23 +33,43 @@ public struct NavigationApp: Sendable {
 
     /// Describes an app by its root coordinator factory and deep links.
     public init<Root: Coordinatable>(
-        name: String, root: @escaping @Sendable () -> Root, deepLinks: DeepLinkRouter<Root>? = nil
+        name: String, version: Int = 1, root: @escaping @Sendable () -> Root, deepLinks: DeepLinkRouter<Root>? = nil,
+        migrations: [AppMigration] = []
     ) {
         self.name = name
+        self.version = version
+        self.migrations = migrations
         makeRoot = { root() }
         deepLinkPatterns = deepLinks?.patterns ?? []
         deepLinkExamples = deepLinks?.examples ?? []
         deepLinkDiagnostics = deepLinks?.diagnostics ?? []
-        make = { try NavigationEngine(root: root(), deepLinks: deepLinks) }
-        restore = { document in try NavigationEngine(restoring: document, root: root(), deepLinks: deepLinks) }
+        let identity = AppVersion(name: name, version: version)
+        make = {
+            let engine = try NavigationEngine(root: root(), deepLinks: deepLinks)
+            engine.app = identity
+            return engine
+        }
+        restore = { document in
+            let written = try AppVersion.named(in: document) ?? AppVersion(name: name, version: 1)
+            guard written == identity else {
+                throw NavigationError.restoreFailed("it was stored by \(written), this is \(identity)")
+            }
+            let engine = try NavigationEngine(restoring: document, root: root(), deepLinks: deepLinks)
+            engine.app = identity
+            return engine
+        }
     }
+
+    /// The app and version its engines name.
+    public var identity: AppVersion { AppVersion(name: name, version: version) }
 
     /// A new engine at the app's initial state.
     public func makeEngine() throws -> NavigationEngine {
         try make()
     }
 
-    /// An engine restored from a state document.
+    /// An engine restored from a state or restore document this version of the app wrote (one that names no app
+    /// counts as version 1's); ``migrated(_:from:through:)`` brings an older version's document to this one.
     public func restoreEngine(from document: JSONValue) throws -> NavigationEngine {
         try restore(document)
     }

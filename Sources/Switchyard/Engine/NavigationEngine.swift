@@ -45,6 +45,10 @@ public final class NavigationEngine {
     /// session's limit. App data kept outside the tree is not rolled back: apps check their own limits first.
     public var commitCheck: ((NavigationEngine) throws -> Void)?
 
+    /// The app and version that made the engine (``NavigationApp/makeEngine()``): named in its documents. Nil for
+    /// an engine made directly.
+    public internal(set) var app: AppVersion?
+
     /// The version of the tree: 0 at creation, +1 for every committed change.
     public var version: Int { storage.version }
 

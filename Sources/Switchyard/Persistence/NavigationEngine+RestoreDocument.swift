@@ -7,7 +7,7 @@ extension NavigationEngine {
     /// counter, and the data of every ``PersistentCoordinator`` — without rendered screens, decorations or tab items,
     /// which the app's code recomputes.
     ///
-    /// `{"format", "version", "tree", "pendingDeepLink"?, "pendingRoute"?, "nextId"}`; each node is `{"id", "type", "kind", "root"?,
+    /// `{"format", "app"?, "version", "tree", "pendingDeepLink"?, "pendingRoute"?, "nextId"}`; each node is `{"id", "type", "kind", "root"?,
     /// "stack", "tabs"?, "selectedTabId"?, "alert"?, "data"?}`. ``init(restoring:root:deepLinks:)`` turns it back
     /// into an engine whose ``stateDocument(session:result:)`` is byte for byte the one this engine writes. It is
     /// several times smaller than the state document (about 1 KB for the demo's deep states, against 19 KB).
@@ -17,6 +17,7 @@ extension NavigationEngine {
         var writer = JSONWriter(capacity: 1024)
         writer.beginObject()
         writer.member("format", Self.restoreFormat)
+        writeApp(into: &writer)
         writer.member("version", storage.version)
         writer.key("tree")
         try writeRestorableNode(storage.rootNode, into: &writer)

@@ -10,6 +10,7 @@ extension NavigationEngine {
         var writer = JSONWriter(capacity: documentSizeHint + 256)
         writer.beginObject()
         writer.member("session", ifPresent: session)
+        writeApp(into: &writer)
         writeState(into: &writer)
         if let result {
             writer.member("result", .object(result))
@@ -41,6 +42,16 @@ extension NavigationEngine {
         }
         writer.endObject()
         return writer.bytes
+    }
+
+    /// Writes `"app": {"name", "version"}` into an open object, when the engine knows its app.
+    func writeApp(into writer: inout JSONWriter) {
+        guard let app else { return }
+        writer.key("app")
+        writer.beginObject()
+        writer.member("name", app.name)
+        writer.member("version", app.version)
+        writer.endObject()
     }
 
     /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object.

@@ -13,6 +13,8 @@ public enum HistorySource: String, Sendable, CaseIterable {
     case `guard`
     /// A restore to an earlier version.
     case restore
+    /// A migration to a newer version of the app (the request is `{"migration": {"from": app, "to": app}}`).
+    case migration
 
     /// The source a store kept as text; one this program does not know (written by a newer one) reads as `api`.
     public init(stored: String) {

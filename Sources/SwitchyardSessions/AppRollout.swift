@@ -1,0 +1,88 @@
+/// Which versions of an app new sessions get, and which keep their sessions: one version, or a split between
+/// several by weight (an A/B test of flows). A session keeps the version it was given until it is migrated.
+///
+/// A served version the rollout lists with weight 0 is pinned: it gets no new sessions, and its sessions stay on it.
+/// A served version the rollout does not list hands its sessions on: each migrates, when next loaded, to the latest
+/// listed version a migration leads to (and stays pinned to its own when none does or the migration fails).
+/// Without a rollout, an app's latest served version takes every new session.
+public struct AppRollout: Sendable, Equatable, CustomStringConvertible {
+    /// A version and its share of new sessions.
+    public struct Share: Sendable, Equatable {
+        /// The version.
+        public let version: Int
+        /// Its weight among the listed versions (0: pinned, no new sessions).
+        public let weight: Int
+
+        /// `version` takes `weight` parts of new sessions.
+        public init(version: Int, weight: Int) {
+            self.version = version
+            self.weight = weight
+        }
+    }
+
+    /// The app.
+    public let app: String
+    /// Its listed versions, in the order given.
+    public let shares: [Share]
+
+    /// A rollout of `app` over `shares`; at least one must have a positive weight.
+    public init(app: String, shares: [Share]) {
+        self.app = app
+        self.shares = shares
+    }
+
+    /// Reads `todo=2` (every new session on version 2) or `todo=1:90,2:10` (a split by weight; `:0` pins a
+    /// version); nil with the reason when it is not one.
+    public static func parse(_ text: String) -> Result<AppRollout, RolloutError> {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty else {
+            return .failure(RolloutError("'\(text)' is not APP=VERSION[:WEIGHT],… (for example todo=1:90,2:10)"))
+        }
+        var shares: [Share] = []
+        for item in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
+            let fields = item.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(fields.count), let version = Int(fields[0]), version >= 1,
+                let weight = fields.count == 2 ? Int(fields[1]) : 100, weight >= 0
+            else {
+                return .failure(
+                    RolloutError(
+                        "'\(item)' in '\(text)' is not VERSION or VERSION:WEIGHT (whole numbers, from 1 and 0)"))
+            }
+            guard !shares.contains(where: { $0.version == version }) else {
+                return .failure(RolloutError("version \(version) is listed twice in '\(text)'"))
+            }
+            shares.append(Share(version: version, weight: weight))
+        }
+        guard shares.contains(where: { $0.weight > 0 }) else {
+            return .failure(RolloutError("'\(text)' gives new sessions to no version: give one a weight above 0"))
+        }
+        return .success(AppRollout(app: parts[0], shares: shares))
+    }
+
+    /// `todo=1:90,2:10`.
+    public var description: String {
+        "\(app)=" + shares.map { "\($0.version):\($0.weight)" }.joined(separator: ",")
+    }
+
+    /// The version a new session gets, for `pick` in `0..<1` (drawn at random per session).
+    func version(for pick: Double) -> Int {
+        let taking = shares.filter { $0.weight > 0 }
+        let total = taking.reduce(0) { $0 + $1.weight }
+        var threshold = pick * Double(total)
+        for share in taking {
+            threshold -= Double(share.weight)
+            if threshold < 0 { return share.version }
+        }
+        return taking.last?.version ?? 1
+    }
+}
+
+/// Why a rollout cannot be read.
+public struct RolloutError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, in a sentence.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

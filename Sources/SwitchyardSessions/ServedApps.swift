@@ -1,0 +1,103 @@
+import Switchyard
+
+/// The apps a server serves: every version of each, the rollout that says which version new sessions get, and where
+/// a stored session of any version goes (``destination(of:)``).
+package struct ServedApps: Sendable {
+    /// Where a stored session of an app version goes.
+    package enum Destination {
+        /// It runs on its own version (in the rollout, or pinned: no migration leads on from it).
+        case stay(NavigationApp)
+        /// It migrates to the first of `targets` (latest first) whose migration takes it; when none does, it stays
+        /// on `fallback` (its own version, when served) or is gone.
+        case migrate(targets: [NavigationApp], fallback: NavigationApp?)
+        /// Its version is not served and no migration leads from it: why.
+        case gone(String)
+    }
+
+    /// Every served app version, in the order given (the first app's name is the default).
+    package let apps: [NavigationApp]
+    /// The rollouts given, by app name (an app without one gives new sessions its latest version).
+    package let rollouts: [String: AppRollout]
+
+    /// Serves `apps`, each app's latest version taking its new sessions.
+    package init(_ apps: [NavigationApp]) {
+        self.apps = apps
+        rollouts = [:]
+    }
+
+    /// Serves `apps` (several versions of one app are served together) with `rollouts`; throws when a rollout names
+    /// an app or version that is not served, or two rollouts name one app.
+    package init(_ apps: [NavigationApp], rollouts: [AppRollout] = []) throws(RolloutError) {
+        var byName: [String: AppRollout] = [:]
+        for rollout in rollouts {
+            guard byName[rollout.app] == nil else { throw RolloutError("two rollouts name the app '\(rollout.app)'") }
+            let served = apps.filter { $0.name == rollout.app }.map(\.version)
+            guard !served.isEmpty else { throw RolloutError("the rollout \(rollout) names an app that is not served") }
+            for share in rollout.shares where !served.contains(share.version) {
+                throw RolloutError(
+                    "the rollout \(rollout) names version \(share.version) of '\(rollout.app)', which is not served "
+                        + "(served: \(served.sorted().map(String.init).joined(separator: ", ")))")
+            }
+            byName[rollout.app] = rollout
+        }
+        self.apps = apps
+        self.rollouts = byName
+    }
+
+    /// The app names, each once, in the order given.
+    package var names: [String] {
+        var seen: Set<String> = []
+        return apps.map(\.name).filter { seen.insert($0).inserted }
+    }
+
+    /// The served version `identity`, if it is served.
+    package func app(_ identity: AppVersion) -> NavigationApp? {
+        apps.first { $0.name == identity.name && $0.version == identity.version }
+    }
+
+    /// Every served version of the app `name`, oldest first.
+    package func versions(of name: String) -> [NavigationApp] {
+        apps.filter { $0.name == name }.sorted { $0.version < $1.version }
+    }
+
+    /// The rollout of the app `name`: the one given, or its latest version for every new session.
+    package func rollout(of name: String) -> AppRollout? {
+        if let given = rollouts[name] { return given }
+        guard let latest = versions(of: name).last else { return nil }
+        return AppRollout(app: name, shares: [AppRollout.Share(version: latest.version, weight: 100)])
+    }
+
+    /// The version of app `name` (nil: the default app) a new session gets, for `pick` drawn in `0..<1`; nil when no
+    /// app has that name.
+    package func forNewSession(_ name: String?, pick: Double) -> NavigationApp? {
+        guard let name = name ?? apps.first?.name, let rollout = rollout(of: name) else { return nil }
+        return app(AppVersion(name: name, version: rollout.version(for: pick)))
+    }
+
+    /// The version of app `name` that takes most new sessions (the latest of equals): what its catalog describes.
+    package func current(_ name: String) -> NavigationApp? {
+        guard let rollout = rollout(of: name) else { return nil }
+        let top = rollout.shares.max { ($0.weight, $0.version) < ($1.weight, $1.version) }
+        return top.flatMap { app(AppVersion(name: name, version: $0.version)) }
+    }
+
+    /// Where a stored session of `identity` goes: it stays on a version the rollout lists; otherwise it migrates to
+    /// the latest version taking new sessions that a migration leads to; with none, it stays pinned to its own
+    /// version if that is served, and is gone if not.
+    package func destination(of identity: AppVersion) -> Destination {
+        let own = app(identity)
+        let rollout = rollout(of: identity.name)
+        if let own, rollout?.shares.contains(where: { $0.version == identity.version }) ?? false { return .stay(own) }
+        let versions = versions(of: identity.name)
+        let targets = (rollout?.shares ?? []).filter { $0.weight > 0 }.map(\.version).sorted(by: >).compactMap {
+            version in
+            versions.first { $0.version == version }
+        }.filter { $0.migrationPath(from: identity.version, through: versions) != nil }
+        if !targets.isEmpty { return .migrate(targets: targets, fallback: own) }
+        if let own { return .stay(own) }
+        if versions.isEmpty { return .gone("the app '\(identity.name)' is not served any more") }
+        return .gone(
+            "version \(identity.version) of '\(identity.name)' is not served, and no migration leads from it to a "
+                + "served version (\(versions.map { "\($0.version)" }.joined(separator: ", ")))")
+    }
+}

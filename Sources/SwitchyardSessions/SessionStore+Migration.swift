@@ -1,0 +1,137 @@
+import Switchyard
+import SwitchyardJSON
+
+/// Reading a stored session back under the served apps: on its own version, or migrated to a newer one (stored as a
+/// new version of the session, history source `migration`) as ``ServedApps/destination(of:)`` says.
+extension SessionStore {
+    /// What reading a stored session back gave.
+    enum ReadBack {
+        /// The engine it runs now, and the session as stored now (a migration stored a new version of it).
+        case ready(NavigationEngine, StoredSession)
+        /// Another node changed the session while it was being migrated: read it again.
+        case changedMeanwhile
+    }
+
+    /// How a stored session fares under the served apps, without changing anything: what a dry run reports.
+    package enum Plan: Sendable {
+        /// It runs on its version, which the rollout lists.
+        case current(AppVersion)
+        /// It migrates from `from` to `to`, landing on `path` (its visible route path there).
+        case migrates(from: AppVersion, to: AppVersion, path: [String])
+        /// It stays on `version`, pinned: no migration leads on from it, or the one that does cannot take it.
+        case pinned(AppVersion, reason: String?)
+        /// It cannot be served: its version is gone and no migration takes it, or its own version cannot restore it.
+        case lost(AppVersion, reason: String)
+    }
+
+    /// The engine stored session `stored` runs from now on, under `apps`: restored on its own version, or migrated
+    /// (the migration is stored before the engine is handed out). A session that cannot be served is
+    /// ``LookupFailure/incompatible(_:)``, counted and logged.
+    func readBack(_ stored: StoredSession, under apps: ServedApps) throws(LookupFailure) -> ReadBack {
+        let outcome: (plan: Plan, engine: NavigationEngine?)
+        do {
+            outcome = try plan(stored, under: apps)
+        } catch {
+            throw incompatible(stored.id, (error as? NavigationError)?.message ?? "\(error)")
+        }
+        switch outcome.plan {
+        case .lost(_, let reason):
+            throw incompatible(stored.id, reason)
+        case .current, .pinned:
+            guard let engine = outcome.engine else { throw incompatible(stored.id, "no engine") }
+            if case .pinned(let version, let reason?) = outcome.plan {
+                counters.countMigration(of: version, outcome: .pinned)
+                logger.info(
+                    "a stored session stays on its version: its migration failed",
+                    metadata: ["session": "\(stored.id)", "app": "\(version)", "reason": "\(reason)"])
+            }
+            return .ready(engine, stored)
+        case .migrates(let from, let to, let path):
+            guard let engine = outcome.engine else { throw incompatible(stored.id, "no engine") }
+            return try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
+        }
+    }
+
+    /// Where stored session `stored` goes under `apps`, with the engine it would run (none when it is lost).
+    /// Throws only when its document cannot be read at all.
+    func plan(_ stored: StoredSession, under apps: ServedApps) throws -> (plan: Plan, engine: NavigationEngine?) {
+        let document = try JSONValue(parsing: stored.state)
+        let identity = try AppVersion.named(in: document) ?? AppVersion(name: stored.app, version: 1)
+        switch apps.destination(of: identity) {
+        case .gone(let reason):
+            return (.lost(identity, reason: reason), nil)
+        case .stay(let app):
+            do {
+                return (.current(identity), try app.restoreEngine(from: document))
+            } catch {
+                return (.lost(identity, reason: Self.reason(error)), nil)
+            }
+        case .migrate(let targets, let fallback):
+            var reasons: [String] = []
+            for target in targets {
+                do {
+                    var migrated = try target.migrated(
+                        document, from: identity.version, through: apps.versions(of: identity.name))
+                    if case .object(var members) = migrated {
+                        members["version"] = .number(Double(stored.version + 1))
+                        migrated = .object(members)
+                    }
+                    let engine = try target.restoreEngine(from: migrated)
+                    return (.migrates(from: identity, to: target.identity, path: engine.visiblePath), engine)
+                } catch {
+                    reasons.append("to version \(target.version): \(Self.reason(error))")
+                }
+            }
+            let reason = "no migration takes it (" + reasons.joined(separator: "; ") + ")"
+            guard let fallback else { return (.lost(identity, reason: reason), nil) }
+            do {
+                return (.pinned(identity, reason: reason), try fallback.restoreEngine(from: document))
+            } catch {
+                return (.lost(identity, reason: "\(reason); its own version: \(Self.reason(error))"), nil)
+            }
+        }
+    }
+
+    /// Stores the migration of `stored` to `engine` (at the next version) as a change of the session.
+    private func storeMigration(
+        of stored: StoredSession, engine: NavigationEngine, from: AppVersion, to: AppVersion, path: [String]
+    ) throws(LookupFailure) -> ReadBack {
+        var migrated = stored
+        do {
+            migrated.state = try engine.restoreDocument()
+        } catch {
+            throw incompatible(stored.id, Self.reason(error))
+        }
+        migrated.version = engine.version
+        let request: JSONValue = ["migration": ["from": from.json, "to": to.json]]
+        let entry = StoredChange(
+            version: engine.version, time: configuration.now(), source: .migration, request: request.serialized(),
+            visiblePath: path, state: migrated.state)
+        do {
+            try archive.apply([
+                .change(
+                    session: stored.id, base: stored.version, version: engine.version, state: migrated.state,
+                    history: [entry], reply: nil)
+            ])
+        } catch .conflict {
+            return .changedMeanwhile
+        } catch {
+            throw .store(health.failed(error, during: "migrate", session: stored.id))
+        }
+        counters.countMigration(of: from, outcome: .migrated)
+        logger.info(
+            "a stored session migrated",
+            metadata: ["session": "\(stored.id)", "from": "\(from)", "to": "\(to)", "path": "\(path)"])
+        return .ready(engine, migrated)
+    }
+
+    func incompatible(_ id: String, _ reason: String) -> LookupFailure {
+        counters.countIncompatible()
+        logger.warning("stored session cannot be restored", metadata: ["session": "\(id)", "reason": "\(reason)"])
+        return .incompatible(reason)
+    }
+
+    static func reason(_ error: any Error) -> String {
+        (error as? NavigationError)?.message ?? "\(error)"
+    }
+}
