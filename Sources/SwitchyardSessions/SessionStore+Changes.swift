@@ -205,7 +205,7 @@ extension SessionStore {
                 saved = found
             }
             do {
-                try engine.restore(to: try JSONValue(parsing: saved))
+                try engine.restore(to: try documentForRestore(saved, on: engine))
             } catch let error as NavigationError
                 where error.category != .forbidden && error.code != NavigationError.redirectedCode
             {

@@ -125,6 +125,22 @@ extension SessionStore {
         return .ready(engine, migrated)
     }
 
+    /// A restore document of an earlier version of a session, for `engine` (the session now) to restore: migrated
+    /// to the app version `engine` runs when that version ran an older one.
+    ///
+    /// - Throws: ``Switchyard/NavigationError/restoreFailed(_:)`` when no served migration takes it there.
+    func documentForRestore(_ saved: [UInt8], on engine: NavigationEngine) throws -> JSONValue {
+        let document = try JSONValue(parsing: saved)
+        guard let running = engine.app else { return document }
+        let written = try AppVersion.named(in: document) ?? AppVersion(name: running.name, version: 1)
+        guard written != running else { return document }
+        let apps = served.withLock { $0.apps }
+        guard let app = apps.app(running), written.name == running.name, written.version < running.version else {
+            throw NavigationError.restoreFailed("that version ran \(written), the session runs \(running)")
+        }
+        return try app.migrated(document, from: written.version, through: apps.versions(of: running.name))
+    }
+
     func incompatible(_ id: String, _ reason: String) -> LookupFailure {
         counters.countIncompatible()
         logger.warning("stored session cannot be restored", metadata: ["session": "\(id)", "reason": "\(reason)"])

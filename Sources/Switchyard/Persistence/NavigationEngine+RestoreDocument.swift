@@ -119,6 +119,9 @@ extension NavigationEngine {
             throw NavigationError.restoreFailed(
                 "the document's format is \(format.jsonString), not \(Self.restoreFormat)")
         }
+        if let app, let written = try AppVersion.named(in: document), written != app {
+            throw NavigationError.restoreFailed("the document was stored by \(written), this engine runs \(app)")
+        }
         let snapshot = try NodeSnapshot(document["tree"] ?? document)
         // Rolling the tree back does not roll back the root coordinator (it stays): a refused restore gives it its
         // data back.
