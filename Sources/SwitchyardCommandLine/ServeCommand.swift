@@ -20,6 +20,13 @@ struct ServeCommand: ParsableCommand {
     )
     var apps: [String] = []
 
+    @Option(
+        name: .customLong("rollout"),
+        help:
+            "Which versions of an app new sessions get: APP=VERSION, or a split APP=V1:WEIGHT,V2:WEIGHT; a version at weight 0 keeps its sessions (pinned). Repeatable (env SWITCHYARD_ROLLOUTS, separated by spaces; default: each app's latest version, other versions' sessions migrate)."
+    )
+    var rollouts: [String] = []
+
     @Option(help: "Address to listen on (env SWITCHYARD_HOST; default 127.0.0.1; 0.0.0.0 for all).")
     var host: String?
 
@@ -175,7 +182,14 @@ struct ServeCommand: ParsableCommand {
         }
         if lines.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
         for file in definitions.files {
-            logger.info("\(file.path): serving the app '\(file.app?.name ?? "")'")
+            logger.info(
+                "\(file.path): serving the app '\(file.app?.name ?? "")' at version \(file.app?.version ?? 1)")
+        }
+        do {
+            _ = try ServedApps(apps, rollouts: settings.rollouts)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
         }
         // Before the store is opened, so that a wrong flag leaves no data folder behind.
         var isFolder: ObjCBool = false
@@ -192,6 +206,7 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxFieldBytes = settings.maxField
         apiConfiguration.reconcileInterval = settings.reconcileInterval
+        apiConfiguration.rollouts = settings.rollouts
         let archive: any SessionArchive
         do {
             archive = try settings.openStore()
@@ -217,7 +232,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode(1)
         }
         logger.info(
-            "\(program.name) \(program.version) serving \(apps.map(\.name).joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
+            "\(program.name) \(program.version) serving \(apps.map(\.identity.description).joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
             metadata: settings.metadata(port: server.port))
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"

@@ -34,6 +34,8 @@ struct Settings {
     var maxHistory: Int?
     var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, limits: .standard)
     var reconcileInterval: Duration = .seconds(1)
+    /// Which versions of each app new sessions get (`--rollout`, `SWITCHYARD_ROLLOUTS`).
+    var rollouts: [AppRollout] = []
 
     init(command: ServeCommand, environment: [String: String]) throws {
         func value(_ flag: String?, _ name: String) -> (String, String)? {
@@ -50,6 +52,16 @@ struct Settings {
             appPaths = command.apps
         } else if let list = environment["SWITCHYARD_APPS"], !list.isEmpty {
             appPaths = list.split(separator: ":").map(String.init)
+        }
+        let rollouts = command.rollouts.map { ($0, "--rollout") }
+        let listed = environment["SWITCHYARD_ROLLOUTS"].map { list in
+            list.split(separator: " ").map { (String($0), "SWITCHYARD_ROLLOUTS") }
+        }
+        for (text, source) in rollouts.isEmpty ? listed ?? [] : rollouts {
+            switch AppRollout.parse(text) {
+            case .success(let rollout): self.rollouts.append(rollout)
+            case .failure(let error): throw ValidationError("\(source): \(error)")
+            }
         }
         if let (text, source) = value(command.threads, "threads") {
             chosenThreads = try Self.number(text, source, in: 1...256)

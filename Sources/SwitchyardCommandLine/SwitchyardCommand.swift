@@ -12,7 +12,7 @@ struct SwitchyardCommand: ParsableCommand {
                 the environment.
                 """,
             version: program.version,
-            subcommands: [ServeCommand.self, CheckCommand.self],
+            subcommands: [ServeCommand.self, CheckCommand.self, MigrateCommand.self],
             defaultSubcommand: ServeCommand.self
         )
     }

@@ -11,6 +11,10 @@ import Switchyard
 public struct AppDefinition: Sendable {
     /// The app's name (what `POST /api/sessions {"app": …}` selects).
     public let name: String
+    /// The app's version (1 unless the definition says).
+    public let version: Int
+    /// How sessions of earlier versions become sessions of this one.
+    let migrations: [MigrationDefinition]
     let root: String
     let data: JSONValue
     /// In name order.
@@ -19,7 +23,9 @@ public struct AppDefinition: Sendable {
     let screens: [ScreenDefinition]
     let deepLinks: [DeepLinkDefinition]
 
-    static let members = ["$schema", "name", "root", "data", "coordinators", "screens", "deepLinks"]
+    static let members = [
+        "$schema", "name", "version", "migrations", "root", "data", "coordinators", "screens", "deepLinks",
+    ]
 
     /// The most coordinators and screens, routes (all coordinators together) and deep links a definition may have:
     /// far above what an app needs, and low enough that checking one stays quick.
@@ -46,6 +52,12 @@ public struct AppDefinition: Sendable {
             return nil
         }
         let name = reader.name(members["name"], at: "/name", "app name")
+        let version =
+            members["version"].map { reader.integer($0, at: "/version", "version", in: 1...Int(Int32.max)) } ?? 1
+        let migrations =
+            reader.array(members["migrations"], at: "/migrations", "migrations")?.enumerated().compactMap {
+                MigrationDefinition.read($1, at: Pointer.append("/migrations", $0), version: version ?? 1, reader)
+            } ?? []
         let root = reader.name(members["root"], at: "/root", "coordinator name")
         var data = JSONValue.object([:])
         if let initial = members["data"] {
@@ -65,9 +77,10 @@ public struct AppDefinition: Sendable {
             reader.array(members["deepLinks"], at: "/deepLinks", "deep links")?.enumerated().compactMap {
                 DeepLinkDefinition.read($1, at: Pointer.append("/deepLinks", $0), reader)
             } ?? []
-        guard let name, let root else { return nil }
+        guard let name, let root, let version else { return nil }
         return AppDefinition(
-            name: name, root: root, data: data, coordinators: coordinators, screens: screens, deepLinks: deepLinks)
+            name: name, version: version, migrations: migrations, root: root, data: data, coordinators: coordinators,
+            screens: screens, deepLinks: deepLinks)
     }
 
     func coordinator(_ name: String) -> CoordinatorDefinition? {

@@ -21,19 +21,21 @@ extension NavigationApp {
             compiled.context(root, input: nil, data: SessionData(initial), savesState: true)
         }
         let links = definition.deepLinks
+        let version = definition.version
+        let migrations = definition.migrations.map { $0.migration(root: root) }
         switch definition.coordinator(root)?.kind ?? .stack {
         case .root:
             self.init(
-                name: definition.name, root: { DefinedRootCoordinator(start()) },
-                deepLinks: DefinedDeepLinks.router(links))
+                name: definition.name, version: version, root: { DefinedRootCoordinator(start()) },
+                deepLinks: DefinedDeepLinks.router(links), migrations: migrations)
         case .stack:
             self.init(
-                name: definition.name, root: { DefinedStackCoordinator(start()) },
-                deepLinks: DefinedDeepLinks.router(links))
+                name: definition.name, version: version, root: { DefinedStackCoordinator(start()) },
+                deepLinks: DefinedDeepLinks.router(links), migrations: migrations)
         case .tabs:
             self.init(
-                name: definition.name, root: { DefinedTabCoordinator(start()) },
-                deepLinks: DefinedDeepLinks.router(links))
+                name: definition.name, version: version, root: { DefinedTabCoordinator(start()) },
+                deepLinks: DefinedDeepLinks.router(links), migrations: migrations)
         }
     }
 }

@@ -151,3 +151,70 @@ extension SessionStore {
         (error as? NavigationError)?.message ?? "\(error)"
     }
 }
+
+extension SessionStore {
+    /// Goes over every stored session of the served apps, in id order: reports where each goes under the served apps
+    /// and, with `apply`, migrates those that migrate (each one a stored change of its own, so a pass stopped
+    /// halfway, by a crash or `kill -9`, leaves every session either migrated or as it was, and the next pass or
+    /// read finishes it). Sessions in memory are read from the store like the others. Changes nothing without
+    /// `apply`.
+    package func migrateStored(apply: Bool) -> MigrationReport {
+        let apps = served.withLock { $0.apps }
+        var report = MigrationReport()
+        for name in apps.names {
+            var after: String?
+            while true {
+                let ids: [String]
+                do {
+                    ids = try archive.sessionIDs(ofApp: name, after: after, limit: 500)
+                } catch {
+                    report.failure = "the store could not list the sessions of '\(name)': \(error)"
+                    return report
+                }
+                for id in ids {
+                    if let failure = visit(id, apps: apps, apply: apply, into: &report) {
+                        report.failure = failure
+                        return report
+                    }
+                }
+                guard let last = ids.last, ids.count == 500 else { break }
+                after = last
+            }
+        }
+        return report
+    }
+
+    /// Plans (and with `apply`, stores) the migration of stored session `id`; the store's failure, if it fails.
+    private func visit(_ id: String, apps: ServedApps, apply: Bool, into report: inout MigrationReport) -> String? {
+        for _ in 0..<Self.conflictAttempts {
+            let stored: StoredSession
+            do {
+                guard let found = try archive.session(id) else { return nil }  // removed meanwhile
+                stored = found
+            } catch {
+                return "the store could not read session \(id): \(error)"
+            }
+            let planned: (plan: Plan, engine: NavigationEngine?)
+            do {
+                planned = try plan(stored, under: apps)
+            } catch {
+                report.record(.lost(AppVersion(name: stored.app, version: 1), reason: Self.reason(error)), session: id)
+                return nil
+            }
+            guard apply, case .migrates(let from, let to, let path) = planned.plan, let engine = planned.engine else {
+                report.record(planned.plan, session: id)
+                return nil
+            }
+            do {
+                guard case .ready = try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
+                else { continue }  // changed meanwhile: planned again
+            } catch {
+                return "session \(id) could not be migrated: \(error)"
+            }
+            if let live = live(id) { evict(live) }  // its copy in memory is of the old version
+            report.record(planned.plan, session: id)
+            return nil
+        }
+        return "session \(id) kept changing while it was migrated"
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Switchyard
+import SwitchyardDefinitions
+import SwitchyardServer
+import SwitchyardSessions
+
+/// `migrate`: for a release, goes over every stored session under the app versions and rollouts `serve` would run
+/// with (the same options and environment), and reports how many of each version stay current, migrate (where
+/// to), stay pinned or would be lost, with examples. A dry run unless `--apply`; exits 2 when sessions would be (or
+/// were) lost, 1 when the apps or the store could not be used.
+struct MigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract:
+            "Report what the served app versions do with every stored session (a dry run), or migrate them (--apply).",
+        discussion:
+            "Give it serve's options for the apps, rollouts and store: switchyard migrate --app shop-v1.yaml --app shop-v2.yaml --database-url … Exits 2 when a session would be lost."
+    )
+
+    @Flag(help: "Migrate the sessions that migrate, each as a new version of it (default: a dry run, nothing changes).")
+    var apply = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "serve's options: --app, --rollout, --store, --data, --database-url, … (and their environment variables)."
+    )
+    var serveOptions: [String] = []
+
+    mutating func run() throws {
+        let serve = try ServeCommand.parse(serveOptions)
+        let settings = try Settings(command: serve, environment: ProcessInfo.processInfo.environment)
+        let logger = settings.makeLogger()
+        let definitions = DefinitionFiles(paths: settings.appPaths)
+        let apps = definitions.apps + CommandLineProgram.current.apps
+        var problems = definitions.lines.filter { $0.severity == .error }.map(\.text)
+        problems += NavigationApp.checkNames(apps).map { "app '\($0.app)': \($0.diagnostic)" }
+        do {
+            _ = try ServedApps(apps, rollouts: settings.rollouts)
+        } catch {
+            problems.append("\(error)")
+        }
+        guard problems.isEmpty else {
+            for line in problems { logger.critical("\(line)") }
+            throw ExitCode(1)
+        }
+        let archive: any SessionArchive
+        do {
+            archive = try settings.openStore()
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+        defer { archive.close() }
+        var configuration = SessionConfiguration(apps: apps)
+        configuration.archive = archive
+        configuration.rollouts = settings.rollouts
+        let report = SessionStore(configuration: configuration, logger: logger).migrateStored(apply: apply)
+        if json {
+            print(String(decoding: report.json.serialized(), as: UTF8.self))
+        } else {
+            print(apply ? "migrated (\(settings.storeDescription)):" : "dry run (\(settings.storeDescription)):")
+            for line in report.lines { print(line) }
+            if report.lines.isEmpty { print("no stored sessions") }
+        }
+        if report.failure != nil { throw ExitCode(1) }
+        if report.lost > 0 { throw ExitCode(2) }
+    }
+}

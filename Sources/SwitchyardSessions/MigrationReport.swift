@@ -1,0 +1,119 @@
+import Switchyard
+import SwitchyardJSON
+
+/// What a pass over every stored session found (a dry run) or did (a migration): how many sessions of each app
+/// version stay current, migrate (and to which version), stay pinned or are lost, with a few examples of each.
+package struct MigrationReport: Sendable {
+    /// A group of sessions that fare alike.
+    package struct Group: Sendable, Hashable, Comparable {
+        /// The version they run now.
+        package let from: AppVersion
+        /// What becomes of them.
+        package let outcome: Outcome
+
+        package static func < (lhs: Group, rhs: Group) -> Bool {
+            (lhs.from, lhs.outcome.order) < (rhs.from, rhs.outcome.order)
+        }
+    }
+
+    /// What becomes of a group's sessions.
+    package enum Outcome: Sendable, Hashable {
+        case current
+        case migrates(to: AppVersion)
+        case pinned
+        case lost
+
+        var order: String {
+            switch self {
+            case .current: "0"
+            case .migrates(let to): "1 \(to)"
+            case .pinned: "2"
+            case .lost: "3"
+            }
+        }
+    }
+
+    /// One session of a group: its id, and where it lands or why it cannot migrate.
+    package struct Example: Sendable {
+        package let session: String
+        package let detail: String
+    }
+
+    /// How many examples each group keeps.
+    package static let examplesPerGroup = 3
+
+    /// Sessions per group.
+    package private(set) var counts: [Group: Int] = [:]
+    /// The first few sessions of each group.
+    package private(set) var examples: [Group: [Example]] = [:]
+    /// Sessions the pass could not read (the store failed), with why; the pass stops at the first.
+    package var failure: String?
+
+    package init() {}
+
+    mutating func record(_ plan: SessionStore.Plan, session: String) {
+        let (group, detail): (Group, String?) =
+            switch plan {
+            case .current(let version): (Group(from: version, outcome: .current), nil)
+            case .migrates(let from, let to, let path):
+                (Group(from: from, outcome: .migrates(to: to)), "lands on " + path.joined(separator: "/"))
+            case .pinned(let version, let reason): (Group(from: version, outcome: .pinned), reason ?? "")
+            case .lost(let version, let reason): (Group(from: version, outcome: .lost), reason)
+            }
+        counts[group, default: 0] += 1
+        if let detail, examples[group, default: []].count < Self.examplesPerGroup {
+            examples[group, default: []].append(Example(session: session, detail: detail))
+        }
+    }
+
+    /// How many sessions would be (or were) lost.
+    package var lost: Int {
+        counts.filter { $0.key.outcome == .lost }.values.reduce(0, +)
+    }
+
+    /// One line per group, then its examples indented: what an operator reads.
+    package var lines: [String] {
+        counts.keys.sorted().flatMap { group -> [String] in
+            let count = counts[group] ?? 0
+            let what =
+                switch group.outcome {
+                case .current: "current"
+                case .migrates(let to): "migrate to \(to)"
+                case .pinned: "stay pinned (their migration cannot take them)"
+                case .lost: "lost (410 when next read)"
+                }
+            return ["\(group.from): \(count) \(count == 1 ? "session" : "sessions") \(what)"]
+                + (examples[group] ?? []).map { "  \($0.session): \($0.detail)" }
+        } + (failure.map { ["stopped: \($0)"] } ?? [])
+    }
+
+    /// `{"groups": [{"app", "version", "outcome", "to"?, "sessions", "examples": [{"session", "detail"}]}], "lost",
+    /// "failure"?}`.
+    package var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "groups": .array(
+                counts.keys.sorted().map { group in
+                    var members: [String: JSONValue] = [
+                        "app": .string(group.from.name), "version": .number(Double(group.from.version)),
+                        "sessions": .number(Double(counts[group] ?? 0)),
+                        "examples": .array(
+                            (examples[group] ?? []).map {
+                                ["session": .string($0.session), "detail": .string($0.detail)]
+                            }),
+                    ]
+                    switch group.outcome {
+                    case .current: members["outcome"] = "current"
+                    case .migrates(let to):
+                        members["outcome"] = "migrates"
+                        members["to"] = .number(Double(to.version))
+                    case .pinned: members["outcome"] = "pinned"
+                    case .lost: members["outcome"] = "lost"
+                    }
+                    return .object(members)
+                }),
+            "lost": .number(Double(lost)),
+        ]
+        if let failure { object["failure"] = .string(failure) }
+        return .object(object)
+    }
+}
