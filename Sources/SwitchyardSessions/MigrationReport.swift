@@ -33,14 +33,15 @@ package struct MigrationReport: Sendable {
         }
     }
 
-    /// One session of a group: its id, and where it lands or why it cannot migrate.
+    /// The sessions of a group that land alike (or fail for one reason): where, or why; how many; the first one.
     package struct Example: Sendable {
-        package let session: String
         package let detail: String
+        package var sessions: Int
+        package let session: String
     }
 
-    /// How many examples each group keeps.
-    package static let examplesPerGroup = 3
+    /// How many distinct landings or reasons each group keeps (the rest are counted in the group only).
+    package static let examplesPerGroup = 5
 
     /// Sessions per group.
     package private(set) var counts: [Group: Int] = [:]
@@ -61,8 +62,11 @@ package struct MigrationReport: Sendable {
             case .lost(let version, let reason): (Group(from: version, outcome: .lost), reason)
             }
         counts[group, default: 0] += 1
-        if let detail, examples[group, default: []].count < Self.examplesPerGroup {
-            examples[group, default: []].append(Example(session: session, detail: detail))
+        guard let detail else { return }
+        if let index = examples[group, default: []].firstIndex(where: { $0.detail == detail }) {
+            examples[group]?[index].sessions += 1
+        } else if examples[group, default: []].count < Self.examplesPerGroup {
+            examples[group, default: []].append(Example(detail: detail, sessions: 1, session: session))
         }
     }
 
@@ -83,11 +87,12 @@ package struct MigrationReport: Sendable {
                 case .lost: "lost (410 when next read)"
                 }
             return ["\(group.from): \(count) \(count == 1 ? "session" : "sessions") \(what)"]
-                + (examples[group] ?? []).map { "  \($0.session): \($0.detail)" }
+                + (examples[group] ?? []).map { "  \($0.sessions) \($0.detail) (e.g. \($0.session))" }
         } + (failure.map { ["stopped: \($0)"] } ?? [])
     }
 
-    /// `{"groups": [{"app", "version", "outcome", "to"?, "sessions", "examples": [{"session", "detail"}]}], "lost",
+    /// `{"groups": [{"app", "version", "outcome", "to"?, "sessions", "examples": [{"detail", "sessions", "session"}]}],
+    /// "lost",
     /// "failure"?}`.
     package var json: JSONValue {
         var object: [String: JSONValue] = [
@@ -98,7 +103,10 @@ package struct MigrationReport: Sendable {
                         "sessions": .number(Double(counts[group] ?? 0)),
                         "examples": .array(
                             (examples[group] ?? []).map {
-                                ["session": .string($0.session), "detail": .string($0.detail)]
+                                [
+                                    "detail": .string($0.detail), "sessions": .number(Double($0.sessions)),
+                                    "session": .string($0.session),
+                                ]
                             }),
                     ]
                     switch group.outcome {

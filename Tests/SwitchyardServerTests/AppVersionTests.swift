@@ -163,3 +163,17 @@ struct AppVersionTests {
         #expect(try AppRollout.parse("shop=1:90,2:10").get().description == "shop=1:90,2:10")
     }
 }
+
+extension AppVersionTests {
+    @Test func theDocumentedConfigurationServesTheSplit() throws {
+        let documented = try documentedVersionConfiguration()
+        #expect(documented.rollouts.first?.description == "shop=1:90,2:10")
+        try withServer({
+            $0.apps = documented.apps
+            $0.rollouts = documented.rollouts
+        }) { server in
+            let versions = try (0..<30).map { _ in try server.post("/api/sessions", nil).json["app"]?["version"]?.int }
+            #expect(versions.allSatisfy { $0 == 1 || $0 == 2 })
+        }
+    }
+}
