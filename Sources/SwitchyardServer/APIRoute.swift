@@ -70,7 +70,9 @@ extension SwitchyardAPI {
                     "GET",
                     { api, _, _ in
                         .text(
-                            200, api.metrics.exposition(store: api.sessions.archive.statistics),
+                            200,
+                            api.metrics.exposition(
+                                store: api.sessions.archive.statistics, versions: api.sessions.sessionsByVersion),
                             headers: api.noStore)
                     }
                 )

@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 import SwitchyardSessions
 import Synchronization
 
@@ -43,6 +44,11 @@ final class Metrics: Sendable {
         }
     }
 
+    /// `app="…",version="…"`.
+    static func labels(_ version: AppVersion) -> String {
+        "app=\"\(label(version.name))\",version=\"\(version.version)\""
+    }
+
     /// A label value escaped for the text exposition: backslash, double quote and line feed.
     static func label(_ value: String) -> String {
         guard value.contains(where: { $0 == "\\" || $0 == "\"" || $0 == "\n" }) else { return value }
@@ -51,7 +57,7 @@ final class Metrics: Sendable {
     }
 
     /// The Prometheus text exposition (with the store's commit counts when it reports them).
-    func exposition(store: ArchiveStatistics? = nil) -> String {
+    func exposition(store: ArchiveStatistics? = nil, versions: [AppVersion: Int] = [:]) -> String {
         let counts = self.counts.withLock { $0 }
         let session = sessions.current
         var text = "# HELP switchyard_http_requests_total HTTP requests by route template, method and status.\n"
@@ -91,12 +97,23 @@ final class Metrics: Sendable {
         text += "# HELP switchyard_sessions_incompatible_total Stored sessions the running app cannot restore.\n"
         text += "# TYPE switchyard_sessions_incompatible_total counter\n"
         text += "switchyard_sessions_incompatible_total \(session.incompatible)\n"
+        text += "# HELP switchyard_app_sessions Live sessions in memory, by the app version they run.\n"
+        text += "# TYPE switchyard_app_sessions gauge\n"
+        for (version, count) in versions.sorted(by: { $0.key < $1.key }) {
+            text += "switchyard_app_sessions{\(Self.labels(version))} \(count)\n"
+        }
+        text += "# HELP switchyard_app_changes_total Change requests answered (transitions, events, deep links, "
+        text += "restores), by the app version of the session and whether they were accepted.\n"
+        text += "# TYPE switchyard_app_changes_total counter\n"
+        for (count, value) in session.changes.sorted(by: { $0.key < $1.key }) {
+            text += "switchyard_app_changes_total{\(Self.labels(count.app)),"
+            text += "outcome=\"\(count.accepted ? "accepted" : "refused")\"} \(value)\n"
+        }
         text += "# HELP switchyard_session_migrations_total Stored sessions offered a newer app version, by the "
         text += "version they were on and whether they migrated or stayed (pinned).\n"
         text += "# TYPE switchyard_session_migrations_total counter\n"
         for (count, value) in session.migrations.sorted(by: { $0.key < $1.key }) {
-            text +=
-                "switchyard_session_migrations_total{app=\"\(Self.label(count.from.name))\",version=\"\(count.from.version)\","
+            text += "switchyard_session_migrations_total{\(Self.labels(count.from)),"
             text += "outcome=\"\(count.outcome.rawValue)\"} \(value)\n"
         }
         text +=

@@ -17,6 +17,9 @@ package final class SessionCounters: Sendable {
         package var storeFailures = 0
         /// Stored sessions read back under a newer version (or kept on theirs), by the version they were on.
         package var migrations: [MigrationCount: Int] = [:]
+        /// Change requests answered (transitions, events, deep links, restores), by app version and whether they
+        /// were accepted.
+        package var changes: [ChangeCount: Int] = [:]
     }
 
     /// What became of a stored session a newer version was offered to.
@@ -25,6 +28,16 @@ package final class SessionCounters: Sendable {
         case migrated
         /// It stayed on its version: the migration could not take it.
         case pinned
+    }
+
+    /// The key of a change count.
+    package struct ChangeCount: Sendable, Hashable, Comparable {
+        package let app: AppVersion
+        package let accepted: Bool
+
+        package static func < (lhs: ChangeCount, rhs: ChangeCount) -> Bool {
+            (lhs.app, lhs.accepted ? 0 : 1) < (rhs.app, rhs.accepted ? 0 : 1)
+        }
     }
 
     /// The key of a migration count.
@@ -88,6 +101,11 @@ package final class SessionCounters: Sendable {
     /// A stored session of `version` was offered a newer version: `outcome` is what became of it.
     func countMigration(of version: AppVersion, outcome: MigrationOutcome) {
         counts.withLock { $0.migrations[MigrationCount(from: version, outcome: outcome), default: 0] += 1 }
+    }
+
+    /// A change request to a session of `version` was answered (`accepted`: with a 2xx).
+    func countChange(of version: AppVersion, accepted: Bool) {
+        counts.withLock { $0.changes[ChangeCount(app: version, accepted: accepted), default: 0] += 1 }
     }
 
     /// A write or read of the store failed.

@@ -39,20 +39,22 @@ extension SessionStore {
                 // requests go on), longer each time, so that one of them gets through.
                 usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
             }
-            let (reply, aftermath) = session.withState { state -> (SessionReply?, Aftermath) in
+            let (reply, aftermath, version) = session.withState { state -> (SessionReply?, Aftermath, AppVersion?) in
+                let version = state.engine.app
                 switch attemptChange(&state, app: session.app, request, time: time, render: render) {
                 case .done(let reply, let aftermath):
-                    return (reply, aftermath)
+                    return (reply, aftermath, version)
                 case .conflict:
                     counters.countConflict()
                     // Take what the other node stored, then run again on it.
                     switch catchUp(&state, app: session.app) {
-                    case .current, .caughtUp: return (nil, .none)
-                    case .removed: return (render(.refused(.lookup(.unknown))), .evict)
-                    case .incompatible(let reason): return (render(.refused(.lookup(.incompatible(reason)))), .evict)
+                    case .current, .caughtUp: return (nil, .none, version)
+                    case .removed: return (render(.refused(.lookup(.unknown))), .evict, version)
+                    case .incompatible(let reason):
+                        return (render(.refused(.lookup(.incompatible(reason)))), .evict, version)
                     case .failed(let error):
                         let incident = health.failed(error, during: "catch up", session: session.id)
-                        return (render(.refused(.store(incident))), .evict)
+                        return (render(.refused(.store(incident))), .evict, version)
                     }
                 }
             }
@@ -61,8 +63,13 @@ extension SessionStore {
             case .broadcast: counters.countBroadcast()
             case .evict: evict(session)
             }
-            if let reply { return reply }
+            if let reply {
+                counters.countChange(
+                    of: version ?? AppVersion(name: session.app, version: 1), accepted: reply.isSuccess)
+                return reply
+            }
         }
+        counters.countChange(of: session.appVersion, accepted: false)
         return render(.refused(.writeConflict))
     }
 

@@ -51,6 +51,14 @@ package final class SessionStore: Sendable {
         served.withLock { $0 }
     }
 
+    /// The live sessions by the app version they run, for the metrics (every served version, with 0 when none).
+    package var sessionsByVersion: [AppVersion: Int] {
+        let live = sessions.withLock { Array($0.values) }
+        var counts = Dictionary(apps.map { ($0.identity, 0) }) { first, _ in first }
+        for session in live { counts[session.appVersion, default: 0] += 1 }
+        return counts
+    }
+
     /// A creation refused by a full server, with the seconds until the first session expires.
     private var fullForCreation: CreateFailure {
         .full(limit: configuration.maxSessions, retryAfter: secondsUntilRoom())

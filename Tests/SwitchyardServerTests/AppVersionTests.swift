@@ -83,6 +83,14 @@ struct AppVersionTests {
             #expect(try server.post("/api/sessions", nil).json["app"]?["version"] == 2)
             #expect(try server.get("/api/sessions/\(ids.home)/catalog").json["version"] == 1)
             #expect(try server.get("/api/catalog?app=shop").json["version"] == 2)
+            // Two versions side by side, compared by their metrics.
+            let refused = try server.post("/api/sessions/\(ids.home)/transitions", VersionedShop.push("item", "3"))
+            #expect(refused.status == 400, "version 1 has no route 'item'")
+            let metrics = try server.get("/metrics").text
+            #expect(metrics.contains(#"switchyard_app_sessions{app="shop",version="1"} 2"#))
+            #expect(metrics.contains(#"switchyard_app_sessions{app="shop",version="2"} 1"#))
+            #expect(metrics.contains(#"switchyard_app_changes_total{app="shop",version="1",outcome="accepted"} 1"#))
+            #expect(metrics.contains(#"switchyard_app_changes_total{app="shop",version="1",outcome="refused"} 1"#))
         }
     }
 
