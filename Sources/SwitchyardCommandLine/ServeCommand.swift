@@ -75,6 +75,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Origin allowed to call the API cross-site (env SWITCHYARD_CORS_ORIGIN; default: no CORS headers).")
     var corsOrigin: String?
 
+    @Option(
+        help:
+            "Secret the admin endpoints (/api/admin/…) require as Authorization: Bearer <token>, 16 characters or more; prefer the environment, which ps does not show (env SWITCHYARD_ADMIN_TOKEN; default: admin endpoints off)."
+    )
+    var adminToken: String?
+
     @Option(help: "Time a client has to send a whole request, e.g. 30s (env SWITCHYARD_REQUEST_TIMEOUT; default 30s).")
     var requestTimeout: String?
 
@@ -201,6 +207,7 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxSessions = settings.maxSessions
         apiConfiguration.sessionTTL = settings.sessionTTL
         apiConfiguration.corsOrigin = settings.corsOrigin
+        apiConfiguration.adminToken = settings.adminToken
         apiConfiguration.sessionCreationsPerMinute = settings.sessionCreateRate
         apiConfiguration.unusedSessionTTL = settings.unusedSessionTTL
         apiConfiguration.maxDocumentBytes = settings.maxDocument

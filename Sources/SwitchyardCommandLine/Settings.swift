@@ -20,6 +20,8 @@ struct Settings {
     var logLevel = Logger.Level.info
     var logFormat = "text"
     var corsOrigin: String?
+    /// The admin endpoints' token (`--admin-token`, `SWITCHYARD_ADMIN_TOKEN`); nil: they are off.
+    var adminToken: String?
     var maxConnections = 10_000
     var maxConnectionsPerIP = 256
     var maxStreams = 4096
@@ -86,6 +88,12 @@ struct Settings {
             logFormat = text
         }
         if let (text, _) = value(command.corsOrigin, "cors-origin") { corsOrigin = text }
+        if let (text, source) = value(command.adminToken, "admin-token"), !text.isEmpty {
+            guard text.count >= 16, text.allSatisfy({ $0.isASCII && !$0.isWhitespace && !$0.isNewline }) else {
+                throw ValidationError("\(source) must be at least 16 characters, without spaces (openssl rand -hex 32)")
+            }
+            adminToken = text
+        }
         if let (text, source) = value(command.maxConnections, "max-connections") {
             maxConnections = try Self.number(text, source, in: 1...1_000_000) ?? maxConnections
         }
@@ -281,6 +289,7 @@ struct Settings {
             "host": "\(host)", "port": "\(port)", "public": "\(publicFolder)", "threads": "\(threads)",
             "maxSessions": "\(maxSessions)", "sessionTTL": "\(sessionTTL)", "maxBody": "\(maxBody)",
             "logLevel": "\(logLevel)", "logFormat": "\(logFormat)", "corsOrigin": "\(corsOrigin ?? "none")",
+            "admin": "\(adminToken == nil ? "off" : "on")",
             "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
             "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
             "firstRequestTimeout": "\(firstRequestTimeout)",

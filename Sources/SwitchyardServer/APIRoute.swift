@@ -81,6 +81,12 @@ extension SwitchyardAPI {
         APIRoute("/api/openapi.json", [("GET", { api, request, _ in api.openAPI(request) })]),
         APIRoute("/api/catalog", [("GET", { api, request, _ in try api.catalog(request) })]),
         APIRoute("/api/definitions/check", [("POST", { api, request, _ in try api.checkDefinition(request) })]),
+        APIRoute(
+            "/api/admin/migrations",
+            [
+                ("GET", { api, request, _ in try api.migrations(request, apply: false) }),
+                ("POST", { api, request, _ in try api.migrations(request, apply: true) }),
+            ]),
         APIRoute("/api/sessions", [("POST", { api, request, _ in try api.createSession(request) })]),
         APIRoute(
             "/api/sessions/{id}",

@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionCreationsPerMinute: Int = 60
     /// An origin allowed to call the API from a browser (`Access-Control-Allow-Origin`); nil sends no CORS headers.
     public var corsOrigin: String?
+    /// The secret the admin endpoints (`/api/admin/…`) require as `Authorization: Bearer <token>`, at least 16
+    /// characters; nil (the default): they are off and answer 404.
+    public var adminToken: String?
 
     /// A configuration hosting `apps`, keeping sessions in memory.
     public init(apps: [NavigationApp]) {

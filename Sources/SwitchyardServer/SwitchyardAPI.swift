@@ -21,6 +21,8 @@ public final class SwitchyardAPI: HTTPHandler {
     let createdSessions = IdempotencyLedger(limit: 1024)
     let creations: CreationRateLimiter
     let cors: CORSPolicy
+    /// The admin endpoints' token; nil: they are off.
+    let adminToken: AdminToken?
     let crossSite: CrossSiteRefusal
 
     /// Serves `apps` (the first the default) from now on, unless they have errors or a stored session of an app
@@ -47,6 +49,7 @@ public final class SwitchyardAPI: HTTPHandler {
         catalogs = LockedCatalogs()
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
         cors = CORSPolicy(origin: configuration.corsOrigin)
+        adminToken = AdminToken(configuration.adminToken)
         crossSite = CrossSiteRefusal(allowedOrigin: configuration.corsOrigin)
     }
 

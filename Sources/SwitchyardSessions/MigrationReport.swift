@@ -58,7 +58,7 @@ package struct MigrationReport: Sendable {
             case .current(let version): (Group(from: version, outcome: .current), nil)
             case .migrates(let from, let to, let path):
                 (Group(from: from, outcome: .migrates(to: to)), "lands on " + path.joined(separator: "/"))
-            case .pinned(let version, let reason): (Group(from: version, outcome: .pinned), reason ?? "")
+            case .pinned(let version, let reason, _): (Group(from: version, outcome: .pinned), reason)
             case .lost(let version, let reason): (Group(from: version, outcome: .lost), reason)
             }
         counts[group, default: 0] += 1
@@ -83,7 +83,7 @@ package struct MigrationReport: Sendable {
                 switch group.outcome {
                 case .current: "current"
                 case .migrates(let to): "migrate to \(to)"
-                case .pinned: "stay pinned (their migration cannot take them)"
+                case .pinned: "stay pinned on their version"
                 case .lost: "lost (410 when next read)"
                 }
             return ["\(group.from): \(count) \(count == 1 ? "session" : "sessions") \(what)"]

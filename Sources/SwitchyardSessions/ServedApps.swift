@@ -5,8 +5,9 @@ import Switchyard
 package struct ServedApps: Sendable {
     /// Where a stored session of an app version goes.
     package enum Destination {
-        /// It runs on its own version (in the rollout, or pinned: no migration leads on from it).
-        case stay(NavigationApp)
+        /// It runs on its own version: one the rollout gives new sessions (`pinned` nil), or a pinned one (why: the
+        /// rollout pins it at weight 0, or no migration leads on from it).
+        case stay(NavigationApp, pinned: String?)
         /// It migrates to the first of `targets` (latest first) whose migration takes it; when none does, it stays
         /// on `fallback` (its own version, when served) or is gone.
         case migrate(targets: [NavigationApp], fallback: NavigationApp?)
@@ -87,14 +88,19 @@ package struct ServedApps: Sendable {
     package func destination(of identity: AppVersion) -> Destination {
         let own = app(identity)
         let rollout = rollout(of: identity.name)
-        if let own, rollout?.shares.contains(where: { $0.version == identity.version }) ?? false { return .stay(own) }
+        if let own, let share = rollout?.shares.first(where: { $0.version == identity.version }) {
+            return .stay(own, pinned: share.weight == 0 ? "the rollout pins version \(identity.version)" : nil)
+        }
         let versions = versions(of: identity.name)
         let targets = (rollout?.shares ?? []).filter { $0.weight > 0 }.map(\.version).sorted(by: >).compactMap {
             version in
             versions.first { $0.version == version }
         }.filter { $0.migrationPath(from: identity.version, through: versions) != nil }
         if !targets.isEmpty { return .migrate(targets: targets, fallback: own) }
-        if let own { return .stay(own) }
+        if let own {
+            return .stay(
+                own, pinned: "no migration leads from version \(identity.version) to a version taking new sessions")
+        }
         if versions.isEmpty { return .gone("the app '\(identity.name)' is not served any more") }
         return .gone(
             "version \(identity.version) of '\(identity.name)' is not served, and no migration leads from it to a "

@@ -18,8 +18,9 @@ extension SessionStore {
         case current(AppVersion)
         /// It migrates from `from` to `to`, landing on `path` (its visible route path there).
         case migrates(from: AppVersion, to: AppVersion, path: [String])
-        /// It stays on `version`, pinned: no migration leads on from it, or the one that does cannot take it.
-        case pinned(AppVersion, reason: String?)
+        /// It stays on `version`, pinned, for `reason`: the rollout pins it, no migration leads on from it, or
+        /// (`failed`) the one that does cannot take it.
+        case pinned(AppVersion, reason: String, failed: Bool)
         /// It cannot be served: its version is gone and no migration takes it, or its own version cannot restore it.
         case lost(AppVersion, reason: String)
     }
@@ -39,7 +40,7 @@ extension SessionStore {
             throw incompatible(stored.id, reason)
         case .current, .pinned:
             guard let engine = outcome.engine else { throw incompatible(stored.id, "no engine") }
-            if case .pinned(let version, let reason?) = outcome.plan {
+            if case .pinned(let version, let reason, true) = outcome.plan {
                 counters.countMigration(of: version, outcome: .pinned)
                 logger.info(
                     "a stored session stays on its version: its migration failed",
@@ -60,9 +61,10 @@ extension SessionStore {
         switch apps.destination(of: identity) {
         case .gone(let reason):
             return (.lost(identity, reason: reason), nil)
-        case .stay(let app):
+        case .stay(let app, let pinned):
             do {
-                return (.current(identity), try app.restoreEngine(from: document))
+                let engine = try app.restoreEngine(from: document)
+                return (pinned.map { .pinned(identity, reason: $0, failed: false) } ?? .current(identity), engine)
             } catch {
                 return (.lost(identity, reason: Self.reason(error)), nil)
             }
@@ -85,7 +87,7 @@ extension SessionStore {
             let reason = "no migration takes it (" + reasons.joined(separator: "; ") + ")"
             guard let fallback else { return (.lost(identity, reason: reason), nil) }
             do {
-                return (.pinned(identity, reason: reason), try fallback.restoreEngine(from: document))
+                return (.pinned(identity, reason: reason, failed: true), try fallback.restoreEngine(from: document))
             } catch {
                 return (.lost(identity, reason: "\(reason); its own version: \(Self.reason(error))"), nil)
             }
@@ -159,6 +161,15 @@ extension SessionStore {
     /// read finishes it). Sessions in memory are read from the store like the others. Changes nothing without
     /// `apply`.
     package func migrateStored(apply: Bool) -> MigrationReport {
+        let report = passOverStored(apply: apply)
+        if let failure = report.failure {
+            logger.error(
+                "the pass over the stored sessions stopped", metadata: ["reason": "\(failure)", "apply": "\(apply)"])
+        }
+        return report
+    }
+
+    private func passOverStored(apply: Bool) -> MigrationReport {
         let apps = served.withLock { $0.apps }
         var report = MigrationReport()
         for name in apps.names {

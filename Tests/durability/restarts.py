@@ -186,7 +186,10 @@ def bad_flags(folder):
                             (["--store", "postgres"], "needs --database-url"),
                             (["--database-url", "mysql://db/app"], "must be a postgresql:// URL"),
                             (["--store", "memory", "--database-url", "postgresql://db/app"], "choose one store"),
-                            (["--database-connections", "0"], "from 1 to 1000")]:
+                            (["--database-connections", "0"], "from 1 to 1000"),
+                            (["--admin-token", "short"], "at least 16 characters"),
+                            (["--rollout", "todo=x"], "is not VERSION or VERSION:WEIGHT"),
+                            (["--rollout", "todo=2"], "names version 2 of 'todo', which is not served")]:
         code, output = Run("--data", folder, *flags).exit_code()
         if code in (None, 0) or expected not in output:
             return f"{flags}: exit {code}, output {output.strip()[-200:]!r}"

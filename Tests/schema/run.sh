@@ -30,7 +30,11 @@ echo "schema tests: openapi-spec-validator"
 
 # shellcheck source=../support/server.sh
 source Tests/support/server.sh
-start_switchyard "schema tests" test-artifacts/schema-server.log --log-level warning --session-create-rate 0
+# The admin endpoints are on (their token from the environment, as an operator would set it) and every request of
+# the main run carries it; schemathesis's ignored_auth check sends them without it too (401).
+ADMIN_TOKEN="schema-tests-admin-token-$RANDOM$RANDOM"
+SWITCHYARD_ADMIN_TOKEN="$ADMIN_TOKEN" start_switchyard "schema tests" test-artifacts/schema-server.log --log-level warning \
+  --session-create-rate 0
 
 echo "schema tests: served document and event stream ($SWITCHYARD_URL)"
 "$PY" Tests/schema/smoke.py "$SWITCHYARD_URL"
@@ -42,7 +46,7 @@ status=0
 # Every operation, every phase; live sessions come from the document's links (stateful phase). The config
 # file holds the per-operation status expectations (see the comments there).
 "$VENV/bin/schemathesis" --config-file Tests/schema/schemathesis.toml run "$SWITCHYARD_URL/api/openapi.json" \
-  "${COMMON[@]}" \
+  "${COMMON[@]}" --header "Authorization: Bearer $ADMIN_TOKEN" \
   --report junit --report-junit-path test-artifacts/schemathesis-junit.xml \
   "$@" || status=1
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# A release of an app with stored sessions: the shop's version 1 then version 2 (Examples/Definitions/Releases) on a
+# SQLite store (read under load, migrate --apply killed with kill -9 halfway, a pinned version 1) and on two nodes
+# sharing a throwaway PostgreSQL (a rolling release under load). About 45 s.
+#   bash Tests/release/run.sh [pytest args]
+# Logs: test-artifacts/release/ (servers, nodes, migrate runs, PostgreSQL, pytest's output).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+VENV="${VENV:-.venv}"
+PY="$VENV/bin/python"
+BIN="${SWITCHYARD_BIN:-.build/debug/switchyard}"
+
+fail() { echo "release tests: $*" >&2; exit 1; }
+[ -x "$BIN" ] || fail "server binary $BIN is missing — build it first (swift build --product switchyard)"
+"$BIN" migrate --help >/dev/null 2>&1 || fail "$BIN has no migrate command (rebuild it)"
+"$BIN" serve --help | grep -- --rollout >/dev/null || fail "$BIN has no --rollout (rebuild it)"
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || fail "PostgreSQL is missing — install the Debian package postgresql"
+[ -x "$PY" ] || fail "no Python venv at $VENV (make venv creates it with pytest)"
+
+mkdir -p test-artifacts/release
+rm -f test-artifacts/release/*.log # this run's logs only
+# Every temporary folder of the run (SQLite stores, the PostgreSQL cluster, node folders) lives here, as in
+# Tests/cluster/run.sh whose cluster.py the tests use: the postgres user must reach its cluster's folder, hence 711.
+# If pytest dies without cleaning up, the sweep stops what it left: the cluster by its folder, servers and nodes by
+# their pids.
+export CLUSTER_TMP
+CLUSTER_TMP="$(mktemp -d)"
+chmod 711 "$CLUSTER_TMP"
+export SWITCHYARD_BIN="$BIN"
+sweep() {
+  local dir pidfile
+  for dir in "$CLUSTER_TMP"/switchyard-pg-*; do
+    [ -d "$dir" ] && bash scripts/postgres.sh stop "$dir" || true
+  done
+  for pidfile in "$CLUSTER_TMP"/switchyard-node-*/node.pid "$CLUSTER_TMP"/switchyard-release-*/server.pid; do
+    [ -f "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null || true
+  done
+  rm -rf "$CLUSTER_TMP"
+}
+trap sweep EXIT
+trap 'exit 130' INT TERM
+
+"$PY" -m pytest -x -q -p no:cacheprovider Tests/release "$@" 2>&1 | tee test-artifacts/release/pytest.log
