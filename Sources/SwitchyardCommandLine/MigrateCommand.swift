@@ -37,7 +37,11 @@ struct MigrateCommand: ParsableCommand {
         let definitions = DefinitionFiles(paths: settings.appPaths)
         let apps = definitions.apps + CommandLineProgram.current.apps
         var problems = definitions.lines.filter { $0.severity == .error }.map(\.text)
-        problems += NavigationApp.checkNames(apps).map { "app '\($0.app)': \($0.diagnostic)" }
+        // The apps built in are checked as serve checks them (definitions were checked as they were read).
+        let findings =
+            NavigationApp.check(CommandLineProgram.current.apps).filter { $0.diagnostic.code != "duplicateApp" }
+            + NavigationApp.checkNames(apps)
+        problems += findings.filter { $0.diagnostic.severity == .error }.map { "app '\($0.app)': \($0.diagnostic)" }
         do {
             _ = try ServedApps(apps, rollouts: settings.rollouts)
         } catch {

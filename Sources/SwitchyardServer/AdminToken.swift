@@ -8,9 +8,10 @@ struct AdminToken: Sendable {
 
     private let bytes: [UInt8]
 
-    /// The token `text`; nil when there is none.
+    /// The token `text`; nil when there is none, or when it is shorter than ``minimumLength`` (then the admin
+    /// endpoints stay off: `NavigationServer` and the command line refuse to start on it).
     init?(_ text: String?) {
-        guard let text, !text.isEmpty else { return nil }
+        guard let text, text.utf8.count >= Self.minimumLength else { return nil }
         bytes = Array(text.utf8)
     }
 

@@ -31,14 +31,17 @@ public final class NavigationServer: Sendable {
     /// A server for `configuration`'s apps on the transport settings `transport`, serving the web page from the
     /// folder `page` (nil: the API only).
     /// - Throws: ``AppCheckFailure`` when an app's declarations cannot work (``Switchyard/NavigationApp/check()``);
-    ///   ``SwitchyardSessions/RolloutError`` when a rollout names an app version not served; an error when `page` is
-    ///   not a folder.
+    ///   ``SwitchyardSessions/RolloutError`` when a rollout names an app version not served; ``AdminTokenError`` for an
+    ///   admin token too short to keep the admin endpoints safe; an error when `page` is not a folder.
     public init(
         configuration: ServerConfiguration, transport: HTTPServerConfiguration = HTTPServerConfiguration(),
         page: String? = nil, logger: Logger = Logger(label: "switchyard")
     ) throws {
         if let failure = AppCheckFailure(checking: configuration.apps) { throw failure }
         _ = try ServedApps(configuration.apps, rollouts: configuration.rollouts)  // each names served versions
+        if let token = configuration.adminToken, AdminToken(token) == nil {
+            throw AdminTokenError.tooShort(minimum: AdminToken.minimumLength)
+        }
         api = SwitchyardAPI(
             configuration: configuration, staticFiles: try page.map { try StaticFiles(root: $0) }, logger: logger)
         http = HTTPServer(configuration: transport, handler: api, logger: logger)

@@ -97,6 +97,10 @@ public final class SwitchyardAPI: HTTPHandler {
                 try IdempotencyKey.check(request)
             }
             if let (route, path) = matched {
+                // Without a token the admin endpoints are not there, whatever the method.
+                if adminToken == nil, route.template.hasPrefix("/api/admin/") {
+                    throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
+                }
                 do {
                     return (route.template, try route.answer(request, path: path, api: self))
                 } catch {

@@ -20,6 +20,9 @@ public struct AppRollout: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The largest weight a version may have.
+    public static let maxWeight = 1_000_000
+
     /// The app.
     public let app: String
     /// Its listed versions, in the order given.
@@ -42,11 +45,12 @@ public struct AppRollout: Sendable, Equatable, CustomStringConvertible {
         for item in parts[1].split(separator: ",", omittingEmptySubsequences: false) {
             let fields = item.split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(fields.count), let version = Int(fields[0]), version >= 1,
-                let weight = fields.count == 2 ? Int(fields[1]) : 100, weight >= 0
+                let weight = fields.count == 2 ? Int(fields[1]) : 100, (0...Self.maxWeight).contains(weight)
             else {
                 return .failure(
                     RolloutError(
-                        "'\(item)' in '\(text)' is not VERSION or VERSION:WEIGHT (whole numbers, from 1 and 0)"))
+                        "'\(item)' in '\(text)' is not VERSION or VERSION:WEIGHT (whole numbers, from 1, and from 0 "
+                            + "to \(Self.maxWeight))"))
             }
             guard !shares.contains(where: { $0.version == version }) else {
                 return .failure(RolloutError("version \(version) is listed twice in '\(text)'"))

@@ -32,6 +32,12 @@ package struct ServedApps: Sendable {
         var byName: [String: AppRollout] = [:]
         for rollout in rollouts {
             guard byName[rollout.app] == nil else { throw RolloutError("two rollouts name the app '\(rollout.app)'") }
+            guard rollout.shares.allSatisfy({ (0...AppRollout.maxWeight).contains($0.weight) }),
+                rollout.shares.contains(where: { $0.weight > 0 })
+            else {
+                throw RolloutError(
+                    "the rollout \(rollout) needs weights from 0 to \(AppRollout.maxWeight), one of them above 0")
+            }
             let served = apps.filter { $0.name == rollout.app }.map(\.version)
             guard !served.isEmpty else { throw RolloutError("the rollout \(rollout) names an app that is not served") }
             for share in rollout.shares where !served.contains(share.version) {

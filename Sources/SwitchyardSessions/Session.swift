@@ -25,6 +25,8 @@ package final class Session: Sendable {
     /// Which set of served apps its engine was made by (``SessionStore/reload(_:checking:)`` counts them): a
     /// session made before a reload never becomes live after it.
     let generation: Int
+    /// The app version its engine ran when the session was made or read back.
+    private let madeBy: AppVersion
     private let state: Mutex<SessionState>
     private let activity: Mutex<Activity>
     private let now: @Sendable () -> Double
@@ -36,6 +38,7 @@ package final class Session: Sendable {
         self.id = id
         self.app = app
         self.generation = generation
+        madeBy = engine.app ?? AppVersion(name: app, version: 1)
         state = Mutex(SessionState(id: id, engine: engine, configuration: configuration))
         let time = configuration.now()
         activity = Mutex(Activity(lastAccess: time, recordedAccess: time))
@@ -50,6 +53,7 @@ package final class Session: Sendable {
         id = stored.id
         app = stored.app
         self.generation = generation
+        madeBy = engine.app ?? AppVersion(name: stored.app, version: 1)
         state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration))
         activity = Mutex(
             Activity(
@@ -127,6 +131,12 @@ package final class Session: Sendable {
             if state.ended { throw ChangeRefusal.sessionMoved }
             return try body(state.snapshot)
         }
+    }
+
+    /// The app version it runs now, unless a request holds the session: then the one it was read back or created
+    /// with (for the metrics, which must not wait behind a change waiting for the store).
+    var appVersionIfIdle: AppVersion {
+        (state.withLockIfAvailable { $0.engine.app } ?? nil) ?? madeBy
     }
 
     /// The app version it runs now (a migration moves it on), without counting as activity.

@@ -49,7 +49,15 @@ extension SessionStore {
             return .ready(engine, stored)
         case .migrates(let from, let to, let path):
             guard let engine = outcome.engine else { throw incompatible(stored.id, "no engine") }
-            return try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
+            do {
+                return try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
+            } catch .store(let incident) {
+                // Not stored: served on its own version while that is served (it migrates on a later read).
+                guard let own = apps.app(from),
+                    let engine = try? own.restoreEngine(from: JSONValue(parsing: stored.state))
+                else { throw .store(incident) }
+                return .ready(engine, stored)
+            }
         }
     }
 
@@ -106,8 +114,10 @@ extension SessionStore {
         }
         migrated.version = engine.version
         let request: JSONValue = ["migration": ["from": from.json, "to": to.json]]
+        // Stamped with the session's last use: a migration is not a use, so it neither keeps an idle session alive
+        // nor brings back one that expired.
         let entry = StoredChange(
-            version: engine.version, time: configuration.now(), source: .migration, request: request.serialized(),
+            version: engine.version, time: stored.lastAccess, source: .migration, request: request.serialized(),
             visiblePath: path, state: migrated.state)
         do {
             try archive.apply([
@@ -197,6 +207,7 @@ extension SessionStore {
 
     /// Plans (and with `apply`, stores) the migration of stored session `id`; the store's failure, if it fails.
     private func visit(_ id: String, apps: ServedApps, apply: Bool, into report: inout MigrationReport) -> String? {
+        var migrating: AppVersion?
         for _ in 0..<Self.conflictAttempts {
             let stored: StoredSession
             do {
@@ -204,6 +215,12 @@ extension SessionStore {
                 stored = found
             } catch {
                 return "the store could not read session \(id): \(error)"
+            }
+            if let expires = expiry(
+                of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
+                expires <= configuration.now()
+            {
+                return nil  // idle past its TTL: gone at its next read or sweep, not migrated
             }
             let planned: (plan: Plan, engine: NavigationEngine?)
             do {
@@ -216,16 +233,25 @@ extension SessionStore {
                 report.record(planned.plan, session: id)
                 return nil
             }
+            migrating = from
             do {
                 guard case .ready = try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
                 else { continue }  // changed meanwhile: planned again
+            } catch .store(let incident) {
+                return "session \(id) could not be stored migrated: \(incident.error)"
             } catch {
-                return "session \(id) could not be migrated: \(error)"
+                report.record(
+                    .pinned(from, reason: "its migration could not be stored: \(error)", failed: true), session: id)
+                return nil
             }
             if let live = live(id) { evict(live) }  // its copy in memory is of the old version
             report.record(planned.plan, session: id)
             return nil
         }
-        return "session \(id) kept changing while it was migrated"
+        if let migrating {
+            let reason = "it kept changing during the pass; it migrates when next read"
+            report.record(.pinned(migrating, reason: reason, failed: true), session: id)
+        }
+        return nil
     }
 }

@@ -3,6 +3,12 @@ import Switchyard
 import SwitchyardJSON
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap, over the archive
 /// where sessions are stored before anyone learns of them and read back from after a restart; and the change
 /// pipeline (``change(_:_:render:)``).
@@ -28,11 +34,15 @@ package final class SessionStore: Sendable {
     package init(configuration: SessionConfiguration, logger: Logger) {
         precondition(!configuration.apps.isEmpty, "SessionConfiguration.apps must name at least one app")
         self.configuration = configuration
-        served = Mutex(
-            (
-                (try? ServedApps(configuration.apps, rollouts: configuration.rollouts))
-                    ?? ServedApps(configuration.apps), 0
-            ))
+        let apps: ServedApps
+        do {
+            apps = try ServedApps(configuration.apps, rollouts: configuration.rollouts)
+        } catch {
+            // NavigationServer and the command line refuse to start on it; an API made directly says it loudly.
+            logger.critical("the rollouts are refused, each app's latest version takes new sessions: \(error)")
+            apps = ServedApps(configuration.apps)
+        }
+        served = Mutex((apps, 0))
         archive = configuration.archive ?? MemorySessionArchive(limits: .inMemory)
         self.logger = logger
         counters = SessionCounters()
@@ -55,7 +65,7 @@ package final class SessionStore: Sendable {
     package var sessionsByVersion: [AppVersion: Int] {
         let live = sessions.withLock { Array($0.values) }
         var counts = Dictionary(apps.map { ($0.identity, 0) }) { first, _ in first }
-        for session in live { counts[session.appVersion, default: 0] += 1 }
+        for session in live { counts[session.appVersionIfIdle, default: 0] += 1 }
         return counts
     }
 
@@ -152,7 +162,11 @@ package final class SessionStore: Sendable {
     /// Reads a session back from the archive and makes it live, unless a delete or an expiry removed it after the
     /// read of `ticket` began; the copy another request read back meanwhile if there is one.
     private func load(_ id: String, _ ticket: RemovalLedger.Ticket) throws(LookupFailure) -> Session {
-        while true {
+        for attempt in 0..<Self.conflictAttempts {
+            if attempt > 1 {
+                // Other nodes keep changing it while it is migrated: a random pause, longer each time.
+                usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
+            }
             let stored: StoredSession?
             do {
                 stored = try archive.session(id)
@@ -197,6 +211,8 @@ package final class SessionStore: Sendable {
                 return session
             }
         }
+        let busy = ArchiveError.unavailable("the session kept changing while it was read back (other nodes writing)")
+        throw .store(health.failed(busy, during: "load", session: id))
     }
 
     /// An engine of session `id`'s app rebuilt from a restore document, by the served version that wrote it; one
@@ -364,7 +380,7 @@ package final class SessionStore: Sendable {
     }
 
     /// When a session with this activity expires; nil while a stream follows it.
-    private func expiry(of activity: Session.Activity) -> Double? {
+    func expiry(of activity: Session.Activity) -> Double? {
         guard activity.subscribers == 0 else { return nil }
         let ttl =
             activity.used ? configuration.sessionTTL : min(configuration.unusedSessionTTL, configuration.sessionTTL)

@@ -79,3 +79,21 @@ struct AdminEndpointTests {
         #expect(!AdminToken.equal(Array("release-token-0123456780".utf8), expected), "the last byte")
     }
 }
+
+extension AdminEndpointTests {
+    @Test func withoutATokenNoMethodRevealsTheAdminEndpoints() throws {
+        try withServer { server throws in
+            for method in ["DELETE", "PUT", "HEAD"] {
+                #expect(try server.request(method, "/api/admin/migrations").status == 404, "\(method)")
+            }
+        }
+    }
+
+    @Test func aShortTokenStopsTheStart() {
+        var configuration = ServerConfiguration(apps: [VersionedShop.v1])
+        configuration.adminToken = "short"
+        #expect(throws: AdminTokenError.tooShort(minimum: 16)) {
+            _ = try NavigationServer(configuration: configuration)
+        }
+    }
+}

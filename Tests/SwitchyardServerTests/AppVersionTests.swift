@@ -185,3 +185,38 @@ extension AppVersionTests {
         }
     }
 }
+
+extension AppVersionTests {
+    @Test func weightsAreBounded() {
+        #expect(throws: RolloutError.self) { try AppRollout.parse("shop=1:9223372036854775807,2:1").get() }
+        #expect(throws: RolloutError.self) {
+            try ServedApps(
+                [VersionedShop.v1, VersionedShop.v2],
+                rollouts: [AppRollout(app: "shop", shares: [AppRollout.Share(version: 1, weight: 0)])])
+        }
+    }
+
+    @Test func aMigrationIsNotAUse() throws {
+        // A session idle past its TTL is not brought back by a release that migrates the others.
+        let store = try TemporaryStore()
+        let clock = Locked(1_000_000.0)
+        let idle = try store.withServer({
+            $0.apps = [VersionedShop.v1]
+            $0.now = { clock.value }
+        }) { server, _ in
+            let id = try #require(try server.post("/api/sessions", nil).json["session"]?.stringValue)
+            _ = try server.post("/api/sessions/\(id)/transitions", VersionedShop.push("detail", "1"))
+            return id
+        }
+        clock.mutate { $0 += 31 * 60 }
+        try store.withServer({
+            $0.apps = [VersionedShop.v1, VersionedShop.v2]
+            $0.now = { clock.value }
+            $0.adminToken = AdminEndpointTests.token
+        }) { server, _ in
+            let applied = try server.post("/api/admin/migrations", nil, headers: AdminEndpointTests.bearer)
+            #expect(applied.json["groups"] == [], "an expired session is not migrated")
+            #expect(try server.get("/api/sessions/\(idle)").status == 404)
+        }
+    }
+}

@@ -157,3 +157,20 @@ struct AppVersionCheckTests {
             ])
     }
 }
+
+extension AppVersionCheckTests {
+    @Test func aCoordinatorRenamedToOneTheVersionLacksIsAnError() {
+        let app = NavigationApp(
+            name: "shop", version: 2, root: { ShopTwo() },
+            migrations: [AppMigration(from: 1).renamingCoordinator("ShopOne", to: "ShopTwoo")])
+        #expect(app.check().map(\.code) == ["migrationTargetMissing"])
+    }
+
+    @Test func migrationsThatLeadUpwardAreNeverFollowed() {
+        // Refused by the check; a path search over them still ends.
+        let two = NavigationApp(name: "shop", version: 2, root: { ShopTwo() }, migrations: [AppMigration(from: 3)])
+        let three = NavigationApp(name: "shop", version: 3, root: { ShopTwo() }, migrations: [AppMigration(from: 2)])
+        #expect(two.migrationPath(from: 1, through: [two, three]) == nil)
+        #expect(three.migrationPath(from: 1, through: [two, three]) == nil)
+    }
+}

@@ -76,6 +76,11 @@ public struct AppMigration: Sendable {
         Array(Set(coordinators.keys).union(routes.keys).union(removed.keys).union(reshapes.keys)).sorted()
     }
 
+    /// The new names of the renamed coordinators, for the check.
+    var renamedCoordinatorTargets: [String] {
+        Set(coordinators.values).sorted()
+    }
+
     /// The new name of each renamed or replaced route, by the coordinator's new type: what the new app must declare.
     var introducedRoutes: [(coordinator: String, route: String)] {
         let renamed = routes.flatMap { type, names in names.values.map { (coordinators[type] ?? type, $0) } }

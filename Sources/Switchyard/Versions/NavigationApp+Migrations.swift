@@ -11,7 +11,9 @@ extension NavigationApp {
     public func migrationPath(from version: Int, through versions: [NavigationApp]) -> [(AppMigration, AppVersion)]? {
         guard version < self.version else { return nil }
         if let direct = migration(from: version) { return [(direct, identity)] }
-        for step in migrations.sorted(by: { $0.from > $1.from }) where step.from > version {
+        // Each step goes to a lower version (a migration from a later version is refused by the check, and
+        // skipped here), so the search ends.
+        for step in migrations.sorted(by: { $0.from > $1.from }) where step.from > version && step.from < self.version {
             guard let middle = versions.first(where: { $0.name == name && $0.version == step.from }),
                 let before = middle.migrationPath(from: version, through: versions)
             else { continue }

@@ -27,8 +27,18 @@ extension NavigationApp {
                         problem: "a migration from version \(migration.from) is declared on version \(version)",
                         fix: "declare a migration on the version it leads to, from an earlier one"))
             }
+            for coordinator in migration.renamedCoordinatorTargets where routes[coordinator] == nil {
+                findings.append(
+                    AppDiagnostic(
+                        .error, "migrationTargetMissing", coordinator: coordinator,
+                        problem: "the migration from version \(migration.from) renames a coordinator to one version "
+                            + "\(version) does not have",
+                        fix: "rename to one of \(routes.keys.sorted().joined(separator: ", "))"))
+            }
             for (coordinator, route) in migration.introducedRoutes {
                 guard let declared = routes[coordinator] else {
+                    // A rename to a missing coordinator is reported above, once.
+                    if migration.renamedCoordinatorTargets.contains(coordinator) { continue }
                     findings.append(
                         AppDiagnostic(
                             .error, "migrationTargetMissing", coordinator: coordinator,
