@@ -182,25 +182,8 @@ extension SessionStore {
     private func passOverStored(apply: Bool) -> MigrationReport {
         let apps = served.withLock { $0.apps }
         var report = MigrationReport()
-        for name in apps.names {
-            var after: String?
-            while true {
-                let ids: [String]
-                do {
-                    ids = try archive.sessionIDs(ofApp: name, after: after, limit: 500)
-                } catch {
-                    report.failure = "the store could not list the sessions of '\(name)': \(error)"
-                    return report
-                }
-                for id in ids {
-                    if let failure = visit(id, apps: apps, apply: apply, into: &report) {
-                        report.failure = failure
-                        return report
-                    }
-                }
-                guard let last = ids.last, ids.count == 500 else { break }
-                after = last
-            }
+        report.failure = forEachStored(of: Set(apps.names)) { id, _ in
+            visit(id, apps: apps, apply: apply, into: &report)
         }
         return report
     }

@@ -33,12 +33,13 @@ extension SessionStore {
         var checked: [String: Int] = [:]
         var breaks: [String] = []
         var broken = 0
-        let outcome = forEachStored(of: changed) { id, name in
+        let outcome = forEachStored(of: changed) { id, name -> String? in
             let (version, reason) = restoreFailure(of: id, under: new)
             if let version { checked[id] = version }
-            guard let reason else { return }
+            guard let reason else { return nil }
             broken += 1
             if breaks.count < Self.maxReportedBreaks { breaks.append("session \(id) of '\(name)': \(reason)") }
+            return nil
         }
         if let failure = outcome { return .refused([failure]) }
         if broken > breaks.count { breaks.append("and \(broken - breaks.count) more sessions") }
@@ -54,19 +55,21 @@ extension SessionStore {
         for session in leaving { session.closeStreams() }
 
         // Changed while the store was checked (by an engine of the old apps): checked again, now that none runs.
-        _ = forEachStored(of: changed) { id, name in
-            guard !new.versions(of: name).isEmpty || checked[id] == nil else { return }  // refused above then
+        _ = forEachStored(of: changed) { id, name -> String? in
+            guard !new.versions(of: name).isEmpty || checked[id] == nil else { return nil }  // refused above then
             let (version, reason) = restoreFailure(of: id, under: new, unless: checked[id])
-            guard version != nil, let reason else { return }
+            guard version != nil, let reason else { return nil }
             logger.error(
                 "a session changed during the reload into a state the new app cannot restore",
                 metadata: ["session": "\(id)", "app": "\(name)", "reason": "\(reason)"])
+            return nil
         }
         return .reloaded
     }
 
-    /// Calls `body` with the id and app of every stored session of `apps`; the store's failure, if it fails.
-    private func forEachStored(of apps: Set<String>, _ body: (String, String) -> Void) -> String? {
+    /// Calls `body` with the id and app of every stored session of `apps` (in app name, then id order), until it
+    /// returns a failure; that failure, or the store's if it fails.
+    func forEachStored(of apps: Set<String>, _ body: (String, String) -> String?) -> String? {
         for name in apps.sorted() {
             var after: String?
             while true {
@@ -74,9 +77,11 @@ extension SessionStore {
                 do {
                     ids = try archive.sessionIDs(ofApp: name, after: after, limit: 500)
                 } catch {
-                    return "the store could not be read to check the sessions of '\(name)': \(error)"
+                    return "the store could not list the sessions of '\(name)': \(error)"
                 }
-                for id in ids { body(id, name) }
+                for id in ids {
+                    if let failure = body(id, name) { return failure }
+                }
                 guard let last = ids.last, ids.count == 500 else { break }
                 after = last
             }
