@@ -174,3 +174,24 @@ extension AppVersionCheckTests {
         #expect(three.migrationPath(from: 1, through: [two, three]) == nil)
     }
 }
+
+extension AppMigrationTests {
+    @Test func aPendingRouteIsDroppedWhenARemovedRouteTookEntriesAway() throws {
+        let removal = AppMigration(from: 1).removingRoute("legacy", in: "ShopOne", landing: .below)
+        let pending: JSONValue = [
+            "owner": ["sheet"], "type": "Elsewhere", "route": "other", "presentation": "push",
+        ]
+        func withPending(_ engine: NavigationEngine) throws -> JSONValue {
+            guard case .object(var members) = try JSONValue(parsing: engine.restoreDocument()) else { return nil }
+            members["pendingRoute"] = pending
+            return .object(members)
+        }
+        let target = AppVersion(name: "shop", version: 2)
+        let dropped = try removal.migrate(try withPending(try deepOne()), to: target)
+        #expect(dropped["pendingRoute"] == nil, "the sheet it waited under left with legacy")
+        let shallow = try Self.one.makeEngine()
+        try #require(shallow.rootCoordinator as? ShopOne).route(to: \.detail, "1")
+        let kept = try removal.migrate(try withPending(shallow), to: target)
+        #expect(kept["pendingRoute"] == pending, "nothing was taken away")
+    }
+}

@@ -1,31 +1,38 @@
 /// Applying a migration to a restore document.
 extension AppMigration {
     /// `document` (a restore document of version ``from``) as `target` stores it: coordinators and routes renamed,
-    /// removed routes landed, data reshaped, and `app` naming `target`. A pending route the migration touches is
-    /// dropped (its guard is asked again when the user next goes there). The session's version is left as it was.
+    /// removed routes landed, data reshaped, and `app` naming `target`. A pending route the migration touches, or
+    /// that waits in a document where a removed route took entries away, is dropped (its guard is asked again when
+    /// the user next goes there). The session's version is left as it was.
     ///
     /// - Throws: ``NavigationError/restoreFailed(_:)`` naming what cannot be migrated.
     public func migrate(_ document: JSONValue, to target: AppVersion) throws(NavigationError) -> JSONValue {
         guard var members = document.objectValue, let tree = members["tree"] else {
             throw .restoreFailed("the document has no tree")
         }
-        members["tree"] = try migrateNode(tree)
+        var dropped = false
+        members["tree"] = try migrateNode(tree, dropped: &dropped)
         members["app"] = target.json
-        if let pending = members["pendingRoute"], touches(pending) { members["pendingRoute"] = nil }
+        if let pending = members["pendingRoute"], dropped || touches(pending) { members["pendingRoute"] = nil }
         return .object(members)
     }
 
-    private func migrateNode(_ json: JSONValue) throws(NavigationError) -> JSONValue {
+    /// The node as migrated; `dropped` becomes true when a removed route took entries away.
+    private func migrateNode(_ json: JSONValue, dropped: inout Bool) throws(NavigationError) -> JSONValue {
         guard var node = json.objectValue, case .string(let type)? = node["type"] else {
             throw .restoreFailed("a node has no type")
         }
         if let root = node["root"] {
-            node["root"] = try migrateEntry(root, of: type, dropping: "it is the root route of \(type)")
+            node["root"] = try migrateEntry(
+                root, of: type, dropping: "it is the root route of \(type)", dropped: &dropped)
         }
         if case .array(let stack)? = node["stack"] {
             var kept: [JSONValue] = []
             for entry in stack {
-                guard let migrated = try migrateEntry(entry, of: type, dropping: nil) else { break }
+                guard let migrated = try migrateEntry(entry, of: type, dropping: nil, dropped: &dropped) else {
+                    dropped = true
+                    break
+                }
                 kept.append(migrated)
             }
             node["stack"] = .array(kept)
@@ -33,7 +40,11 @@ extension AppMigration {
         if case .array(let tabs)? = node["tabs"] {
             var kept: [JSONValue] = []
             for tab in tabs {
-                if let migrated = try migrateEntry(tab, of: type, dropping: nil) { kept.append(migrated) }
+                if let migrated = try migrateEntry(tab, of: type, dropping: nil, dropped: &dropped) {
+                    kept.append(migrated)
+                } else {
+                    dropped = true
+                }
             }
             guard let first = kept.first?["id"] else { throw .restoreFailed("every tab of \(type) was removed") }
             node["tabs"] = .array(kept)
@@ -54,7 +65,7 @@ extension AppMigration {
 
     /// The entry as migrated; nil when its route was removed and it lands below (`rootReason` says why it cannot).
     private func migrateEntry(
-        _ json: JSONValue, of type: String, dropping rootReason: String?
+        _ json: JSONValue, of type: String, dropping rootReason: String?, dropped: inout Bool
     ) throws(NavigationError) -> JSONValue? {
         guard var entry = json.objectValue, case .string(let route)? = entry["route"] else {
             throw .restoreFailed("an entry of \(type) has no route")
@@ -75,7 +86,7 @@ extension AppMigration {
             return .object(entry)
         case nil:
             if let renamed = routes[type]?[route] { entry["route"] = .string(renamed) }
-            if let child = entry["coordinator"] { entry["coordinator"] = try migrateNode(child) }
+            if let child = entry["coordinator"] { entry["coordinator"] = try migrateNode(child, dropped: &dropped) }
             return .object(entry)
         }
     }
