@@ -34,30 +34,8 @@ struct MigrateCommand: ParsableCommand {
         let serve = try ServeCommand.parse(serveOptions)
         let settings = try Settings(command: serve, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
-        let definitions = DefinitionFiles(paths: settings.appPaths)
-        let apps = definitions.apps + CommandLineProgram.current.apps
-        var problems = definitions.lines.filter { $0.severity == .error }.map(\.text)
-        // The apps built in are checked as serve checks them (definitions were checked as they were read).
-        let findings =
-            NavigationApp.check(CommandLineProgram.current.apps).filter { $0.diagnostic.code != "duplicateApp" }
-            + NavigationApp.checkNames(apps)
-        problems += findings.filter { $0.diagnostic.severity == .error }.map { "app '\($0.app)': \($0.diagnostic)" }
-        do {
-            _ = try ServedApps(apps, rollouts: settings.rollouts)
-        } catch {
-            problems.append("\(error)")
-        }
-        guard problems.isEmpty else {
-            for line in problems { logger.critical("\(line)") }
-            throw ExitCode(1)
-        }
-        let archive: any SessionArchive
-        do {
-            archive = try settings.openStore()
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode(1)
-        }
+        let (apps, _) = try settings.checkedApps(of: CommandLineProgram.current, logger: logger)
+        let archive = try settings.openedStore(logger: logger)
         defer { archive.close() }
         var configuration = SessionConfiguration(apps: apps)
         configuration.archive = archive

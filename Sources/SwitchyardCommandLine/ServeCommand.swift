@@ -168,34 +168,11 @@ struct ServeCommand: ParsableCommand {
         let settings = try Settings(command: self, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
         let program = CommandLineProgram.current
-        // The apps are checked before anything is opened: declarations that cannot work stop the start, one line
-        // each. Definitions are checked as they are read (the engine's findings included), the apps built in here,
-        // and every name against every other.
-        let definitions = DefinitionFiles(paths: settings.appPaths)
-        var lines = definitions.lines
-        let apps = definitions.apps + program.apps
-        let findings =
-            NavigationApp.check(program.apps).filter { $0.diagnostic.code != "duplicateApp" }
-            + NavigationApp.checkNames(apps)
-        for (app, finding) in findings {
-            lines.append((finding.severity == .error ? .error : .warning, "app '\(app)': \(finding)"))
-        }
-        for (severity, line) in lines {
-            switch severity {
-            case .error: logger.critical("\(line)")
-            case .warning: logger.warning("\(line)")
-            }
-        }
-        if lines.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+        // The apps are checked before anything is opened: declarations that cannot work stop the start.
+        let (apps, definitions) = try settings.checkedApps(of: program, logger: logger)
         for file in definitions.files {
             logger.info(
                 "\(file.path): serving the app '\(file.app?.name ?? "")' at version \(file.app?.version ?? 1)")
-        }
-        do {
-            _ = try ServedApps(apps, rollouts: settings.rollouts)
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode(1)
         }
         // Before the store is opened, so that a wrong flag leaves no data folder behind.
         var isFolder: ObjCBool = false
@@ -214,14 +191,7 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.maxFieldBytes = settings.maxField
         apiConfiguration.reconcileInterval = settings.reconcileInterval
         apiConfiguration.rollouts = settings.rollouts
-        let archive: any SessionArchive
-        do {
-            archive = try settings.openStore()
-        } catch {
-            // One readable line, then a non-zero exit: nothing is served from a store that cannot be trusted.
-            logger.critical("\(error)")
-            throw ExitCode(1)
-        }
+        let archive = try settings.openedStore(logger: logger)
         defer { archive.close() }
         apiConfiguration.archive = archive
         let server: NavigationServer

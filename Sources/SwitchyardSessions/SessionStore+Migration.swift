@@ -65,7 +65,7 @@ extension SessionStore {
     /// Throws only when its document cannot be read at all.
     func plan(_ stored: StoredSession, under apps: ServedApps) throws -> (plan: Plan, engine: NavigationEngine?) {
         let document = try JSONValue(parsing: stored.state)
-        let identity = try AppVersion.named(in: document) ?? AppVersion(name: stored.app, version: 1)
+        let identity = try AppVersion.written(in: document, app: stored.app)
         switch apps.destination(of: identity) {
         case .gone(let reason):
             return (.lost(identity, reason: reason), nil)
@@ -144,7 +144,7 @@ extension SessionStore {
     func documentForRestore(_ saved: [UInt8], on engine: NavigationEngine) throws -> JSONValue {
         let document = try JSONValue(parsing: saved)
         guard let running = engine.app else { return document }
-        let written = try AppVersion.named(in: document) ?? AppVersion(name: running.name, version: 1)
+        let written = try AppVersion.written(in: document, app: running.name)
         guard written != running else { return document }
         let apps = served.withLock { $0.apps }
         guard let app = apps.app(running), written.name == running.name, written.version < running.version else {

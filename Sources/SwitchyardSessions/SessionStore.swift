@@ -223,7 +223,7 @@ package final class SessionStore: Sendable {
         let apps = served.withLock { $0.apps }
         do {
             let document = try JSONValue(parsing: state)
-            let identity = try AppVersion.named(in: document) ?? AppVersion(name: name, version: 1)
+            let identity = try AppVersion.written(in: document, app: name)
             guard let app = apps.app(identity) else {
                 throw NavigationError.restoreFailed(
                     apps.versions(of: name).isEmpty

@@ -50,7 +50,7 @@ public struct NavigationApp: Sendable {
             return engine
         }
         restore = { document in
-            let written = try AppVersion.named(in: document) ?? AppVersion(name: name, version: 1)
+            let written = try AppVersion.written(in: document, app: name)
             guard written == identity else {
                 throw NavigationError.restoreFailed("it was stored by \(written), this is \(identity)")
             }

@@ -24,6 +24,12 @@ public struct AppVersion: Sendable, Hashable, Comparable, CustomStringConvertibl
         ["name": .string(name), "version": .number(Double(version))]
     }
 
+    /// The app version that wrote a restore or state document of the app `name`: the one it names, or version 1
+    /// when it names none (written before apps had versions); throws when its `app` member is malformed.
+    public static func written(in document: JSONValue, app name: String) throws(NavigationError) -> AppVersion {
+        try named(in: document) ?? AppVersion(name: name, version: 1)
+    }
+
     /// The app version a restore or state document names; nil when it names none (a document written before apps
     /// had versions, which ran version 1 of its app); throws when its `app` member is malformed.
     public static func named(in document: JSONValue) throws(NavigationError) -> AppVersion? {

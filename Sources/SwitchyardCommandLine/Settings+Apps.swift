@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Switchyard
+import SwitchyardDefinitions
+import SwitchyardSessions
+
+/// What `serve` and `migrate` both do before they touch sessions: read and check the apps, and open the store.
+extension Settings {
+    /// The apps to serve: the `--app` definitions (checked as they are read, the engine's findings included), then
+    /// the apps built into `program`, checked, every name and version against every other, and the rollouts against
+    /// them. Every finding is logged, one line each; an error exits 1.
+    func checkedApps(
+        of program: CommandLineProgram, logger: Logger
+    ) throws -> (apps: [NavigationApp], definitions: DefinitionFiles) {
+        let definitions = DefinitionFiles(paths: appPaths)
+        var lines = definitions.lines
+        let apps = definitions.apps + program.apps
+        let findings =
+            NavigationApp.check(program.apps).filter { $0.diagnostic.code != "duplicateApp" }
+            + NavigationApp.checkNames(apps)
+        for (app, finding) in findings {
+            lines.append((finding.severity == .error ? .error : .warning, "app '\(app)': \(finding)"))
+        }
+        do {
+            _ = try ServedApps(apps, rollouts: rollouts)
+        } catch {
+            lines.append((.error, "\(error)"))
+        }
+        for (severity, line) in lines {
+            switch severity {
+            case .error: logger.critical("\(line)")
+            case .warning: logger.warning("\(line)")
+            }
+        }
+        if lines.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+        return (apps, definitions)
+    }
+
+    /// The configured store, opened; one that cannot be is logged in one readable line and exits 1 (nothing is read
+    /// from or served by a store that cannot be trusted).
+    func openedStore(logger: Logger) throws -> any SessionArchive {
+        do {
+            return try openStore()
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
