@@ -20,24 +20,11 @@ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || fail "nginx is missing 
 mkdir -p test-artifacts/cluster
 # This run's logs only (the browser test's page-* files are its own).
 rm -f test-artifacts/cluster/node-?.log test-artifacts/cluster/nginx* test-artifacts/cluster/postgres.log
-# Every temporary folder of the run (clusters, node folders, nginx prefixes) lives here. The postgres user must
-# be able to reach its cluster's folder in it, hence 711. If pytest dies without cleaning up, the sweep below
-# stops what it left: the PostgreSQL clusters by their folders, nodes and nginx by the pids they wrote.
-export CLUSTER_TMP
-CLUSTER_TMP="$(mktemp -d)"
-chmod 711 "$CLUSTER_TMP"
+# Every temporary folder of the run (PostgreSQL clusters, node and server folders) lives in CLUSTER_TMP, swept at
+# exit with what pytest left running (Tests/support/cluster-tmp.sh).
+# shellcheck source=../support/cluster-tmp.sh
+source Tests/support/cluster-tmp.sh
+use_cluster_tmp 'switchyard-node-*/node.pid' 'switchyard-nginx-*/nginx.pid'
 export SWITCHYARD_BIN="$BIN"
-sweep() {
-  local dir pidfile
-  for dir in "$CLUSTER_TMP"/switchyard-pg-*; do
-    [ -d "$dir" ] && bash scripts/postgres.sh stop "$dir" || true
-  done
-  for pidfile in "$CLUSTER_TMP"/switchyard-node-*/node.pid "$CLUSTER_TMP"/switchyard-nginx-*/nginx.pid; do
-    [ -f "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  rm -rf "$CLUSTER_TMP"
-}
-trap sweep EXIT
-trap 'exit 130' INT TERM
 
 "$PY" -m pytest -x -q -p no:cacheprovider Tests/cluster "$@" 2>&1 | tee test-artifacts/cluster/pytest.log

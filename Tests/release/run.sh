@@ -20,25 +20,11 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || fail "PostgreSQL is missi
 
 mkdir -p test-artifacts/release
 rm -f test-artifacts/release/*.log # this run's logs only
-# Every temporary folder of the run (SQLite stores, the PostgreSQL cluster, node folders) lives here, as in
-# Tests/cluster/run.sh whose cluster.py the tests use: the postgres user must reach its cluster's folder, hence 711.
-# If pytest dies without cleaning up, the sweep stops what it left: the cluster by its folder, servers and nodes by
-# their pids.
-export CLUSTER_TMP
-CLUSTER_TMP="$(mktemp -d)"
-chmod 711 "$CLUSTER_TMP"
+# Every temporary folder of the run (PostgreSQL clusters, node and server folders) lives in CLUSTER_TMP, swept at
+# exit with what pytest left running (Tests/support/cluster-tmp.sh).
+# shellcheck source=../support/cluster-tmp.sh
+source Tests/support/cluster-tmp.sh
+use_cluster_tmp 'switchyard-node-*/node.pid' 'switchyard-release-*/server.pid'
 export SWITCHYARD_BIN="$BIN"
-sweep() {
-  local dir pidfile
-  for dir in "$CLUSTER_TMP"/switchyard-pg-*; do
-    [ -d "$dir" ] && bash scripts/postgres.sh stop "$dir" || true
-  done
-  for pidfile in "$CLUSTER_TMP"/switchyard-node-*/node.pid "$CLUSTER_TMP"/switchyard-release-*/server.pid; do
-    [ -f "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  rm -rf "$CLUSTER_TMP"
-}
-trap sweep EXIT
-trap 'exit 130' INT TERM
 
 "$PY" -m pytest -x -q -p no:cacheprovider Tests/release "$@" 2>&1 | tee test-artifacts/release/pytest.log
