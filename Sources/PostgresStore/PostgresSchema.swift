@@ -50,6 +50,12 @@ enum PostgresSchema {
             FROM (SELECT session, count(*) AS count, sum(bytes) AS bytes FROM switchyard_replies GROUP BY session) r
             WHERE r.session = s.id;
         """,
+        // 4: the app versions published through the admin API, shared by every node: one row once anything was
+        // published, its generation raised by every write.
+        """
+        CREATE TABLE switchyard_registry(
+            id integer PRIMARY KEY CHECK (id = 1), generation bigint NOT NULL, document bytea NOT NULL);
+        """,
     ]
 
     /// The schema this program writes.

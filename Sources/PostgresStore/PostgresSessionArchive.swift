@@ -277,7 +277,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         counts.withLock { $0 }
     }
 
-    private func query(
+    func query(
         _ statement: PostgresStatement, _ parameters: [PostgresValue]
     ) throws(ArchiveError) -> PostgresResult {
         try pool.with { connection, deadline throws(PostgresError) in

@@ -190,4 +190,20 @@ enum PostgresStatements {
     static let creation = PostgresStatement(
         "sy_creation", "SELECT session, fingerprint, status, headers, body FROM switchyard_creations WHERE key = $1",
         [.text])
+
+    // MARK: Published apps
+
+    static let registry = PostgresStatement(
+        "sy_registry", "SELECT generation, document FROM switchyard_registry", [])
+    static let registryGeneration = PostgresStatement(
+        "sy_registry_generation", "SELECT generation FROM switchyard_registry", [])
+    /// The compare-and-set of the published apps from generation `$1` to `$1 + 1`: a row back when it was made.
+    static let storeRegistry = PostgresStatement(
+        "sy_store_registry",
+        """
+        INSERT INTO switchyard_registry(id, generation, document) VALUES(1, $1 + 1, $2)
+        ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation, document = EXCLUDED.document
+        WHERE switchyard_registry.generation = $1
+        RETURNING generation
+        """, [.int8, .bytea])
 }

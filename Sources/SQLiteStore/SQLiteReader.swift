@@ -13,6 +13,8 @@ final class SQLiteReader {
     private let creation: SQLiteStatement
     private let idle: SQLiteStatement
     private let ofApp: SQLiteStatement
+    private let registry: SQLiteStatement
+    private let registryGeneration: SQLiteStatement
 
     init(path: String) throws(SQLiteError) {
         connection = try SQLiteConnection(path: path)
@@ -50,6 +52,8 @@ final class SQLiteReader {
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         ofApp = try connection.prepare("SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
+        registry = try connection.prepare("SELECT generation, document FROM registry")
+        registryGeneration = try connection.prepare("SELECT generation FROM registry")
         idle = try connection.prepare(
             """
             SELECT id FROM (
@@ -129,6 +133,19 @@ final class SQLiteReader {
         var ids: [String] = []
         while try ofApp.step() { ids.append(ofApp.text(0)) }
         return ids
+    }
+
+    /// The published apps' document and generation (generation 0 when nothing was published).
+    func storedRegistry() throws(SQLiteError) -> StoredRegistry {
+        defer { registry.reset() }
+        guard try registry.step() else { return StoredRegistry(generation: 0, document: []) }
+        return StoredRegistry(generation: registry.integer(0), document: registry.blob(1))
+    }
+
+    /// The published apps' generation (0 when nothing was published).
+    func storedRegistryGeneration() throws(SQLiteError) -> Int {
+        defer { registryGeneration.reset() }
+        return try registryGeneration.step() ? registryGeneration.integer(0) : 0
     }
 
     func creation(_ key: String) throws(SQLiteError) -> StoredReply? {

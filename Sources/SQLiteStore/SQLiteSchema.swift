@@ -31,6 +31,8 @@ enum SQLiteSchema {
         """,
         // 3: the coordinators each change started and finished (JSON, NULL when none; earlier rows have none).
         "ALTER TABLE history ADD COLUMN lifecycle TEXT;",
+        // 4: the app versions published through the admin API (one row, once anything was published).
+        "CREATE TABLE registry(generation INTEGER NOT NULL, document BLOB NOT NULL);",
     ]
 
     /// A session's version (`?1` its id): that of its latest history entry, or its row's when it has none.

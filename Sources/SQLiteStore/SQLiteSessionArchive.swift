@@ -20,7 +20,7 @@ public final class SQLiteSessionArchive: SessionArchive {
     public let path: String
     /// What a commit survives.
     public let durability: Durability
-    private let writer: SQLiteWriter
+    let writer: SQLiteWriter
     private let reader: Mutex<SQLiteReader>
 
     /// Opens (creating if needed) the database at `path`, migrates it to the current schema, checks it and checks
@@ -173,7 +173,7 @@ public final class SQLiteSessionArchive: SessionArchive {
         return ArchiveStatistics(commits: commits, batches: batches)
     }
 
-    private func reading<Value: Sendable>(
+    func reading<Value: Sendable>(
         _ body: (SQLiteReader) throws(SQLiteError) -> Value
     ) throws(ArchiveError) -> Value {
         guard !writer.isClosed else { throw .closed }

@@ -6,7 +6,7 @@ import SwitchyardServer
 import SwitchyardSessions
 
 /// `migrate`: for a release, goes over every stored session under the app versions and rollouts `serve` would run
-/// with (the same options and environment), and reports how many of each version stay current, migrate (where
+/// with (the same options and environment, and the versions published in the store), and reports how many of each version stay current, migrate (where
 /// to), stay pinned or would be lost, with examples. A dry run unless `--apply`; exits 2 when sessions would be (or
 /// were) lost, 1 when the apps or the store could not be used.
 struct MigrateCommand: ParsableCommand {
@@ -37,10 +37,11 @@ struct MigrateCommand: ParsableCommand {
         let (apps, _) = try settings.checkedApps(of: CommandLineProgram.current, logger: logger)
         let archive = try settings.openedStore(logger: logger)
         defer { archive.close() }
-        var configuration = SessionConfiguration(apps: apps)
+        var configuration = ServerConfiguration(apps: apps)
         configuration.archive = archive
         configuration.rollouts = settings.rollouts
-        let report = SessionStore(configuration: configuration, logger: logger).migrateStored(apply: apply)
+        // With the versions published in the store (through the admin API), as serve would serve them.
+        let report = SwitchyardAPI(configuration: configuration, logger: logger).migrateStored(apply: apply)
         if json {
             print(String(decoding: report.json.serialized(), as: UTF8.self))
         } else {

@@ -2,7 +2,7 @@ import MicroHTTP
 
 /// One endpoint of the API: its path template and a handler per method; ``SwitchyardAPI/routes`` lists them all.
 ///
-/// A template's segments are literal names, `{id}` (the session id) or `{version}`, handed to the handler as
+/// A template's segments are literal names, `{id}` (the session id), `{version}` or `{app}`, handed to the handler as
 /// ``Parameters``. `HEAD` is answered as `GET`; any other method gets 405 with `Allow`.
 struct APIRoute: Sendable {
     typealias Handler = @Sendable (SwitchyardAPI, HTTPRequest, _ path: Parameters) throws -> HTTPResponse
@@ -11,6 +11,7 @@ struct APIRoute: Sendable {
     struct Parameters: Sendable {
         var id = ""
         var version = ""
+        var app = ""
     }
 
     /// The path template, e.g. `/api/sessions/{id}/transitions`; also the `route` label of the metrics.
@@ -33,6 +34,7 @@ struct APIRoute: Sendable {
             switch segment {
             case "{id}": parameters.id = String(part)
             case "{version}": parameters.version = String(part)
+            case "{app}": parameters.app = String(part)
             default: if part != segment { return nil }
             }
         }
@@ -87,6 +89,26 @@ extension SwitchyardAPI {
                 ("GET", { api, request, _ in try api.migrations(request, apply: false) }),
                 ("POST", { api, request, _ in try api.migrations(request, apply: true) }),
             ]),
+        APIRoute("/api/admin/apps", [("GET", { api, request, _ in try api.publishedApps(request) })]),
+        APIRoute(
+            "/api/admin/apps/{app}/versions/{version}",
+            [
+                (
+                    "GET",
+                    { api, request, path in try api.publishedVersion(app: path.app, version: path.version, request) }
+                ),
+                (
+                    "PUT",
+                    { api, request, path in try api.publishVersion(app: path.app, version: path.version, request) }
+                ),
+                (
+                    "DELETE",
+                    { api, request, path in try api.retireVersion(app: path.app, version: path.version, request) }
+                ),
+            ]),
+        APIRoute(
+            "/api/admin/apps/{app}/rollout",
+            [("PUT", { api, request, path in try api.setRollout(app: path.app, request) })]),
         APIRoute("/api/sessions", [("POST", { api, request, _ in try api.createSession(request) })]),
         APIRoute(
             "/api/sessions/{id}",

@@ -27,6 +27,7 @@ public final class NavigationServer: Sendable {
     private let timers = Mutex<[any DispatchSourceTimer]>([])
     private let sweepInterval: Duration
     private let reconcileInterval: Duration?
+    private let registryPollInterval: Duration?
 
     /// A server for `configuration`'s apps on the transport settings `transport`, serving the web page from the
     /// folder `page` (nil: the API only).
@@ -50,6 +51,8 @@ public final class NavigationServer: Sendable {
         reconcileInterval =
             api.sessions.archive.shared != nil
             ? max(.milliseconds(50), configuration.reconcileInterval) : nil
+        registryPollInterval =
+            api.sessions.archive.shared != nil ? max(.milliseconds(50), configuration.registryPollInterval) : nil
     }
 
     /// A server for `apps` (the first is the default) on `host`:`port` with every other setting at its default.
@@ -62,9 +65,11 @@ public final class NavigationServer: Sendable {
         try self.init(configuration: ServerConfiguration(apps: apps), transport: transport, page: page)
     }
 
-    /// Binds the address and starts serving and expiring sessions (and, with a shared archive, reconciling the
-    /// streamed ones), on background threads.
+    /// Serves the app versions published in the store, then binds the address and starts serving and expiring
+    /// sessions (and, with a shared archive, reconciling the streamed ones and following what other nodes publish),
+    /// on background threads.
     public func start() throws {
+        api.followPublishedApps()
         try http.start()
         let api = self.api
         let (sweepInterval, reconcileInterval) = (self.sweepInterval, self.reconcileInterval)
@@ -73,6 +78,10 @@ public final class NavigationServer: Sendable {
             if let reconcileInterval {
                 timers.append(
                     Self.timer("switchyard.reconcile", every: reconcileInterval) { api.reconcileFollowedSessions() })
+            }
+            if let registryPollInterval = self.registryPollInterval {
+                timers.append(
+                    Self.timer("switchyard.published", every: registryPollInterval) { api.followPublishedApps() })
             }
         }
     }

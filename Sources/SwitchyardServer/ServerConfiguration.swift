@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     /// The secret the admin endpoints (`/api/admin/…`) require as `Authorization: Bearer <token>`, at least 16
     /// characters; nil (the default): they are off and answer 404.
     public var adminToken: String?
+    /// With an archive shared by several nodes: how often this node looks whether another published, split or
+    /// retired an app version through the admin API (one cheap read of the store); it serves the change from then on.
+    public var registryPollInterval: Duration = .seconds(1)
 
     /// A configuration hosting `apps`, keeping sessions in memory.
     public init(apps: [NavigationApp]) {

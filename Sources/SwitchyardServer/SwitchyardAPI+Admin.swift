@@ -23,7 +23,7 @@ extension SwitchyardAPI {
                     detail: "unknown member '\(name)' in the body; this request has no members")
             }
         }
-        let report = sessions.migrateStored(apply: apply)
+        let report = migrateStored(apply: apply)
         if report.failure != nil {  // logged by the session layer
             throw Problem(
                 status: 503, code: "storeUnavailable", title: "Service unavailable",

@@ -12,6 +12,18 @@ extension SwitchyardAPI {
     /// `application/yaml`) and answers 200 with `valid`, the app's `name` and every finding. Nothing is served or
     /// stored.
     func checkDefinition(_ request: HTTPRequest) throws -> HTTPResponse {
+        let (text, format) = try definitionText(request)
+        let loaded = AppDefinition.load(text, format: format)
+        let answer: JSONValue = [
+            "valid": .bool(loaded.definition != nil), "name": loaded.definition.map { .string($0.name) } ?? .null,
+            "diagnostics": Self.json(loaded.diagnostics),
+        ]
+        return .json(200, answer.serialized(), headers: noStore)
+    }
+
+    /// The definition a request's body holds, and its format (by `Content-Type`): 415 for another media type, 400
+    /// for a body that is not UTF-8.
+    func definitionText(_ request: HTTPRequest) throws -> (String, DefinitionFormat) {
         let type =
             (request.headers["content-type"] ?? "").split(separator: ";").first.map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -31,19 +43,19 @@ extension SwitchyardAPI {
             throw Problem(
                 status: 400, code: "malformedBody", title: "Malformed request", detail: "the body is not UTF-8 text")
         }
-        let loaded = AppDefinition.load(text, format: format)
-        let diagnostics = loaded.diagnostics.map { finding -> JSONValue in
-            var entry: [String: JSONValue] = [
-                "severity": .string(finding.severity.rawValue), "code": .string(finding.code),
-                "pointer": .string(finding.pointer), "message": .string(finding.message),
-            ]
-            if let suggestion = finding.suggestion { entry["suggestion"] = .string(suggestion) }
-            return .object(entry)
-        }
-        let answer: JSONValue = [
-            "valid": .bool(loaded.definition != nil), "name": loaded.definition.map { .string($0.name) } ?? .null,
-            "diagnostics": .array(diagnostics),
-        ]
-        return .json(200, answer.serialized(), headers: noStore)
+        return (text, format)
+    }
+
+    /// Findings as the API lists them: `[{severity, code, pointer, message, suggestion?}]`.
+    static func json(_ diagnostics: [DefinitionDiagnostic]) -> JSONValue {
+        .array(
+            diagnostics.map { finding -> JSONValue in
+                var entry: [String: JSONValue] = [
+                    "severity": .string(finding.severity.rawValue), "code": .string(finding.code),
+                    "pointer": .string(finding.pointer), "message": .string(finding.message),
+                ]
+                if let suggestion = finding.suggestion { entry["suggestion"] = .string(suggestion) }
+                return .object(entry)
+            })
     }
 }

@@ -24,16 +24,29 @@ public final class SwitchyardAPI: HTTPHandler {
     /// The admin endpoints' token; nil: they are off.
     let adminToken: AdminToken?
     let crossSite: CrossSiteRefusal
+    /// The configured and published apps, and the admin changes of what is published.
+    let releases: AppReleases
 
-    /// Serves `apps` (the first the default) from now on, unless they have errors or a stored session of an app
-    /// named in `changed` could not be restored under them (see ``AppReload``). Sessions running keep running.
+    /// Serves `apps` (the first the default) in place of the configured ones from now on, together with the versions
+    /// published through the admin API, unless they have errors or a stored session of an app named in `changed`
+    /// could not be restored under them (see ``AppReload``). Sessions running keep running.
     public func reload(apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
-        if let failure = AppCheckFailure(checking: apps) {
-            return .refused(failure.errors.map { "app '\($0.app)': \($0.diagnostic)" })
-        }
-        let outcome = sessions.reload(apps, checking: changed)
+        let outcome = releases.reload(configured: apps, checking: changed)
         if outcome == .reloaded { catalogs.forget() }
         return outcome
+    }
+
+    /// Goes over every stored session under the served apps (the published ones included): a dry run, or with
+    /// `apply` the migration of those that migrate (``SwitchyardSessions/SessionStore/migrateStored(apply:)``).
+    package func migrateStored(apply: Bool) -> MigrationReport {
+        releases.follow()
+        return sessions.migrateStored(apply: apply)
+    }
+
+    /// Serves what the store's published apps say, when another node changed them (``NavigationServer`` does it
+    /// every ``ServerConfiguration/registryPollInterval`` with a shared archive, and once at its start).
+    public func followPublishedApps() {
+        releases.follow()
     }
 
     /// An API hosting `configuration.apps`, serving `staticFiles` (nil: API only), logging what goes wrong with
@@ -46,7 +59,11 @@ public final class SwitchyardAPI: HTTPHandler {
         self.staticFiles = staticFiles
         sessions = SessionStore(configuration: configuration.sessions, logger: logger)
         metrics = Metrics(sessions: sessions.counters)
-        catalogs = LockedCatalogs()
+        let catalogs = LockedCatalogs()
+        self.catalogs = catalogs
+        releases = AppReleases(
+            configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions, logger: logger,
+            now: configuration.now, changed: { catalogs.forget() })
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
         cors = CORSPolicy(origin: configuration.corsOrigin)
         adminToken = AdminToken(configuration.adminToken)

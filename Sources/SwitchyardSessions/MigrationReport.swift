@@ -21,6 +21,7 @@ package struct MigrationReport: Sendable {
         case current
         case migrates(to: AppVersion)
         case pinned
+        case restarts(on: AppVersion)
         case lost
 
         var order: String {
@@ -28,7 +29,8 @@ package struct MigrationReport: Sendable {
             case .current: "0"
             case .migrates(let to): "1 \(to)"
             case .pinned: "2"
-            case .lost: "3"
+            case .restarts(let on): "3 \(on)"
+            case .lost: "4"
             }
         }
     }
@@ -59,6 +61,8 @@ package struct MigrationReport: Sendable {
             case .migrates(let from, let to, let path):
                 (Group(from: from, outcome: .migrates(to: to)), "lands on " + path.joined(separator: "/"))
             case .pinned(let version, let reason, _): (Group(from: version, outcome: .pinned), reason)
+            case .restarts(let from, let to, let path, _):
+                (Group(from: from, outcome: .restarts(on: to)), "starts over on " + path.joined(separator: "/"))
             case .lost(let version, let reason): (Group(from: version, outcome: .lost), reason)
             }
         counts[group, default: 0] += 1
@@ -84,6 +88,7 @@ package struct MigrationReport: Sendable {
                 case .current: "current"
                 case .migrates(let to): "migrate to \(to)"
                 case .pinned: "stay pinned on their version"
+                case .restarts(let on): "start over on \(on) (their version was retired)"
                 case .lost: "lost (410 when next read)"
                 }
             return ["\(group.from): \(count) \(count == 1 ? "session" : "sessions") \(what)"]
@@ -115,6 +120,9 @@ package struct MigrationReport: Sendable {
                         members["outcome"] = "migrates"
                         members["to"] = .number(Double(to.version))
                     case .pinned: members["outcome"] = "pinned"
+                    case .restarts(let on):
+                        members["outcome"] = "restarts"
+                        members["to"] = .number(Double(on.version))
                     case .lost: members["outcome"] = "lost"
                     }
                     return .object(members)

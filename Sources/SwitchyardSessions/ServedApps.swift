@@ -4,13 +4,16 @@ import Switchyard
 /// a stored session of any version goes (``destination(of:)``).
 package struct ServedApps: Sendable {
     /// Where a stored session of an app version goes.
-    package enum Destination {
+    package indirect enum Destination {
         /// It runs on its own version: one the rollout gives new sessions (`pinned` nil), or a pinned one (why: the
         /// rollout pins it at weight 0, or no migration leads on from it).
         case stay(NavigationApp, pinned: String?)
-        /// It migrates to the first of `targets` (latest first) whose migration takes it; when none does, it stays
-        /// on `fallback` (its own version, when served) or is gone.
-        case migrate(targets: [NavigationApp], fallback: NavigationApp?)
+        /// It migrates to the first of `targets` (latest first) whose migration takes it; when none does, it goes
+        /// where `otherwise` says: its own version (`stay`), a retired version's fallback (`restart`), or `gone`.
+        case migrate(targets: [NavigationApp], otherwise: Destination)
+        /// Its version was retired naming `app` (a version of the same app) as the fallback, and no migration takes
+        /// it: it starts over on `app`, at its initial screens, keeping its id and history; why.
+        case restart(NavigationApp, reason: String)
         /// Its version is not served and no migration leads from it: why.
         case gone(String)
     }
@@ -19,16 +22,23 @@ package struct ServedApps: Sendable {
     package let apps: [NavigationApp]
     /// The rollouts given, by app name (an app without one gives new sessions its latest version).
     package let rollouts: [String: AppRollout]
+    /// Retired versions and the version of the same app each one's sessions start over on when no migration takes
+    /// them.
+    package let fallbacks: [AppVersion: Int]
 
     /// Serves `apps`, each app's latest version taking its new sessions.
     package init(_ apps: [NavigationApp]) {
         self.apps = apps
         rollouts = [:]
+        fallbacks = [:]
     }
 
-    /// Serves `apps` (several versions of one app are served together) with `rollouts`; throws when a rollout names
-    /// an app or version that is not served, or two rollouts name one app.
-    package init(_ apps: [NavigationApp], rollouts: [AppRollout] = []) throws(RolloutError) {
+    /// Serves `apps` (several versions of one app are served together) with `rollouts`, sending the sessions of the
+    /// retired versions in `fallbacks` that no migration takes to their fallback; throws when a rollout names an app
+    /// or version that is not served, or two rollouts name one app.
+    package init(
+        _ apps: [NavigationApp], rollouts: [AppRollout] = [], fallbacks: [AppVersion: Int] = [:]
+    ) throws(RolloutError) {
         var byName: [String: AppRollout] = [:]
         for rollout in rollouts {
             guard byName[rollout.app] == nil else { throw RolloutError("two rollouts name the app '\(rollout.app)'") }
@@ -49,6 +59,7 @@ package struct ServedApps: Sendable {
         }
         self.apps = apps
         self.rollouts = byName
+        self.fallbacks = fallbacks
     }
 
     /// The app names, each once, in the order given.
@@ -89,8 +100,9 @@ package struct ServedApps: Sendable {
     }
 
     /// Where a stored session of `identity` goes: it stays on a version the rollout lists; otherwise it migrates to
-    /// the latest version taking new sessions that a migration leads to; with none, it stays pinned to its own
-    /// version if that is served, and is gone if not.
+    /// the latest version taking new sessions that a migration leads to; with none (or when none takes it), it stays
+    /// pinned to its own version if that is served, starts over on its retired version's fallback if one was named,
+    /// and is gone if not.
     package func destination(of identity: AppVersion) -> Destination {
         let own = app(identity)
         let rollout = rollout(of: identity.name)
@@ -102,14 +114,21 @@ package struct ServedApps: Sendable {
             version in
             versions.first { $0.version == version }
         }.filter { $0.migrationPath(from: identity.version, through: versions) != nil }
-        if !targets.isEmpty { return .migrate(targets: targets, fallback: own) }
+        let otherwise: Destination
         if let own {
-            return .stay(
+            otherwise = .stay(
                 own, pinned: "no migration leads from version \(identity.version) to a version taking new sessions")
+        } else if let fallback = fallbacks[identity], let app = app(AppVersion(name: identity.name, version: fallback))
+        {
+            otherwise = .restart(
+                app, reason: "version \(identity.version) was retired; its sessions start over on version \(fallback)")
+        } else if versions.isEmpty {
+            otherwise = .gone("the app '\(identity.name)' is not served any more")
+        } else {
+            otherwise = .gone(
+                "version \(identity.version) of '\(identity.name)' is not served, and no migration leads from it to a "
+                    + "served version (\(versions.map { "\($0.version)" }.joined(separator: ", ")))")
         }
-        if versions.isEmpty { return .gone("the app '\(identity.name)' is not served any more") }
-        return .gone(
-            "version \(identity.version) of '\(identity.name)' is not served, and no migration leads from it to a "
-                + "served version (\(versions.map { "\($0.version)" }.joined(separator: ", ")))")
+        return targets.isEmpty ? otherwise : .migrate(targets: targets, otherwise: otherwise)
     }
 }

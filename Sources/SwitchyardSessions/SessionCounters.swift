@@ -28,6 +28,8 @@ package final class SessionCounters: Sendable {
         case migrated
         /// It stayed on its version: the migration could not take it.
         case pinned
+        /// Its version was retired and no migration took it: it started over on the fallback version.
+        case restarted
     }
 
     /// The key of a change count.

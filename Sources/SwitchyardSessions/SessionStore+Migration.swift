@@ -21,8 +21,19 @@ extension SessionStore {
         /// It stays on `version`, pinned, for `reason`: the rollout pins it, no migration leads on from it, or
         /// (`failed`) the one that does cannot take it.
         case pinned(AppVersion, reason: String, failed: Bool)
+        /// Its version was retired naming `to` as the fallback and no migration takes it: it starts over on `to`,
+        /// landing on `path` (that version's initial screens); why.
+        case restarts(from: AppVersion, to: AppVersion, path: [String], reason: String)
         /// It cannot be served: its version is gone and no migration takes it, or its own version cannot restore it.
         case lost(AppVersion, reason: String)
+
+        /// The version it leaves, when it migrates or restarts (a new version of the session is stored).
+        var moving: AppVersion? {
+            switch self {
+            case .migrates(let from, _, _), .restarts(let from, _, _, _): from
+            case .current, .pinned, .lost: nil
+            }
+        }
     }
 
     /// The engine stored session `stored` runs from now on, under `apps`: restored on its own version, or migrated
@@ -47,10 +58,10 @@ extension SessionStore {
                     metadata: ["session": "\(stored.id)", "app": "\(version)", "reason": "\(reason)"])
             }
             return .ready(engine, stored)
-        case .migrates(let from, let to, let path):
+        case .migrates(let from, _, _), .restarts(let from, _, _, _):
             guard let engine = outcome.engine else { throw incompatible(stored.id, "no engine") }
             do {
-                return try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
+                return try storeMigration(of: stored, engine: engine, outcome.plan)
             } catch .store(let incident) {
                 // Not stored: served on its own version while that is served (it migrates on a later read).
                 guard let own = apps.app(from),
@@ -66,46 +77,73 @@ extension SessionStore {
     func plan(_ stored: StoredSession, under apps: ServedApps) throws -> (plan: Plan, engine: NavigationEngine?) {
         let document = try JSONValue(parsing: stored.state)
         let identity = try AppVersion.written(in: document, app: stored.app)
-        switch apps.destination(of: identity) {
+        return plan(stored, document: document, identity: identity, going: apps.destination(of: identity), apps: apps)
+    }
+
+    /// Where stored session `stored` (its `document`, written by `identity`) goes to `destination`; `failed`: why
+    /// the migrations tried before it did not take it.
+    private func plan(
+        _ stored: StoredSession, document: JSONValue, identity: AppVersion, going destination: ServedApps.Destination,
+        apps: ServedApps, failed: String? = nil
+    ) -> (plan: Plan, engine: NavigationEngine?) {
+        switch destination {
         case .gone(let reason):
-            return (.lost(identity, reason: reason), nil)
+            return (.lost(identity, reason: failed ?? reason), nil)
         case .stay(let app, let pinned):
             do {
                 let engine = try app.restoreEngine(from: document)
+                if let failed { return (.pinned(identity, reason: failed, failed: true), engine) }
                 return (pinned.map { .pinned(identity, reason: $0, failed: false) } ?? .current(identity), engine)
             } catch {
-                return (.lost(identity, reason: Self.reason(error)), nil)
+                return (
+                    .lost(identity, reason: [failed, Self.reason(error)].compactMap(\.self).joined(separator: "; ")),
+                    nil
+                )
             }
-        case .migrate(let targets, let fallback):
+        case .restart(let app, let reason):
+            do {
+                let fresh = try JSONValue(parsing: try app.makeEngine().restoreDocument())
+                let engine = try app.restoreEngine(from: Self.atNextVersion(fresh, stored))
+                return (.restarts(from: identity, to: app.identity, path: engine.visiblePath, reason: reason), engine)
+            } catch {
+                return (.lost(identity, reason: "\(reason), which cannot start: \(Self.reason(error))"), nil)
+            }
+        case .migrate(let targets, let otherwise):
             var reasons: [String] = []
             for target in targets {
                 do {
-                    var migrated = try target.migrated(
+                    let migrated = try target.migrated(
                         document, from: identity.version, through: apps.versions(of: identity.name))
-                    if case .object(var members) = migrated {
-                        members["version"] = .number(Double(stored.version + 1))
-                        migrated = .object(members)
-                    }
-                    let engine = try target.restoreEngine(from: migrated)
+                    let engine = try target.restoreEngine(from: Self.atNextVersion(migrated, stored))
                     return (.migrates(from: identity, to: target.identity, path: engine.visiblePath), engine)
                 } catch {
                     reasons.append("to version \(target.version): \(Self.reason(error))")
                 }
             }
             let reason = "no migration takes it (" + reasons.joined(separator: "; ") + ")"
-            guard let fallback else { return (.lost(identity, reason: reason), nil) }
-            do {
-                return (.pinned(identity, reason: reason, failed: true), try fallback.restoreEngine(from: document))
-            } catch {
-                return (.lost(identity, reason: "\(reason); its own version: \(Self.reason(error))"), nil)
-            }
+            return plan(stored, document: document, identity: identity, going: otherwise, apps: apps, failed: reason)
         }
     }
 
-    /// Stores the migration of `stored` to `engine` (at the next version) as a change of the session.
+    /// `document` stamped as the version after `stored`'s: what a migrated or restarted session is stored as.
+    private static func atNextVersion(_ document: JSONValue, _ stored: StoredSession) -> JSONValue {
+        guard case .object(var members) = document else { return document }
+        members["version"] = .number(Double(stored.version + 1))
+        return .object(members)
+    }
+
+    /// Stores the migration (or restart) `plan` of `stored` to `engine` (at the next version) as a change of the
+    /// session.
     private func storeMigration(
-        of stored: StoredSession, engine: NavigationEngine, from: AppVersion, to: AppVersion, path: [String]
+        of stored: StoredSession, engine: NavigationEngine, _ plan: Plan
     ) throws(LookupFailure) -> ReadBack {
+        let (from, to, path, restart): (AppVersion, AppVersion, [String], String?)
+        switch plan {
+        case .migrates(let old, let new, let landing): (from, to, path, restart) = (old, new, landing, nil)
+        case .restarts(let old, let new, let landing, let reason):
+            (from, to, path, restart) = (old, new, landing, reason)
+        case .current, .pinned, .lost: return .ready(engine, stored)
+        }
         var migrated = stored
         do {
             migrated.state = try engine.restoreDocument()
@@ -113,7 +151,9 @@ extension SessionStore {
             throw incompatible(stored.id, Self.reason(error))
         }
         migrated.version = engine.version
-        let request: JSONValue = ["migration": ["from": from.json, "to": to.json]]
+        var migration: [String: JSONValue] = ["from": from.json, "to": to.json]
+        if let restart { migration["restart"] = .string(restart) }
+        let request: JSONValue = ["migration": .object(migration)]
         // Stamped with the session's last use: a migration is not a use, so it neither keeps an idle session alive
         // nor brings back one that expired.
         let entry = StoredChange(
@@ -130,9 +170,10 @@ extension SessionStore {
         } catch {
             throw .store(health.failed(error, during: "migrate", session: stored.id))
         }
-        counters.countMigration(of: from, outcome: .migrated)
+        counters.countMigration(of: from, outcome: restart == nil ? .migrated : .restarted)
         logger.info(
-            "a stored session migrated",
+            restart == nil
+                ? "a stored session migrated" : "a stored session started over on its retired version's fallback",
             metadata: ["session": "\(stored.id)", "from": "\(from)", "to": "\(to)", "path": "\(path)"])
         return .ready(engine, migrated)
     }
@@ -179,10 +220,18 @@ extension SessionStore {
         return report
     }
 
-    private func passOverStored(apply: Bool) -> MigrationReport {
-        let apps = served.withLock { $0.apps }
+    /// What `apps` would do with every stored session of the apps named `names` (a dry run, changing nothing): what
+    /// an admin change of the served apps checks before it is made.
+    package func plannedStored(of names: Set<String>, under apps: ServedApps) -> MigrationReport {
+        passOverStored(apply: false, of: names, under: apps)
+    }
+
+    private func passOverStored(
+        apply: Bool, of names: Set<String>? = nil, under given: ServedApps? = nil
+    ) -> MigrationReport {
+        let apps = given ?? served.withLock { $0.apps }
         var report = MigrationReport()
-        report.failure = forEachStored(of: Set(apps.names)) { id, _ in
+        report.failure = forEachStored(of: names ?? Set(apps.names)) { id, _ in
             visit(id, apps: apps, apply: apply, into: &report)
         }
         return report
@@ -212,13 +261,13 @@ extension SessionStore {
                 report.record(.lost(AppVersion(name: stored.app, version: 1), reason: Self.reason(error)), session: id)
                 return nil
             }
-            guard apply, case .migrates(let from, let to, let path) = planned.plan, let engine = planned.engine else {
+            guard apply, let from = planned.plan.moving, let engine = planned.engine else {
                 report.record(planned.plan, session: id)
                 return nil
             }
             migrating = from
             do {
-                guard case .ready = try storeMigration(of: stored, engine: engine, from: from, to: to, path: path)
+                guard case .ready = try storeMigration(of: stored, engine: engine, planned.plan)
                 else { continue }  // changed meanwhile: planned again
             } catch .store(let incident) {
                 return "session \(id) could not be stored migrated: \(incident.error)"

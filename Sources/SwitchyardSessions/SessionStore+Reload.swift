@@ -14,22 +14,29 @@ extension SessionStore {
     /// The most sessions a refused reload names (the rest are counted).
     static let maxReportedBreaks = 20
 
-    /// Replaces the served apps with `new` (the first the default), unless a stored session of an app named in
-    /// `changed` could not be restored under `new`: then every such session (its app gone, or its restore document
-    /// refused by the new app) is named, and nothing changes.
+    /// Replaces the served apps with `apps` (the first the default; the rollouts stay as they are), unless a stored
+    /// session of an app named in `changed` could not be restored under them: see ``reload(_:checking:)-(ServedApps,_)``.
+    package func reload(_ apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
+        guard !apps.isEmpty else { return .refused(["no app would be served"]) }
+        let current = served.withLock { $0.apps }
+        do {
+            return reload(
+                try ServedApps(apps, rollouts: Array(current.rollouts.values), fallbacks: current.fallbacks),
+                checking: changed)
+        } catch {
+            return .refused([error.description])
+        }
+    }
+
+    /// Serves `new`, unless a stored session of an app named in `changed` could not be restored under it: then every
+    /// such session (its app gone, or its restore document refused by the new app) is named, and nothing changes.
     ///
     /// Taken, the reload swaps the apps and takes the sessions of the changed apps out of memory at once (their
     /// streams end; clients reconnect): no engine made by the old apps changes a session after that, and each
     /// session is read back from the store under the new apps by its next request. A session that changed while
     /// the store was being checked is checked again afterwards; one that then fails is logged as an error.
-    package func reload(_ apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
-        guard !apps.isEmpty else { return .refused(["no app would be served"]) }
-        let new: ServedApps
-        do {
-            new = try ServedApps(apps, rollouts: Array(served.withLock { $0.apps.rollouts.values }))
-        } catch {
-            return .refused([error.description])
-        }
+    package func reload(_ new: ServedApps, checking changed: Set<String>) -> AppReload {
+        guard !new.apps.isEmpty else { return .refused(["no app would be served"]) }
         var checked: [String: Int] = [:]
         var breaks: [String] = []
         var broken = 0
@@ -45,14 +52,7 @@ extension SessionStore {
         if broken > breaks.count { breaks.append("and \(broken - breaks.count) more sessions") }
         guard breaks.isEmpty else { return .refused(breaks) }
 
-        let (leaving, count) = sessions.withLock { sessions in
-            served.withLock { $0 = (new, $0.generation + 1) }
-            let leaving = sessions.values.filter { changed.contains($0.app) }
-            for session in leaving { sessions[session.id] = nil }
-            return (leaving, sessions.count)
-        }
-        counters.setSessions(count)
-        for session in leaving { session.closeStreams() }
+        serve(new, changing: changed)
 
         // Changed while the store was checked (by an engine of the old apps): checked again, now that none runs.
         _ = forEachStored(of: changed) { id, name -> String? in
@@ -65,6 +65,20 @@ extension SessionStore {
             return nil
         }
         return .reloaded
+    }
+
+    /// Serves `new` from now on, checking nothing: the sessions of the apps in `changed` leave memory at once (their
+    /// streams end; clients reconnect) and are read back under `new` by their next request (migrated, pinned or
+    /// started over as ``ServedApps/destination(of:)`` says). What a node does when another node published a change.
+    package func serve(_ new: ServedApps, changing changed: Set<String>) {
+        let (leaving, count) = sessions.withLock { sessions in
+            served.withLock { $0 = (new, $0.generation + 1) }
+            let leaving = sessions.values.filter { changed.contains($0.app) }
+            for session in leaving { sessions[session.id] = nil }
+            return (leaving, sessions.count)
+        }
+        counters.setSessions(count)
+        for session in leaving { session.closeStreams() }
     }
 
     /// Calls `body` with the id and app of every stored session of `apps` (in app name, then id order), until it

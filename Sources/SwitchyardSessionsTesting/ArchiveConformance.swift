@@ -40,6 +40,23 @@ public enum ArchiveConformance {
 
     /// Every check.
     public static let checks: [Check] = [
+        Check(name: "thePublishedAppsAreACompareAndSet") { open in
+            let archive = try open(.standard)
+            guard let registry = archive.registry else { return }  // a store that keeps none
+            try expect(try registry.readRegistry() == StoredRegistry(generation: 0, document: []), "nothing yet")
+            try expect(try registry.registryGeneration() == 0)
+            try registry.storeRegistry(Array("first".utf8), replacing: 0)
+            try expectThrowing(isConflict) {
+                try registry.storeRegistry(Array("lost".utf8), replacing: 0)
+            }
+            try expect(try registry.readRegistry() == StoredRegistry(generation: 1, document: Array("first".utf8)))
+            try registry.storeRegistry(Array("second".utf8), replacing: 1)
+            try expectThrowing(isConflict) {
+                try registry.storeRegistry(Array("stale".utf8), replacing: 1)
+            }
+            try expect(try registry.registryGeneration() == 2)
+            try expect(try registry.readRegistry().document == Array("second".utf8), "a conflict stored nothing")
+        },
         Check(name: "aHistoryEntryKeepsItsLifecycle") { open in
             let archive = try open(.standard)
             try archive.apply([.create(Fixture.session("s1"), creation: nil)])

@@ -30,7 +30,8 @@ struct ArchiveConformanceTests {
         let failures = ArchiveConformance.checks.filter { check in
             (try? check.run { limits in ForgetfulArchive(MemorySessionArchive(limits: limits)) }) == nil
         }
-        #expect(failures.count >= ArchiveConformance.checks.count / 2, "\(failures)")
+        // Half of the checks, not counting the published apps' (it has nothing to forget).
+        #expect(failures.count >= (ArchiveConformance.checks.count - 1) / 2, "\(failures)")
     }
 }
 

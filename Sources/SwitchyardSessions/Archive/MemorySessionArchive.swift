@@ -30,6 +30,7 @@ public final class MemorySessionArchive: SharedSessionArchive {
         /// The keys of each session's keyed creation, so that a removal finds them at once.
         var creationKeys: [String: [String]] = [:]
         var closed = false
+        var published = StoredRegistry(generation: 0, document: [])
         var observers: [@Sendable (ArchiveNotice) -> Void] = []
     }
 
@@ -247,6 +248,29 @@ public final class MemorySessionArchive: SharedSessionArchive {
         try contents.withLock { contents throws(ArchiveError) in
             guard !contents.closed else { throw ArchiveError.closed }
             return body(contents)
+        }
+    }
+}
+
+/// The published app versions, in memory like the sessions.
+extension MemorySessionArchive: AppRegistryStore {
+    public var registry: (any AppRegistryStore)? { self }
+
+    public func readRegistry() throws(ArchiveError) -> StoredRegistry {
+        try reading { $0.published }
+    }
+
+    public func registryGeneration() throws(ArchiveError) -> Int {
+        try reading { $0.published.generation }
+    }
+
+    public func storeRegistry(_ document: [UInt8], replacing generation: Int) throws(ArchiveError) {
+        try contents.withLock { contents throws(ArchiveError) in
+            guard !contents.closed else { throw ArchiveError.closed }
+            guard contents.published.generation == generation else {
+                throw .conflict("the published apps changed meanwhile (generation \(contents.published.generation))")
+            }
+            contents.published = StoredRegistry(generation: generation + 1, document: document)
         }
     }
 }

@@ -43,6 +43,9 @@ public protocol SessionArchive: Sendable {
     /// The archive as one several nodes write to, when it is: the server then checks its copies against it and
     /// follows its notices. Nil unless the archive is a ``SharedSessionArchive``.
     var shared: (any SharedSessionArchive)? { get }
+    /// Where the archive keeps the app versions published through the admin API; nil when it keeps none (then
+    /// publishing is refused and each node serves what it was started with).
+    var registry: (any AppRegistryStore)? { get }
 }
 
 extension SessionArchive {
@@ -50,6 +53,7 @@ extension SessionArchive {
     public var condition: ArchiveCondition { .ready }
     public var isDurable: Bool { true }
     public var shared: (any SharedSessionArchive)? { nil }
+    public var registry: (any AppRegistryStore)? { nil }
 }
 
 /// How an archive is doing, for readiness probes and the logs (never for a client's answer).

@@ -1,0 +1,108 @@
+import Switchyard
+import SwitchyardDefinitions
+import SwitchyardJSON
+import SwitchyardSessions
+
+/// What was published through the admin API: the document a store's registry keeps (``AppRegistryStore``), which
+/// every node of the store serves on top of the apps it was started with.
+///
+/// Published versions are immutable: a version number, once published, always means the same definition, and a
+/// retired version's number is never used again (a session's history names the versions it ran).
+struct PublishedApps: Codable, Equatable, Sendable {
+    /// A published version of an app: its definition, as sent.
+    struct Version: Codable, Equatable, Sendable {
+        var app: String
+        var version: Int
+        /// `json` or `yaml`.
+        var format: String
+        var definition: String
+        /// When it was published (seconds since 1970).
+        var published: Double
+
+        var identity: AppVersion { AppVersion(name: app, version: version) }
+    }
+
+    /// A version's share of new sessions.
+    struct Share: Codable, Equatable, Sendable {
+        var version: Int
+        var weight: Int
+    }
+
+    /// The rollout of an app, as published (it takes the place of the one the node was started with).
+    struct Rollout: Codable, Equatable, Sendable {
+        var app: String
+        var shares: [Share]
+
+        var rollout: AppRollout {
+            AppRollout(app: app, shares: shares.map { AppRollout.Share(version: $0.version, weight: $0.weight) })
+        }
+    }
+
+    /// A retired version: its sessions that no migration takes start over on `fallback`, or are gone without one.
+    struct Retired: Codable, Equatable, Sendable {
+        var app: String
+        var version: Int
+        var fallback: Int?
+        /// When it was retired (seconds since 1970).
+        var retired: Double
+
+        var identity: AppVersion { AppVersion(name: app, version: version) }
+    }
+
+    var versions: [Version] = []
+    var rollouts: [Rollout] = []
+    var retired: [Retired] = []
+
+    /// Nothing published.
+    init() {}
+
+    /// The document a registry keeps; an empty one is nothing published.
+    init(document: [UInt8]) throws {
+        guard !document.isEmpty else { return }
+        self = try JSONValue(parsing: document).decode(PublishedApps.self)
+    }
+
+    /// The document to store.
+    func document() throws -> [UInt8] {
+        try JSONValue(encoding: self).serialized()
+    }
+
+    /// The published version `identity`.
+    func version(_ identity: AppVersion) -> Version? {
+        versions.first { $0.identity == identity }
+    }
+
+    /// The published rollout of `app`.
+    func rollout(of app: String) -> Rollout? {
+        rollouts.first { $0.app == app }
+    }
+
+    /// Sets (or, nil, removes) the published rollout of `app`.
+    mutating func setRollout(_ shares: [Share]?, of app: String) {
+        rollouts.removeAll { $0.app == app }
+        if let shares { rollouts.append(Rollout(app: app, shares: shares)) }
+    }
+
+    /// Whether `identity` was retired.
+    func isRetired(_ identity: AppVersion) -> Bool {
+        retired.contains { $0.identity == identity }
+    }
+
+    /// The fallbacks of the retired versions that have one.
+    var fallbacks: [AppVersion: Int] {
+        var fallbacks: [AppVersion: Int] = [:]
+        for version in retired { fallbacks[version.identity] = version.fallback }
+        return fallbacks
+    }
+
+    /// The names of the apps whose published versions, rollout or retirements differ between `self` and `other`.
+    func changedApps(comparedTo other: PublishedApps) -> Set<String> {
+        let names = Set(versions.map(\.app) + rollouts.map(\.app) + retired.map(\.app))
+            .union(other.versions.map(\.app) + other.rollouts.map(\.app) + other.retired.map(\.app))
+        return names.filter { name in
+            versions.filter { $0.app == name } != other.versions.filter { $0.app == name }
+                || rollout(of: name) != other.rollout(of: name)
+                || retired.filter { $0.app == name } != other.retired.filter { $0.app == name }
+        }
+    }
+}
