@@ -247,7 +247,8 @@ final class AppReleases: Sendable {
         logger.notice(
             "published apps changed",
             metadata: [
-                "generation": "\(stored.generation + 1)", "apps": "\(published.changedApps(comparedTo: before))",
+                "generation": "\(stored.generation + 1)",
+                "apps": "\(published.changedApps(comparedTo: before).sorted().joined(separator: ", "))",
             ])
         apply(published, generation: stored.generation + 1)
     }
