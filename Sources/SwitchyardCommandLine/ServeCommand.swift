@@ -200,7 +200,8 @@ struct ServeCommand: ParsableCommand {
                 configuration: apiConfiguration, transport: settings.httpConfiguration, page: settings.publicFolder,
                 logger: logger)
         } catch {
-            throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
+            // The apps, rollouts and token were checked above, the folder too: what is left says itself.
+            throw ValidationError("\(error)")
         }
         do {
             try server.start()
