@@ -105,7 +105,8 @@ test-cluster:
 
 # A release of the shop (Examples/Definitions/Releases, version 1 then 2) with stored sessions: on SQLite, read under
 # load (no 410, each session migrated once), migrate --apply killed with kill -9 halfway then finished, a pinned
-# version 1; on two nodes sharing a throwaway PostgreSQL, a rolling release under load.
+# version 1; on two nodes sharing a throwaway PostgreSQL, a rolling release under load, and one published through
+# the admin API (no restart).
 test-release:
 	bash Tests/release/run.sh
 

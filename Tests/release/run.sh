@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A release of an app with stored sessions: the shop's version 1 then version 2 (Examples/Definitions/Releases) on a
 # SQLite store (read under load, migrate --apply killed with kill -9 halfway, a pinned version 1) and on two nodes
-# sharing a throwaway PostgreSQL (a rolling release under load). About 45 s.
+# sharing a throwaway PostgreSQL (a rolling release under load, and one published through the admin API without a
+# restart). About 50 s.
 #   bash Tests/release/run.sh [pytest args]
 # Logs: test-artifacts/release/ (servers, nodes, migrate runs, PostgreSQL, pytest's output).
 set -euo pipefail
