@@ -197,13 +197,18 @@ enum PostgresStatements {
         "sy_registry", "SELECT generation, document FROM switchyard_registry", [])
     static let registryGeneration = PostgresStatement(
         "sy_registry_generation", "SELECT generation FROM switchyard_registry", [])
-    /// The compare-and-set of the published apps from generation `$1` to `$1 + 1`: a row back when it was made.
+    /// The compare-and-set of the published apps from generation `$1` to `$1 + 1`: a row back when it was made. The
+    /// first write (from 0) inserts the row (a second first write finds it there: no row back); later ones update
+    /// it while it is at `$1` (a concurrent one waits for the row, then finds it moved on: no row back).
     static let storeRegistry = PostgresStatement(
         "sy_store_registry",
         """
-        INSERT INTO switchyard_registry(id, generation, document) VALUES(1, $1 + 1, $2)
-        ON CONFLICT (id) DO UPDATE SET generation = EXCLUDED.generation, document = EXCLUDED.document
-        WHERE switchyard_registry.generation = $1
-        RETURNING generation
+        WITH updated AS (
+            UPDATE switchyard_registry SET generation = $1 + 1, document = $2 WHERE id = 1 AND generation = $1
+            RETURNING generation),
+        inserted AS (
+            INSERT INTO switchyard_registry(id, generation, document) SELECT 1, $1 + 1, $2 WHERE $1 = 0
+            ON CONFLICT (id) DO NOTHING RETURNING generation)
+        SELECT generation FROM updated UNION ALL SELECT generation FROM inserted
         """, [.int8, .bytea])
 }

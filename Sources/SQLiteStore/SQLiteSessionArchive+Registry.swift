@@ -18,8 +18,10 @@ extension SQLiteSessionArchive: AppRegistryStore {
         guard !writer.isClosed else { throw .closed }
         if case .readOnly(let reason) = condition { throw .unavailable(reason) }
         let stored: Int
+        var opened: SQLiteConnection?
         do throws(SQLiteError) {
             let connection = try SQLiteConnection(path: path)
+            opened = connection
             try connection.execute("PRAGMA busy_timeout = 5000; PRAGMA synchronous = FULL; BEGIN IMMEDIATE")
             stored = try connection.integer("SELECT COALESCE(MAX(generation), 0) FROM registry")
             if stored == generation {
@@ -31,6 +33,7 @@ extension SQLiteSessionArchive: AppRegistryStore {
                 try connection.execute("ROLLBACK")
             }
         } catch {
+            if let opened, opened.inTransaction { try? opened.execute("ROLLBACK") }
             throw error.archiveError
         }
         guard stored == generation else {

@@ -74,7 +74,8 @@ extension SwitchyardAPI {
                         .text(
                             200,
                             api.metrics.exposition(
-                                store: api.sessions.archive.statistics, versions: api.sessions.sessionsByVersion),
+                                store: api.sessions.archive.statistics, versions: api.sessions.sessionsByVersion,
+                                publishedGeneration: api.releases.generation),
                             headers: api.noStore)
                     }
                 )
@@ -108,7 +109,10 @@ extension SwitchyardAPI {
             ]),
         APIRoute(
             "/api/admin/apps/{app}/rollout",
-            [("PUT", { api, request, path in try api.setRollout(app: path.app, request) })]),
+            [
+                ("PUT", { api, request, path in try api.setRollout(app: path.app, request) }),
+                ("DELETE", { api, request, path in try api.setRollout(app: path.app, request, remove: true) }),
+            ]),
         APIRoute("/api/sessions", [("POST", { api, request, _ in try api.createSession(request) })]),
         APIRoute(
             "/api/sessions/{id}",

@@ -57,7 +57,9 @@ final class Metrics: Sendable {
     }
 
     /// The Prometheus text exposition (with the store's commit counts when it reports them).
-    func exposition(store: ArchiveStatistics? = nil, versions: [AppVersion: Int] = [:]) -> String {
+    func exposition(
+        store: ArchiveStatistics? = nil, versions: [AppVersion: Int] = [:], publishedGeneration: Int = 0
+    ) -> String {
         let counts = self.counts.withLock { $0 }
         let session = sessions.current
         var text = "# HELP switchyard_http_requests_total HTTP requests by route template, method and status.\n"
@@ -102,6 +104,10 @@ final class Metrics: Sendable {
         for (version, count) in versions.sorted(by: { $0.key < $1.key }) {
             text += "switchyard_app_sessions{\(Self.labels(version))} \(count)\n"
         }
+        text += "# HELP switchyard_published_apps_generation The generation of the app versions published through "
+        text += "the admin API that this node serves (0: none); nodes of one store agree once each has looked.\n"
+        text += "# TYPE switchyard_published_apps_generation gauge\n"
+        text += "switchyard_published_apps_generation \(publishedGeneration)\n"
         text += "# HELP switchyard_app_changes_total Change requests answered (transitions, events, deep links, "
         text += "restores), by the app version of the session and whether they were accepted.\n"
         text += "# TYPE switchyard_app_changes_total counter\n"
@@ -110,7 +116,7 @@ final class Metrics: Sendable {
             text += "outcome=\"\(count.accepted ? "accepted" : "refused")\"} \(value)\n"
         }
         text += "# HELP switchyard_session_migrations_total Stored sessions offered a newer app version, by the "
-        text += "version they were on and whether they migrated or stayed (pinned).\n"
+        text += "version they were on and whether they migrated, stayed (pinned) or started over (restarted).\n"
         text += "# TYPE switchyard_session_migrations_total counter\n"
         for (count, value) in session.migrations.sorted(by: { $0.key < $1.key }) {
             text += "switchyard_session_migrations_total{\(Self.labels(count.from)),"

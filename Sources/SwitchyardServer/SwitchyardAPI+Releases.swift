@@ -10,6 +10,7 @@ extension SwitchyardAPI {
     /// versions.
     func publishedApps(_ request: HTTPRequest) throws -> HTTPResponse {
         try authorizeAdmin(request)
+        try Self.refuseQuery(request, allowing: [])
         releases.follow()
         let (generation, published, served, configured) = releases.overview()
         let apps: [JSONValue] = served.names.map { name in
@@ -40,7 +41,7 @@ extension SwitchyardAPI {
             ]
         }
         let answer: JSONValue = ["generation": .number(Double(generation)), "apps": .array(apps)]
-        return .json(200, answer.serialized(), headers: noStore)
+        return .json(200, answer.serialized(), headers: noStore + [("ETag", "\"\(generation)\"")])
     }
 
     /// `PUT /api/admin/apps/{app}/versions/{version}`: publishes that version from the definition in the body (JSON,
@@ -48,9 +49,12 @@ extension SwitchyardAPI {
     func publishVersion(app: String, version text: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try authorizeAdmin(request)
         let version = try Self.appVersionNumber(text)
+        try Self.refuseQuery(request, allowing: [])
+        let expected = try Self.expectedGeneration(request)
         let (definition, format) = try definitionText(request)
         let added = try releasing { () throws(ReleaseRefusal) in
-            try releases.publish(app: app, version: version, text: definition, format: format)
+            try releases.publish(
+                app: app, version: version, text: definition, format: format, expecting: expected, by: request.peer)
         }
         var response = try publishedApps(request)
         if added {
@@ -64,6 +68,7 @@ extension SwitchyardAPI {
     func publishedVersion(app: String, version text: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try authorizeAdmin(request)
         let identity = AppVersion(name: app, version: try Self.appVersionNumber(text))
+        try Self.refuseQuery(request, allowing: [])
         guard let published = releases.overview().published.version(identity) else {
             throw Problem.notFound("\(identity) is not published (a configured version's definition is the node's)")
         }
@@ -77,29 +82,57 @@ extension SwitchyardAPI {
     func retireVersion(app: String, version text: String, _ request: HTTPRequest) throws -> HTTPResponse {
         try authorizeAdmin(request)
         let version = try Self.appVersionNumber(text)
-        if let name = request.query.keys.sorted().first(where: { $0 != "fallback" }) {
-            throw Problem(
-                status: 400, code: "unknownParameter", title: "Malformed request",
-                detail: "unknown query parameter '\(name)'; allowed: fallback", choices: ["fallback"])
-        }
+        try Self.refuseQuery(request, allowing: ["fallback"])
         let fallback = try request.query["fallback"].map(Self.appVersionNumber)
+        let expected = try Self.expectedGeneration(request)
         let report = try releasing { () throws(ReleaseRefusal) in
-            try releases.retire(app: app, version: version, fallback: fallback)
+            try releases.retire(app: app, version: version, fallback: fallback, expecting: expected, by: request.peer)
         }
         let answer: JSONValue = ["retired": AppVersion(name: app, version: version).json, "sessions": report.json]
         return .json(200, answer.serialized(), headers: noStore)
     }
 
     /// `PUT /api/admin/apps/{app}/rollout`, `{"shares": [{"version", "weight"}]}`: which versions new sessions get.
-    func setRollout(app: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    /// `DELETE`: the app's rollout is the nodes' configured one again.
+    func setRollout(app: String, _ request: HTTPRequest, remove: Bool = false) throws -> HTTPResponse {
         try authorizeAdmin(request)
-        try requireJSON(request)
-        let body = try decode(RolloutRequest.self, request.body)
+        try Self.refuseQuery(request, allowing: [])
+        let expected = try Self.expectedGeneration(request)
+        var shares: [PublishedApps.Share]?
+        if !remove {
+            try requireJSON(request)
+            let body = try decode(RolloutRequest.self, request.body)
+            shares = body.shares.map { PublishedApps.Share(version: $0.version, weight: $0.weight) }
+        }
         try releasing { () throws(ReleaseRefusal) in
-            try releases.setRollout(
-                app: app, shares: body.shares.map { PublishedApps.Share(version: $0.version, weight: $0.weight) })
+            try releases.setRollout(app: app, shares: shares, expecting: expected, by: request.peer)
         }
         return try publishedApps(request)
+    }
+
+    /// 400 `unknownParameter` for a query parameter not in `allowed`: a misspelt one is never ignored.
+    private static func refuseQuery(_ request: HTTPRequest, allowing allowed: [String]) throws {
+        guard let name = request.query.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
+        throw Problem(
+            status: 400, code: "unknownParameter", title: "Malformed request",
+            detail: "unknown query parameter '\(name)'"
+                + (allowed.isEmpty ? "; this request takes none" : "; allowed: \(allowed.joined(separator: ", "))"),
+            choices: allowed)
+    }
+
+    /// The generation of the published apps `If-Match` names (`"7"`, the `ETag` of `GET /api/admin/apps`, or `7`);
+    /// nil without one or for `*`.
+    private static func expectedGeneration(_ request: HTTPRequest) throws -> Int? {
+        guard let value = request.headers["if-match"]?.trimmingCharacters(in: .whitespaces), value != "*" else {
+            return nil
+        }
+        let quoted = value.count >= 3 && value.hasPrefix("\"") && value.hasSuffix("\"")
+        let digits = quoted ? String(value.dropFirst().dropLast()) : value
+        guard digits.utf8.allSatisfy({ (48...57).contains($0) }), let generation = Int(digits) else {
+            throw Problem.malformed(
+                "If-Match must be the ETag of GET /api/admin/apps, a generation in quotes such as \"7\", or *")
+        }
+        return generation
     }
 
     /// A published app version number in a path: a whole number from 1.
@@ -159,19 +192,43 @@ extension Problem {
                 choices: errors)
         case .conflict(let why):
             self.init(status: 409, code: "releaseConflict", title: "Conflict", detail: why)
-        case .sessionsWouldBeLost(let report):
+        case .sessionsWouldBeLost(let report, let count):
             self.init(
                 status: 409, code: "sessionsWouldBeLost", title: "Sessions would be lost",
-                detail: "\(report.lost) stored \(report.lost == 1 ? "session runs" : "sessions run") on it that no "
-                    + "migration takes to a served version; add a migration, or name a served version with "
-                    + "?fallback=N for them to start over on",
+                detail: "\(count) stored \(count == 1 ? "session" : "sessions") would be lost: no migration takes "
+                    + "\(count == 1 ? "it" : "them") to a served version without it; add a migration, or name a "
+                    + "served version with ?fallback=N for them to start over on",
                 extra: [("sessions", report.json.serialized())])
+        case .rolloutSettling(let seconds):
+            self.init(
+                status: 409, code: "rolloutSettling", title: "Conflict",
+                detail: "the app's rollout changed moments ago, and a node may still give this version new sessions; "
+                    + "retry in \(seconds) s",
+                headers: [("Retry-After", "\(seconds)")])
         case .changedMeanwhile:
             self.init(
                 status: 409, code: "changedMeanwhile", title: "Conflict",
                 detail: "another admin change of the published apps was stored first; read them again and retry")
+        case .staleGeneration(let current):
+            self.init(
+                status: 412, code: "staleGeneration", title: "Precondition failed",
+                detail: "the published apps are at generation \(current), not the one If-Match names; read them "
+                    + "again (GET /api/admin/apps) and decide again",
+                headers: [("ETag", "\"\(current)\"")])
         case .store(let incident):
-            self = .store(incident)
+            if case .unreadable = incident.error {
+                self.init(
+                    status: 500, code: "storeUnreadable", title: "Stored data unreadable",
+                    detail: "the published apps cannot be read, so nothing was changed; the server's log names the "
+                        + "cause under incident \(incident.id)")
+            } else {
+                self.init(
+                    status: 503, code: "storeUnavailable", title: "Store unavailable",
+                    detail: "the store cannot be used right now, so nothing was changed; retry shortly (incident "
+                        + "\(incident.id))",
+                    headers: [("Retry-After", "1")])
+            }
+            extra = [("incident", Array("\"\(incident.id)\"".utf8))]
         }
     }
 }

@@ -62,8 +62,9 @@ public final class SwitchyardAPI: HTTPHandler {
         let catalogs = LockedCatalogs()
         self.catalogs = catalogs
         releases = AppReleases(
-            configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions, logger: logger,
-            now: configuration.now, changed: { catalogs.forget() })
+            configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions,
+            settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
+            logger: logger, now: configuration.now, changed: { catalogs.forget() })
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
         cors = CORSPolicy(origin: configuration.corsOrigin)
         adminToken = AdminToken(configuration.adminToken)

@@ -79,6 +79,13 @@ package struct MigrationReport: Sendable {
         counts.filter { $0.key.outcome == .lost }.values.reduce(0, +)
     }
 
+    /// How many sessions would be lost here that are not lost in `other` (a report of the same sessions under other
+    /// apps), version by version: what a change of the served apps would lose.
+    package func lost(beyond other: MigrationReport) -> Int {
+        let lostGroups = counts.filter { $0.key.outcome == .lost }
+        return lostGroups.reduce(0) { total, entry in total + max(0, entry.value - (other.counts[entry.key] ?? 0)) }
+    }
+
     /// One line per group, then its examples indented: what an operator reads.
     package var lines: [String] {
         counts.keys.sorted().flatMap { group -> [String] in

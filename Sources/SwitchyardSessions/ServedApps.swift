@@ -50,6 +50,9 @@ package struct ServedApps: Sendable {
             }
             let served = apps.filter { $0.name == rollout.app }.map(\.version)
             guard !served.isEmpty else { throw RolloutError("the rollout \(rollout) names an app that is not served") }
+            guard Set(rollout.shares.map(\.version)).count == rollout.shares.count else {
+                throw RolloutError("the rollout \(rollout) lists a version twice")
+            }
             for share in rollout.shares where !served.contains(share.version) {
                 throw RolloutError(
                     "the rollout \(rollout) names version \(share.version) of '\(rollout.app)', which is not served "
@@ -118,10 +121,10 @@ package struct ServedApps: Sendable {
         if let own {
             otherwise = .stay(
                 own, pinned: "no migration leads from version \(identity.version) to a version taking new sessions")
-        } else if let fallback = fallbacks[identity], let app = app(AppVersion(name: identity.name, version: fallback))
-        {
+        } else if let app = fallback(of: identity) {
             otherwise = .restart(
-                app, reason: "version \(identity.version) was retired; its sessions start over on version \(fallback)")
+                app,
+                reason: "version \(identity.version) was retired; its sessions start over on version \(app.version)")
         } else if versions.isEmpty {
             otherwise = .gone("the app '\(identity.name)' is not served any more")
         } else {
@@ -130,5 +133,18 @@ package struct ServedApps: Sendable {
                     + "served version (\(versions.map { "\($0.version)" }.joined(separator: ", ")))")
         }
         return targets.isEmpty ? otherwise : .migrate(targets: targets, otherwise: otherwise)
+    }
+
+    /// The served version the sessions of retired version `identity` start over on: its fallback, or when that was
+    /// retired too, the fallback's, and so on; nil when the chain reaches no served version.
+    private func fallback(of identity: AppVersion) -> NavigationApp? {
+        var next = fallbacks[identity]
+        var seen: Set<Int> = [identity.version]
+        while let version = next, seen.insert(version).inserted {
+            let step = AppVersion(name: identity.name, version: version)
+            if let app = app(step) { return app }
+            next = fallbacks[step]
+        }
+        return nil
     }
 }

@@ -174,6 +174,24 @@ struct PostgresArchiveTests {
 
     /// 200 changes of ~20 KB documents under a 256 KiB history budget: the session keeps at most 256 KiB of history
     /// (as SQL counts it), its running total is right, and its latest versions read back.
+    /// Two admins publishing at once (on two nodes, one database): exactly one write of each generation is stored.
+    @Test(.enabled(if: withPostgres)) func concurrentPublishingStoresOneWritePerGeneration() throws {
+        let database = try TestDatabase()
+        let nodes = try (0..<2).map { _ in try PostgresSessionArchive(url: database.url, connections: 4) }
+        defer { for node in nodes { node.close() } }
+        for generation in 0..<3 {
+            let stored = Mutex(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                let registry = nodes[index % 2].registry
+                if (try? registry?.storeRegistry(Array("w\(generation)-\(index)".utf8), replacing: generation)) != nil {
+                    stored.withLock { $0 += 1 }
+                }
+            }
+            #expect(stored.withLock { $0 } == 1, "generation \(generation)")
+            #expect(try nodes[1].registryGeneration() == generation + 1)
+        }
+    }
+
     @Test(.enabled(if: withPostgres)) func aSessionsHistoryStaysWithinItsByteBudget() throws {
         let database = try TestDatabase()
         let budget = 256 * 1024

@@ -1,4 +1,5 @@
 import Foundation
+import Switchyard
 import SwitchyardJSON
 import SwitchyardServer
 import SwitchyardSessions
@@ -171,6 +172,9 @@ struct PublishedAppsTests {
                 #expect(stale.status == 200, "an admin change starts from what is stored: \(stale.text)")
                 second.api.followPublishedApps()
                 #expect(try second.get("/api/sessions/\(session.id)").json["app"]?["version"] == 2, "it migrated")
+                let early = try second.request("DELETE", "/api/admin/apps/shop/versions/1", headers: Self.bearer)
+                #expect(early.status == 409 && early.json["code"] == "rolloutSettling", "\(early.text)")
+                #expect(early.header("Retry-After") != nil, "a node may not have followed the rollout yet")
             }
         }
     }
@@ -187,6 +191,63 @@ struct PublishedAppsTests {
             #expect(try server.get("/api/sessions/\(id)").json["app"]?["version"] == 1)
             let overview = try server.get("/api/admin/apps", headers: Self.bearer)
             #expect(overview.json["generation"] == 1)
+        }
+    }
+
+    @Test func anAdminChangeCanRequireTheGenerationItWasDecidedOn() throws {
+        try withServer({ $0.adminToken = AdminEndpointTests.token }) { server in
+            _ = try Self.publish(server, Self.v1, as: 1)
+            let read = try server.get("/api/admin/apps", headers: Self.bearer)
+            #expect(read.header("ETag") == "\"1\"")
+            #expect(try Self.publish(server, Self.v2, as: 2).status == 201)
+            let stale = try server.request(
+                "PUT", "/api/admin/apps/shop/rollout", body: #"{"shares":[{"version":2,"weight":1}]}"#,
+                headers: Self.bearer + [("If-Match", "\"1\"")])
+            #expect(stale.status == 412 && stale.json["code"] == "staleGeneration", "\(stale.text)")
+            #expect(stale.header("ETag") == "\"2\"")
+            let fresh = try server.request(
+                "PUT", "/api/admin/apps/shop/rollout", body: #"{"shares":[{"version":2,"weight":1}]}"#,
+                headers: Self.bearer + [("If-Match", "\"2\"")])
+            #expect(fresh.status == 200, "\(fresh.text)")
+            let garbled = try server.request(
+                "DELETE", "/api/admin/apps/shop/rollout", headers: Self.bearer + [("If-Match", "W/\"2\"")])
+            #expect(garbled.status == 400)
+        }
+    }
+
+    @Test func aRolloutListsEachVersionOnceAndCanBeHandedBack() throws {
+        try withServer({ $0.adminToken = AdminEndpointTests.token }) { server in
+            _ = try Self.publish(server, Self.v1, as: 1)
+            _ = try Self.publish(server, Self.v2, as: 2)
+            let twice = try Self.rollout(server, [(2, 1), (2, 0)])
+            #expect(twice.status == 422 && twice.json["code"] == "invalidRelease", "\(twice.text)")
+            #expect(try Self.rollout(server, [(1, 1)]).status == 200)
+            #expect(try Self.newShopSession(server).version == 1)
+            let handedBack = try server.request("DELETE", "/api/admin/apps/shop/rollout", headers: Self.bearer)
+            #expect(handedBack.status == 200, "\(handedBack.text)")
+            #expect(try Self.newShopSession(server).version == 2, "without a rollout the latest version takes them")
+            let none = try server.request("DELETE", "/api/admin/apps/shop/rollout", headers: Self.bearer)
+            #expect(none.status == 404)
+            let query = try server.get("/api/admin/apps?verbose=1", headers: Self.bearer)
+            #expect(query.status == 400 && query.json["code"] == "unknownParameter")
+        }
+    }
+
+    @Test func aRetiredVersionsFallbackChainEndsOnAServedVersion() throws {
+        let v3 = NavigationApp(name: "shop", version: 3, root: { ShopV2() })
+        let apps = try ServedApps(
+            [VersionedShop.v2, v3],
+            fallbacks: [AppVersion(name: "shop", version: 1): 2, AppVersion(name: "shop", version: 0): 1])
+        guard case .restart(let app, _) = apps.destination(of: AppVersion(name: "shop", version: 0)) else {
+            Issue.record("version 0's sessions start over")
+            return
+        }
+        #expect(app.version == 2, "0 → 1 (retired) → 2")
+        let looping = try ServedApps(
+            [v3], fallbacks: [AppVersion(name: "shop", version: 1): 2, AppVersion(name: "shop", version: 2): 1])
+        guard case .gone = looping.destination(of: AppVersion(name: "shop", version: 1)) else {
+            Issue.record("a chain that loops reaches no served version")
+            return
         }
     }
 }

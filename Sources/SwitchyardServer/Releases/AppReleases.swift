@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// Publishing, splitting and retiring are compare-and-set writes of the store's registry, made by one node; the
 /// others see the registry's generation move at their next poll (``follow()``) and serve the same apps from then
-/// on, without a restart. A node that cannot read a published definition (a newer format) logs why and serves the
-/// rest.
+/// on, without a restart. A node that cannot serve part of what was published (a definition in a newer format, a
+/// version also in its own configuration) logs why, serves the rest and goes on following.
 final class AppReleases: Sendable {
     private struct State {
         var configured: [NavigationApp]
@@ -24,26 +24,36 @@ final class AppReleases: Sendable {
         var compiled: [AppVersion: NavigationApp] = [:]
     }
 
+    /// The most bytes the published apps' document may take (every published definition is in it).
+    static let maxDocumentBytes = 16 << 20
+
     private let sessions: SessionStore
     private let logger: Logger
     private let now: @Sendable () -> Double
+    /// How long after a rollout changed a version it took new sessions from may be retired (other nodes follow
+    /// the change at their next poll); 0 with one node.
+    private let settle: Double
     /// Called after the served apps changed (the catalogs are made again).
     private let changed: @Sendable () -> Void
     private let state: Mutex<State>
 
     init(
-        configured: [NavigationApp], rollouts: [AppRollout], sessions: SessionStore, logger: Logger,
+        configured: [NavigationApp], rollouts: [AppRollout], sessions: SessionStore, settle: Double, logger: Logger,
         now: @escaping @Sendable () -> Double, changed: @escaping @Sendable () -> Void
     ) {
         self.sessions = sessions
         self.logger = logger
         self.now = now
+        self.settle = settle
         self.changed = changed
         state = Mutex(State(configured: configured, configuredRollouts: rollouts))
     }
 
     /// The store's registry, if it keeps one.
     var registry: (any AppRegistryStore)? { sessions.archive.registry }
+
+    /// The generation of the published apps served now.
+    var generation: Int { state.withLock { $0.generation } }
 
     /// Serves what the store's registry says when its generation moved since the last look; a store that fails is
     /// logged, and the apps stay as they are until the next look.
@@ -66,17 +76,19 @@ final class AppReleases: Sendable {
     }
 
     /// Serves `configured` in place of the configured apps (a SIGHUP reload), unless a stored session of an app in
-    /// `checking` could not be served then (``SwitchyardSessions/AppReload``).
+    /// `checking` could not be served then (``SwitchyardSessions/AppReload``), or one of them is a published version.
     func reload(configured apps: [NavigationApp], checking names: Set<String>) -> AppReload {
         state.withLock { state in
-            let combined: ServedApps
-            do {
-                combined = try served(
-                    configured: apps, rollouts: state.configuredRollouts, published: state.published,
-                    compiled: state.compiled)
-            } catch {
-                return .refused(["\(error)"])
+            let clashes = apps.filter { state.published.version($0.identity) != nil }.map(\.identity)
+            guard clashes.isEmpty else {
+                return .refused(
+                    clashes.map {
+                        "\($0) is published through the admin API: configure another version, or retire that one"
+                    })
             }
+            let combined = served(
+                configured: apps, rollouts: state.configuredRollouts, published: state.published,
+                compiled: state.compiled)
             if let failure = AppCheckFailure(checking: combined.apps) {
                 return .refused(failure.errors.map { "app '\($0.app)': \($0.diagnostic)" })
             }
@@ -100,7 +112,10 @@ final class AppReleases: Sendable {
     /// is stored and served by every node from then on. New sessions do not get it until a rollout names it (the
     /// first version of a new app takes them at once). Publishing the same definition again changes nothing
     /// (`false`); another definition under a published number is refused.
-    func publish(app: String, version: Int, text: String, format: DefinitionFormat) throws(ReleaseRefusal) -> Bool {
+    func publish(
+        app: String, version: Int, text: String, format: DefinitionFormat, expecting generation: Int?,
+        by requester: String
+    ) throws(ReleaseRefusal) -> Bool {
         let loaded = AppDefinition.load(text, format: format)
         guard let definition = loaded.definition else {
             throw .invalidDefinition(loaded.diagnostics.filter { $0.severity == .error })
@@ -112,7 +127,8 @@ final class AppReleases: Sendable {
         }
         let identity = AppVersion(name: app, version: version)
         var added = true
-        try change { published, current, configured throws(ReleaseRefusal) in
+        try change("publish \(identity)", expecting: generation, by: requester) {
+            published, current, configured throws(ReleaseRefusal) in
             if configured.contains(identity) {
                 throw .conflict("\(identity) is served from the nodes' configuration; publish the next version")
             }
@@ -131,7 +147,8 @@ final class AppReleases: Sendable {
             // Until a rollout names it, it takes no new sessions: the rollout in force now is written down.
             if published.rollout(of: app) == nil, let rollout = current.rollout(of: app) {
                 published.setRollout(
-                    rollout.shares.map { PublishedApps.Share(version: $0.version, weight: $0.weight) }, of: app)
+                    rollout.shares.map { PublishedApps.Share(version: $0.version, weight: $0.weight) }, of: app,
+                    at: nil)
             }
             published.versions.append(
                 PublishedApps.Version(
@@ -140,33 +157,61 @@ final class AppReleases: Sendable {
         return added
     }
 
-    /// Gives new sessions of `app` to `shares` (a split by weight; weight 0 pins a version). Sessions of a version
-    /// it no longer lists migrate when next read, or stay pinned on theirs: none is lost.
-    func setRollout(app: String, shares: [PublishedApps.Share]) throws(ReleaseRefusal) {
-        try change { published, current, _ throws(ReleaseRefusal) in
+    /// Gives new sessions of `app` to `shares` (a split by weight; weight 0 pins a version); nil gives the app back
+    /// to the rollout of the nodes' configuration (or its latest version). Sessions of a version it no longer lists
+    /// migrate when next read, or stay pinned on theirs: none is lost.
+    func setRollout(
+        app: String, shares: [PublishedApps.Share]?, expecting generation: Int?, by requester: String
+    ) throws(ReleaseRefusal) {
+        if let shares { try Self.check(shares) }
+        try change("set the rollout of '\(app)'", expecting: generation, by: requester) {
+            published, current, _ throws(ReleaseRefusal) in
             guard !current.versions(of: app).isEmpty else { throw .notFound("no app '\(app)' is served") }
-            published.setRollout(shares, of: app)
+            if shares == nil, published.rollout(of: app) == nil { throw .notFound("'\(app)' has no published rollout") }
+            published.setRollout(shares, of: app, at: now())
+        }
+    }
+
+    /// Throws unless `shares` list versions from 1, each once, at weights from 0 to the largest, one above 0.
+    private static func check(_ shares: [PublishedApps.Share]) throws(ReleaseRefusal) {
+        if let wrong = shares.first(where: { $0.version < 1 || !(0...AppRollout.maxWeight).contains($0.weight) }) {
+            throw .invalid(
+                "version \(wrong.version) at weight \(wrong.weight): versions are whole numbers from 1, weights from 0 "
+                    + "to \(AppRollout.maxWeight)")
+        }
+        if let twice = shares.first(where: { share in shares.filter { $0.version == share.version }.count > 1 }) {
+            throw .invalid("version \(twice.version) is listed twice")
+        }
+        guard shares.contains(where: { $0.weight > 0 }) else {
+            throw .invalid("the rollout gives new sessions to no version: give one a weight above 0")
         }
     }
 
     /// Retires published version `version` of `app`: its definition is no longer served. Refused while the rollout
-    /// gives it new sessions, or while stored sessions run on it that no migration takes to a served version,
-    /// unless `fallback` names a served version of the app for them to start over on. Returns the dry run of the
-    /// app's stored sessions under the apps without it.
-    func retire(app: String, version: Int, fallback: Int?) throws(ReleaseRefusal) -> MigrationReport {
+    /// gives it new sessions (or gave them until moments ago), or while stored sessions that are served now would
+    /// be lost without it (its own, or older ones a migration through it took on), unless `fallback` names a served
+    /// version of the app for them to start over on. Returns the dry run of the app's stored sessions under the apps
+    /// without it.
+    func retire(
+        app: String, version: Int, fallback: Int?, expecting generation: Int?, by requester: String
+    ) throws(ReleaseRefusal) -> MigrationReport {
         let identity = AppVersion(name: app, version: version)
         var report = MigrationReport()
-        try change { published, current, configured throws(ReleaseRefusal) in
+        try change("retire \(identity)", expecting: generation, by: requester) {
+            published, current, configured throws(ReleaseRefusal) in
             if configured.contains(identity) {
                 throw .conflict(
                     "\(identity) is served from the nodes' configuration, not published: take it out of their "
                         + "configuration instead")
             }
             guard published.version(identity) != nil else { throw .notFound("\(identity) is not published") }
-            if let share = current.rollout(of: app)?.shares.first(where: { $0.version == version }), share.weight > 0 {
+            if current.rollout(of: app)?.shares.contains(where: { $0.version == version && $0.weight > 0 }) == true {
                 throw .conflict(
                     "the rollout gives \(identity) new sessions; give them to another version first "
                         + "(PUT /api/admin/apps/\(app)/rollout)")
+            }
+            if let changed = published.rollout(of: app)?.changed, now() - changed < settle {
+                throw .rolloutSettling(seconds: Int((settle - (now() - changed)).rounded(.up)))
             }
             if let fallback {
                 guard fallback != version, current.app(AppVersion(name: app, version: fallback)) != nil else {
@@ -174,27 +219,33 @@ final class AppReleases: Sendable {
                 }
             }
             published.versions.removeAll { $0.identity == identity }
-            if let rollout = published.rollout(of: app) {
-                published.setRollout(rollout.shares.filter { $0.version != version }, of: app)
+            published.rollouts = published.rollouts.map { rollout in  // a pinned version leaves its rollout
+                var kept = rollout
+                if rollout.app == app { kept.shares.removeAll { $0.version == version } }
+                return kept
             }
             published.retired.append(
                 PublishedApps.Retired(app: app, version: version, fallback: fallback, retired: now()))
-        } checking: { planned throws(ReleaseRefusal) in
+        } checking: { current, planned throws(ReleaseRefusal) in
+            let before = sessions.plannedStored(of: [app], under: current)
             report = sessions.plannedStored(of: [app], under: planned)
-            if report.failure != nil {  // logged by the session layer
+            if before.failure != nil || report.failure != nil {  // logged by the session layer
                 throw .store(sessions.health.failed(.unavailable("the dry run stopped"), during: "retire"))
             }
-            if report.lost > 0 { throw .sessionsWouldBeLost(report) }
+            let lost = report.lost(beyond: before)
+            if lost > 0 { throw .sessionsWouldBeLost(report, count: lost) }
         }
         return report
     }
 
     /// Reads the registry, lets `edit` change what is published (seeing the apps served now and the configured
-    /// versions), checks the apps that would then be served, lets `checking` look at them, stores the result if
-    /// nothing else was stored meanwhile, and serves it.
+    /// versions), checks the apps that would then be served, lets `checking` compare them with those served now,
+    /// stores the result if nothing else was stored meanwhile (and the generation is `expected`, when given), and
+    /// serves it. `what` and `requester` are logged.
     private func change(
+        _ what: String, expecting expected: Int?, by requester: String,
         _ edit: (inout PublishedApps, ServedApps, Set<AppVersion>) throws(ReleaseRefusal) -> Void,
-        checking: (ServedApps) throws(ReleaseRefusal) -> Void = { _ throws(ReleaseRefusal) in }
+        checking: (ServedApps, ServedApps) throws(ReleaseRefusal) -> Void = { _, _ throws(ReleaseRefusal) in }
     ) throws(ReleaseRefusal) {
         guard let registry else { throw .noRegistry }
         let stored: StoredRegistry
@@ -207,6 +258,7 @@ final class AppReleases: Sendable {
         } catch {
             throw .store(sessions.health.failed(.unreadable("\(error)"), during: "read the published apps"))
         }
+        if let expected, expected != stored.generation { throw .staleGeneration(current: stored.generation) }
         apply(published, generation: stored.generation)  // the edit starts from what every node serves
         let (configured, rollouts, compiled) = state.withLock {
             ($0.configured, $0.configuredRollouts, $0.compiled)
@@ -215,27 +267,31 @@ final class AppReleases: Sendable {
         let before = published
         try edit(&published, current, Set(configured.map(\.identity)))
         guard published != before else { return }
+        let made = try compile(published, reusing: compiled, strict: true)
         let planned: ServedApps
         do {
-            planned = try served(
-                configured: configured, rollouts: rollouts, published: published,
-                compiled: compile(published, reusing: compiled, strict: true))
-        } catch let error as RolloutError {
-            throw .invalidApps([error.description])
-        } catch let error as ReleaseRefusal {
-            throw error
+            let configuredRollouts = rollouts.filter { rollout in !published.rollouts.contains { $0.app == rollout.app }
+            }
+            planned = try ServedApps(
+                configured + published.versions.compactMap { made[$0.identity] },
+                rollouts: configuredRollouts + published.rollouts.map(\.rollout), fallbacks: published.fallbacks)
         } catch {
-            throw .invalidApps(["\(error)"])
+            throw .invalidApps([error.description])
         }
         if let failure = AppCheckFailure(checking: planned.apps) {
             throw .invalidApps(failure.errors.map { "app '\($0.app)': \($0.diagnostic)" })
         }
-        try checking(planned)
+        try checking(current, planned)
         let document: [UInt8]
         do {
             document = try published.document()
         } catch {
             throw .invalidApps(["the published apps cannot be written: \(error)"])
+        }
+        guard document.count <= Self.maxDocumentBytes else {
+            throw .conflict(
+                "the published apps would take \(document.count) bytes, more than \(Self.maxDocumentBytes): retire "
+                    + "versions no session needs first")
         }
         do throws(ArchiveError) {
             try registry.storeRegistry(document, replacing: stored.generation)
@@ -245,41 +301,39 @@ final class AppReleases: Sendable {
             throw .store(sessions.health.failed(error, during: "store the published apps"))
         }
         logger.notice(
-            "published apps changed",
-            metadata: [
-                "generation": "\(stored.generation + 1)",
-                "apps": "\(published.changedApps(comparedTo: before).sorted().joined(separator: ", "))",
-            ])
+            "published apps changed: \(what)",
+            metadata: ["generation": "\(stored.generation + 1)", "by": "\(requester)"])
         apply(published, generation: stored.generation + 1)
     }
 
     // MARK: Serving
 
-    /// Serves `published` at `generation` (unless a later generation is served already).
+    /// Serves `published` at `generation` (unless a later generation is served already): what this node can of it.
     private func apply(_ published: PublishedApps, generation: Int) {
         state.withLock { state in
             guard generation > state.generation else { return }
             let compiled = (try? compile(published, reusing: state.compiled, strict: false)) ?? state.compiled
-            let combined: ServedApps
-            do {
-                combined = try served(
-                    configured: state.configured, rollouts: state.configuredRollouts, published: published,
-                    compiled: compiled)
-            } catch {
+            for version in published.versions
+            where state.configured.contains(where: { $0.identity == version.identity }) {
                 logger.error(
-                    "the published apps cannot be served together with this node's; serving them as they were",
-                    metadata: ["generation": "\(generation)", "reason": "\(error)"])
-                return
+                    "a published version is configured on this node too; this node serves its configured one",
+                    metadata: ["app": "\(version.identity)"])
             }
-            let names = published.changedApps(comparedTo: state.published)
+            let old = sessions.servedApps.apps
+            let new = served(
+                configured: state.configured, rollouts: state.configuredRollouts, published: published,
+                compiled: compiled)
             (state.generation, state.published, state.compiled) = (generation, published, compiled)
-            sessions.serve(combined, changing: names)
-            changed()
-            if !names.isEmpty {
-                logger.notice(
-                    "serving the published apps",
-                    metadata: ["generation": "\(generation)", "changed": "\(names.sorted().joined(separator: ", "))"])
+            let names = Set(old.names + new.names).filter { name in
+                old.rollout(of: name) != new.rollout(of: name)
+                    || old.fallbacks.filter { $0.key.name == name } != new.fallbacks.filter { $0.key.name == name }
+                    || old.versions(of: name).contains { new.app($0.identity) == nil }
             }
+            sessions.serve(new, changing: names)
+            changed()
+            logger.notice(
+                "serving the published apps",
+                metadata: ["generation": "\(generation)", "changed": "\(names.sorted().joined(separator: ", "))"])
         }
     }
 
@@ -307,18 +361,39 @@ final class AppReleases: Sendable {
         return compiled
     }
 
-    /// The configured apps (first: the default app stays theirs) and the published ones; a published rollout
-    /// takes the place of the configured one of its app.
+    /// The configured apps (first: the default app stays theirs) and what this node can serve of the published
+    /// ones: a published version it also has configured is its configured one; a published rollout takes the place
+    /// of the configured one of its app, without the versions this node lacks (none listed: the configured one).
     private func served(
         configured: [NavigationApp], rollouts: [AppRollout], published: PublishedApps,
         compiled: [AppVersion: NavigationApp]
-    ) throws(RolloutError) -> ServedApps {
+    ) -> ServedApps {
         let identities = Set(configured.map(\.identity))
-        let added = published.versions.compactMap { compiled[$0.identity] }.filter { !identities.contains($0.identity) }
-        let overridden = Set(published.rollouts.map(\.app))
-        return try ServedApps(
-            configured + added,
-            rollouts: rollouts.filter { !overridden.contains($0.app) } + published.rollouts.map(\.rollout),
-            fallbacks: published.fallbacks)
+        let apps =
+            configured
+            + published.versions.compactMap { compiled[$0.identity] }.filter { !identities.contains($0.identity) }
+        let servedIdentities = Set(apps.map(\.identity))
+        var byApp: [String: AppRollout] = [:]
+        for rollout in rollouts { byApp[rollout.app] = rollout }
+        for rollout in published.rollouts {
+            let shares = rollout.shares.filter {
+                servedIdentities.contains(AppVersion(name: rollout.app, version: $0.version))
+            }
+            if shares.contains(where: { $0.weight > 0 }), shares.count == Set(shares.map(\.version)).count {
+                byApp[rollout.app] = PublishedApps.Rollout(app: rollout.app, shares: shares).rollout
+            } else {
+                logger.error(
+                    "a published rollout names no version this node serves; it keeps its own rollout of the app",
+                    metadata: ["app": "\(rollout.app)"])
+            }
+        }
+        do {
+            return try ServedApps(apps, rollouts: Array(byApp.values), fallbacks: published.fallbacks)
+        } catch {
+            logger.error(
+                "the configured rollouts cannot be served with the published apps; serving them without rollouts",
+                metadata: ["reason": "\(error)"])
+            return (try? ServedApps(apps, rollouts: [], fallbacks: published.fallbacks)) ?? ServedApps(apps)
+        }
     }
 }

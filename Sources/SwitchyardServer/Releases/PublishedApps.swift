@@ -32,6 +32,8 @@ struct PublishedApps: Codable, Equatable, Sendable {
     struct Rollout: Codable, Equatable, Sendable {
         var app: String
         var shares: [Share]
+        /// When it was set (seconds since 1970); nil when setting it moved no new session (written down as it was).
+        var changed: Double?
 
         var rollout: AppRollout {
             AppRollout(app: app, shares: shares.map { AppRollout.Share(version: $0.version, weight: $0.weight) })
@@ -77,10 +79,10 @@ struct PublishedApps: Codable, Equatable, Sendable {
         rollouts.first { $0.app == app }
     }
 
-    /// Sets (or, nil, removes) the published rollout of `app`.
-    mutating func setRollout(_ shares: [Share]?, of app: String) {
+    /// Sets (or, nil, removes) the published rollout of `app`, at `time` (nil: it gives new sessions where they went).
+    mutating func setRollout(_ shares: [Share]?, of app: String, at time: Double?) {
         rollouts.removeAll { $0.app == app }
-        if let shares { rollouts.append(Rollout(app: app, shares: shares)) }
+        if let shares { rollouts.append(Rollout(app: app, shares: shares, changed: time)) }
     }
 
     /// Whether `identity` was retired.

@@ -17,10 +17,15 @@ enum ReleaseRefusal: Error {
     /// The change contradicts what is published or configured (a version number taken, a configured version, a
     /// version taking new sessions): why.
     case conflict(String)
-    /// Stored sessions would be lost: what the dry run found.
-    case sessionsWouldBeLost(MigrationReport)
+    /// Stored sessions would be lost (`count` of them, not lost before): what the dry run found.
+    case sessionsWouldBeLost(MigrationReport, count: Int)
+    /// The app's rollout changed less than a few polls ago: a node may still give the version new sessions; retry
+    /// in `seconds`.
+    case rolloutSettling(seconds: Int)
     /// Another admin change was stored first: read again and retry.
     case changedMeanwhile
+    /// The request named (`If-Match`) a generation of the published apps that is not the stored one (`current`).
+    case staleGeneration(current: Int)
     /// The store failed (the incident is logged).
     case store(StoreHealth.Incident)
 }
