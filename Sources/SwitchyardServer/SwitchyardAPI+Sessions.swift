@@ -87,14 +87,22 @@ extension SwitchyardAPI {
     }
 
     func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try sessions.session(id)
-        return try session.read { snapshot in
-            let etag = "\"\(snapshot.version)\""
-            if let match = request.headers["if-none-match"], Self.noneMatch(match, version: snapshot.version) {
-                return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
+        // A session that left memory while this request waited for it is read back (a few times at most).
+        for attempt in 1...Self.movedAttempts {
+            let session = try sessions.session(id)
+            do {
+                return try session.read { snapshot in
+                    let etag = "\"\(snapshot.version)\""
+                    if let match = request.headers["if-none-match"], Self.noneMatch(match, version: snapshot.version) {
+                        return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
+                    }
+                    return .json(200, snapshot.document(keep: true), headers: noStore + [("ETag", etag)])
+                }
+            } catch ChangeRefusal.sessionMoved where attempt < Self.movedAttempts {
+                continue
             }
-            return .json(200, snapshot.document(keep: true), headers: noStore + [("ETag", etag)])
         }
+        throw ChangeRefusal.sessionMoved
     }
 
     /// Whether an `If-None-Match` value names `version` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared

@@ -3,7 +3,10 @@ import Switchyard
 import SwitchyardJSON
 import SwitchyardServer
 import SwitchyardSessions
+import Synchronization
 import Testing
+
+@testable import SwitchyardServer
 
 /// Publishing, splitting and retiring app versions through the admin API (`/api/admin/apps/…`): checked before
 /// anything changes, stored in the store's registry, served by every node of the store without a restart.
@@ -248,6 +251,44 @@ struct PublishedAppsTests {
         guard case .gone = looping.destination(of: AppVersion(name: "shop", version: 1)) else {
             Issue.record("a chain that loops reaches no served version")
             return
+        }
+    }
+
+    /// A change of the served apps takes their sessions out of memory; a request that was waiting for one then runs
+    /// on the session read back, never answering 503 `sessionReloading` for it.
+    @Test func requestsWaitingForASessionThatLeavesMemoryRunOnItReadBack() throws {
+        let store = try TemporaryStore()
+        try store.withServer({ $0.apps = [VersionedShop.v1] }) { server, _ in
+            let id = try #require(try server.post("/api/sessions", nil).json["session"]?.stringValue)
+            let done = Atomic<Bool>(false)
+            let statuses = Mutex<[Int: Int]>([:])
+            let clients = (0..<4).map { index in
+                Thread {
+                    for round in 0..<50 {
+                        let reply =
+                            index % 2 == 0
+                            ? (try? server.post("/api/sessions/\(id)/transitions", VersionedShop.push("basket")))
+                            : (try? server.get("/api/sessions/\(id)"))
+                        statuses.withLock { $0[reply?.status ?? 0, default: 0] += 1 }
+                        if index % 2 == 0, round % 2 == 0 {
+                            _ = try? server.post("/api/sessions/\(id)/transitions", #"{"steps":[{"action":"pop"}]}"#)
+                        }
+                    }
+                }
+            }
+            let evictions = Thread {
+                while !done.load(ordering: .relaxed) {  // an admin change every few milliseconds
+                    let served = server.api.sessions.servedApps.apps
+                    server.api.sessions.serve(served, changing: ["shop"])
+                    Thread.sleep(forTimeInterval: 0.005)
+                }
+            }
+            evictions.start()
+            for client in clients { client.start() }
+            while clients.contains(where: { !$0.isFinished }) { Thread.sleep(forTimeInterval: 0.01) }
+            done.store(true, ordering: .relaxed)
+            let counted = statuses.withLock { $0 }
+            #expect(counted.keys.allSatisfy { $0 == 200 }, "\(counted)")
         }
     }
 }

@@ -16,18 +16,10 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from shop import (V1, V1_AND_V2, Load, ShopNode, app_version, call, create, history, migrate,  # noqa: E402
                   migrations_in, migrations_total, push, run_in_threads, state)
-from cluster import Postgres  # noqa: E402  (Tests/cluster/cluster.py, on the path through shop)
 from harness import wait_until  # noqa: E402  (Tests/support/harness.py)
 
 SESSIONS = 40
 RACED = 10  # sessions no client touches during the restarts: read on both nodes at once afterwards
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    server = Postgres().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -18,19 +18,11 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from shop import (RELEASES, Load, ShopNode, app_version, call, history, migrations_in, push,  # noqa: E402
                   state)
-from cluster import Postgres  # noqa: E402
 from harness import wait_until  # noqa: E402
 
 TOKEN = "release-admin-token-0123456789"
 ADMIN = {"Authorization": f"Bearer {TOKEN}"}
 SESSIONS = 24
-
-
-@pytest.fixture(scope="module")
-def postgres():
-    server = Postgres().start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture
