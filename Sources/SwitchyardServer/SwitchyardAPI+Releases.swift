@@ -197,7 +197,7 @@ extension Problem {
                 status: 409, code: "sessionsWouldBeLost", title: "Sessions would be lost",
                 detail: "\(count) stored \(count == 1 ? "session" : "sessions") would be lost: no migration takes "
                     + "\(count == 1 ? "it" : "them") to a served version without it; add a migration, or name a "
-                    + "served version with ?fallback=N for them to start over on",
+                    + "served version with ?fallback=N for \(count == 1 ? "it" : "them") to start over on",
                 extra: [("sessions", report.json.serialized())])
         case .rolloutSettling(let seconds):
             self.init(
