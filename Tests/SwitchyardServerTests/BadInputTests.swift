@@ -123,7 +123,7 @@ struct MissingMemberTests {
         (#"{"action":"respondToAlert"}"#, "action 'respondToAlert' needs 'choice'"),
         (#"{"action":"push"}"#, "action 'push' needs 'route'"),
         (#"{"steps":[{"action":"popToRoot"},{"action":"popItem"}]}"#, "action 'popItem' needs 'item'"),
-        (#"{"action":"pushStack","route":"todo"}"#, "action 'pushStack' needs 'routes'"),
+        (#"{"action":"pushStack","route":null}"#, "action 'pushStack' needs 'routes'"),
     ])
     func isRefusedWithTheMemberNamed(body: String, detail: String) throws {
         try withServer { server in
@@ -133,6 +133,27 @@ struct MissingMemberTests {
             #expect(reply.json["code"] == "missingMember")
             #expect(reply.json["detail"]?.stringValue == detail)
             #expect(try session.state().version == 0)
+        }
+    }
+
+    /// A member the step's action does not take is refused, never ignored: a client that sends `route` with `pop`
+    /// means something the server would not do. Null stands for absent.
+    @Test(arguments: [
+        (#"{"action":"pop","route":"todo"}"#, "action 'pop' takes no 'route'; its members: action, animated"),
+        (
+            #"{"steps":[{"action":"push","route":"todo","input":"a","title":"Buy"}]}"#,
+            "action 'push' takes no 'title'; its members: action, animated, route, input"
+        ),
+    ])
+    func aMemberTheActionDoesNotTakeIsRefused(body: String, detail: String) throws {
+        try withServer { server in
+            let session = try server.createSession()
+            let reply = try session.transition(body)
+            #expect(reply.status == 400)
+            #expect(reply.json["code"] == "unusedMember")
+            #expect(reply.json["detail"]?.stringValue == detail)
+            #expect(try session.state().version == 0)
+            #expect(try session.transition(#"{"action":"back","route":null}"#).status != 400, "null is absent")
         }
     }
 }

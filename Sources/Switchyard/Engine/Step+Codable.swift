@@ -5,8 +5,40 @@ extension Step: Codable {
         case result
     }
 
-    /// Every member a step's JSON object may have (an action uses some of them and ignores the others).
+    /// Every member a step's JSON object may have (each action takes some of them: ``memberNames(of:)``).
     public static let memberNames = Member.allCases.map(\.rawValue)
+
+    /// The members a step of `action` may have: `action`, `animated` and those of its operation. Any other member
+    /// of a step (unless null) is refused (`unusedMember`).
+    public static func memberNames(of action: Action) -> [String] {
+        [Member.action, .animated].map(\.rawValue) + members(of: action).map(\.rawValue)
+    }
+
+    /// The members of `action`'s operation.
+    static func members(of action: Action) -> [Member] {
+        switch action {
+        case .root, .route, .show, .push, .focusFirst, .addTab: [.route, .input]
+        case .hasRoot, .isRoot, .focus, .selectTab: [.route]
+        case .pushStack: [.routes]
+        case .present: [.route, .input, .presentation]
+        case .popTo: [.route, .match]
+        case .popItem, .removeTab: [.item]
+        case .finish: [.result]
+        case .presentAlert: [.title, .message, .actions]
+        case .respondToAlert: [.choice]
+        case .pop, .popToRoot, .child, .dismiss, .dismissCoordinator, .back, .dismissModal: []
+        }
+    }
+
+    /// Throws `unusedMember` for a member `action` does not take.
+    private static func refuseUnused(_ member: Member, of action: Action) throws {
+        let allowed = memberNames(of: action)
+        throw NavigationError(
+            code: "unusedMember", category: .invalidRequest,
+            message: "action '\(action.rawValue)' takes no '\(member.rawValue)'; its members: "
+                + allowed.joined(separator: ", "),
+            choices: allowed)
+    }
 
     /// The members of a step's JSON object, each decoded when present.
     struct Members {
@@ -27,6 +59,10 @@ extension Step: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Member.self)
         let action = try Self.action(named: try container.decode(String.self, forKey: .action))
+        let taken = Self.members(of: action) + [.action, .animated]
+        for member in Member.allCases where !taken.contains(member) && container.contains(member) {
+            if try !container.decodeNil(forKey: member) { try Self.refuseUnused(member, of: action) }
+        }
         // Every member is type-checked, whether or not the action uses it (as the wire always did); then the
         // action takes the ones it needs.
         var members = Members()
@@ -50,6 +86,9 @@ extension Step: Codable {
     /// the step is wrong. Decoding such an object with `Codable` gives the same step or says what is wrong.
     public init?(plainJSON object: [String: JSONValue]) {
         guard case .string(let name) = object["action"], let action = Action(rawValue: name) else { return nil }
+        let taken = Self.memberNames(of: action)
+        // A member the action does not take: Codable says which.
+        guard object.allSatisfy({ taken.contains($0.key) || $0.value == .null }) else { return nil }
         func string(_ member: Member) -> String?? {
             switch object[member.rawValue] {
             case nil, .null?: .some(nil)

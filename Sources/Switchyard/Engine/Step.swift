@@ -1,8 +1,8 @@
 /// One step of a chain: an engine operation addressed by name, as the server receives it in JSON.
 ///
 /// `{"action":"push","route":"todo","input":"42"}`. The ``operation`` holds exactly the members its action uses, so
-/// the compiler lists every place a new action must be handled; members an action does not use are ignored when
-/// decoding, and a member it needs but lacks is refused then (`missingMember`), before anything runs.
+/// the compiler lists every place a new action must be handled; a member an action does not take is refused when
+/// decoding (`unusedMember`), and so is a member it needs but lacks (`missingMember`), before anything runs.
 ///
 /// ```swift
 /// Step(.push(route: "todo", input: "42"))
