@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "SwitchyardCommandLine", targets: ["SwitchyardCommandLine"]),
         .library(name: "SwitchyardDefinitions", targets: ["SwitchyardDefinitions"]),
+        .library(name: "SwitchyardClient", targets: ["SwitchyardClient"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
     ],
@@ -70,6 +71,9 @@ let package = Package(
             name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // The store several nodes share: the only module that touches libpq's pointers.
         .target(name: "PostgresStore", dependencies: ["CPostgreSQL", "SwitchyardSessions", "SwitchyardJSON"]),
+        // A client for apps: follows a session's stream over Foundation's URLSession (FoundationNetworking on Linux).
+        // Needs only the JSON module, not the engine.
+        .target(name: "SwitchyardClient", dependencies: ["SwitchyardJSON"]),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
         // Apps declared as data (JSON or YAML): read, checked with JSON Pointers, run by the same engine.
@@ -121,7 +125,7 @@ let package = Package(
             name: "SwitchyardServerTests",
             dependencies: [
                 "SwitchyardServer", "SwitchyardSessions", "SwitchyardSessionsTesting", "SwitchyardCommandLine",
-                "Switchyard", "SwitchyardDefinitions",
+                "Switchyard", "SwitchyardDefinitions", "SwitchyardClient",
                 "TodoDemo",
                 "MicroHTTP", "HTTPTestSupport",
                 "SQLiteStore",

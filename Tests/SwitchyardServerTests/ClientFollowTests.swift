@@ -1,0 +1,93 @@
+import Foundation
+import SwitchyardClient
+import SwitchyardJSON
+import Testing
+
+/// `SwitchyardClient`'s follower: the event-stream reader, the version chain, and following a live session over
+/// real HTTP to its end.
+@Suite("Swift client: following a session")
+struct ClientFollowTests {
+    @Test func eventsAreReadWhereverTheChunksAreCut() {
+        let stream = Array(
+            ": heartbeat\r\nid: 7\r\nevent: state\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\nretry: 900\nevent: patch\ndata: [é]\n\n"
+                .utf8)
+        for cut in 0...stream.count {
+            var parser = EventStreamParser()
+            let events = parser.feed(stream[..<cut]) + parser.feed(stream[cut...])
+            #expect(
+                events == [
+                    ServerSentEvent(type: "state", data: "{\"a\":\n1}", id: "7"),
+                    ServerSentEvent(type: "patch", data: "[é]", id: "7"),
+                ], "cut at \(cut)")
+            #expect(parser.retryMilliseconds == 900)
+        }
+    }
+
+    @Test func aPatchThatDoesNotFollowOnIsAGap() throws {
+        let state = #"{"session":"s","version":3,"app":{"name":"todo","version":1},"visible":{"path":["a"]}}"#
+        guard case .document(let three) = StreamStep.of(ServerSentEvent(type: "state", data: state), after: nil) else {
+            Issue.record("a state document")
+            return
+        }
+        let next = #"[{"op":"test","path":"/version","value":3},{"op":"replace","path":"/version","value":4}]"#
+        guard case .document(let four) = StreamStep.of(ServerSentEvent(type: "patch", data: next), after: three) else {
+            Issue.record("the next version")
+            return
+        }
+        #expect(four.version == 4 && four.visiblePath == ["a"])
+        guard case .gap = StreamStep.of(ServerSentEvent(type: "patch", data: next), after: four) else {
+            Issue.record("a patch from version 3 on version 4 is a gap")
+            return
+        }
+        guard case .gap = StreamStep.of(ServerSentEvent(type: "state", data: state), after: four) else {
+            Issue.record("a state older than the one held is a gap")
+            return
+        }
+    }
+
+    @Test func aFollowerSeesEveryChangeThenTheSessionsEnd() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let session = try server.createSession()
+        let follower = SessionFollower(
+            server: try #require(URL(string: "http://127.0.0.1:\(server.port)")), session: session.id)
+        let watchdog = Task {  // a follower that never ends fails the test instead of hanging it
+            try await Task.sleep(for: .seconds(60))
+            follower.stop()
+        }
+        defer { watchdog.cancel() }
+        var versions: [Int] = []
+        var connections: [ConnectionState] = []
+        var changed = false
+        for await update in follower.updates() {
+            switch update {
+            case .state(let document):
+                versions.append(document.version)
+                if !changed {
+                    changed = true
+                    try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+                    try session.logIn()
+                    for _ in 0..<10 {
+                        try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+                        try session.must(session.transition(#"{"action":"selectTab","route":"todos"}"#))
+                    }
+                }
+                let now = try session.state()
+                if document.version == now.version {
+                    #expect(document.json == now.json, "the follower holds what the server holds")
+                    #expect(try server.request("DELETE", "/api/sessions/\(session.id)").status == 204)
+                }
+            case .connection(let state):
+                connections.append(state)
+            }
+        }
+        #expect(versions.first == 0)
+        #expect(versions == versions.sorted(), "in order")
+        #expect(connections.first == .connecting && connections.contains(.live))
+        guard case .failed(let problem)? = connections.last else {
+            Issue.record("a deleted session ends the follower: \(connections)")
+            return
+        }
+        #expect(problem.status == 404)
+    }
+}
