@@ -90,4 +90,63 @@ struct ClientFollowTests {
         }
         #expect(problem.status == 404)
     }
+
+    /// The server stops and starts again (on its store, at the same address) while the follower follows, three
+    /// times, with changes made while the follower was away: it reconnects by itself, the server replays what it
+    /// missed from `Last-Event-ID`, and it ends on the server's state.
+    @Test func aFollowerCarriesOnAcrossServerRestarts() async throws {
+        let store = try TemporaryStore()
+        var port: UInt16 = 0
+        func start() throws -> TestServer {
+            let archive = try store.open()
+            let server = try TestServer({ $0.archive = archive }, transport: { $0.port = port })
+            port = server.port
+            return server
+        }
+        var server = try start()
+        let id = try server.createSession().id
+        let follower = SessionFollower(server: try #require(URL(string: "http://127.0.0.1:\(port)")), session: id)
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            follower.stop()
+        }
+        defer { watchdog.cancel() }
+        var restarts = 0
+        var reconnections = 0
+        var last = -1
+        var expected = -1
+        for await update in follower.updates() {
+            switch update {
+            case .state(let document):
+                #expect(document.version > last, "in order, each version once")
+                last = document.version
+                guard document.version == expected || expected < 0 else { continue }
+                if restarts == 3 {
+                    #expect(document.json == (try server.get("/api/sessions/\(id)")).json)
+                    follower.stop()
+                    continue
+                }
+                // Away: the server stops, and starts again; changes are made before the follower is back.
+                server.stop()
+                server = try start()
+                restarts += 1
+                let session = DemoSession(server: server, id: id, created: try server.get("/api/sessions/\(id)"))
+                if restarts == 1 {
+                    try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+                    try session.logIn()
+                } else {
+                    try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+                    try session.must(session.transition(#"{"action":"selectTab","route":"todos"}"#))
+                }
+                expected = try #require(try session.state().version)
+            case .connection(.reconnecting):
+                reconnections += 1
+            case .connection:
+                break
+            }
+        }
+        server.stop()
+        #expect(restarts == 3 && last == expected, "it reached the server's last version \(expected): \(last)")
+        #expect(reconnections >= 3)
+    }
 }
