@@ -39,7 +39,7 @@ struct TransitionRequest: StrictRequest, PlainJSONDecodable {
         }
         switch members["steps"] {
         case nil:
-            guard let step = Step(plainJSON: members) else { return nil }
+            guard let step = Step(plainJSON: members, besides: ["coordinator", "expectedVersion"]) else { return nil }
             steps = [step]
         case .array(let elements)?:
             var steps: [Step] = []

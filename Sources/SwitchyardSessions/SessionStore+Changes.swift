@@ -39,8 +39,11 @@ extension SessionStore {
                 // requests go on), longer each time, so that one of them gets through.
                 usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
             }
-            let (reply, aftermath, version) = session.withState { state -> (SessionReply?, Aftermath, AppVersion?) in
-                let version = state.engine.app
+            let (reply, aftermath, version) = session.withState { state -> (SessionReply?, Aftermath, AppVersion??) in
+                // Left memory while this request waited: not counted as a change (the caller reads it back).
+                if state.ended { return (render(.refused(.sessionMoved)), .none, nil) }
+                // The version the change is counted under (the outer nil: not counted).
+                let version: AppVersion?? = .some(state.engine.app)
                 switch attemptChange(&state, app: session.app, request, time: time, render: render) {
                 case .done(let reply, let aftermath):
                     return (reply, aftermath, version)
@@ -64,8 +67,10 @@ extension SessionStore {
             case .evict: evict(session)
             }
             if let reply {
-                counters.countChange(
-                    of: version ?? AppVersion(name: session.app, version: 1), accepted: reply.isSuccess)
+                if let version {
+                    counters.countChange(
+                        of: version ?? AppVersion(name: session.app, version: 1), accepted: reply.isSuccess)
+                }
                 return reply
             }
         }

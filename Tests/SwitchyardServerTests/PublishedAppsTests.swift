@@ -291,4 +291,30 @@ struct PublishedAppsTests {
             #expect(counted.keys.allSatisfy { $0 == 200 }, "\(counted)")
         }
     }
+
+    @Test func aReloadThatDropsAVersionTheRolloutNamesIsRefused() throws {
+        try withServer({
+            $0.apps = [VersionedShop.v1, VersionedShop.v2]
+            $0.rollouts = [
+                AppRollout(app: "shop", shares: [.init(version: 1, weight: 1), .init(version: 2, weight: 0)])
+            ]
+        }) { server in
+            guard case .refused(let lines) = server.api.reload(apps: [VersionedShop.v2], checking: ["shop"]) else {
+                Issue.record("a reload that leaves the rollout without its version is refused")
+                return
+            }
+            #expect(lines.first?.contains("shop=1:1,2:0") == true, "\(lines)")
+            let created = try Self.newShopSession(server)
+            #expect(created.version == 1, "the rollout is as it was")
+        }
+    }
+
+    @Test func removingARolloutCountsAsAChangeOfWhereNewSessionsGo() {
+        var published = PublishedApps()
+        published.setRollout([.init(version: 2, weight: 1)], of: "shop", at: nil)
+        #expect(published.rolloutChanges?["shop"] == nil, "written down as it was: it moved no session")
+        published.setRollout(nil, of: "shop", at: 100)
+        #expect(published.rollout(of: "shop") == nil)
+        #expect(published.rolloutChanges?["shop"] == 100, "a retire waits for the nodes to follow a removal too")
+    }
 }

@@ -84,11 +84,13 @@ extension Step: Codable {
     /// The step of a JSON object in one pass, without `Codable`, for the common shapes: nil when any member is not
     /// of its plain JSON type, when a member needs `Codable` (`presentation`, `match`, `routes`, `actions`), or when
     /// the step is wrong. Decoding such an object with `Codable` gives the same step or says what is wrong.
-    public init?(plainJSON object: [String: JSONValue]) {
+    public init?(plainJSON object: [String: JSONValue], besides others: Set<String> = []) {
         guard case .string(let name) = object["action"], let action = Action(rawValue: name) else { return nil }
         let taken = Self.memberNames(of: action)
-        // A member the action does not take: Codable says which.
-        guard object.allSatisfy({ taken.contains($0.key) || $0.value == .null }) else { return nil }
+        // A member the action does not take: Codable says which. `others` belong to the request around the step.
+        guard object.allSatisfy({ taken.contains($0.key) || others.contains($0.key) || $0.value == .null }) else {
+            return nil
+        }
         func string(_ member: Member) -> String?? {
             switch object[member.rawValue] {
             case nil, .null?: .some(nil)

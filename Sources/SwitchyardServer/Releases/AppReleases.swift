@@ -89,6 +89,11 @@ final class AppReleases: Sendable {
             let combined = served(
                 configured: apps, rollouts: state.configuredRollouts, published: state.published,
                 compiled: state.compiled)
+            let kept = Set(combined.rollouts.values.map(\.app))
+            let dropped = state.configuredRollouts.filter { !kept.contains($0.app) }
+            guard dropped.isEmpty else {
+                return .refused(dropped.map { "the rollout \($0) names a version the reloaded apps do not serve" })
+            }
             if let failure = AppCheckFailure(checking: combined.apps) {
                 return .refused(failure.errors.map { "app '\($0.app)': \($0.diagnostic)" })
             }
@@ -210,7 +215,7 @@ final class AppReleases: Sendable {
                     "the rollout gives \(identity) new sessions; give them to another version first "
                         + "(PUT /api/admin/apps/\(app)/rollout)")
             }
-            if let changed = published.rollout(of: app)?.changed, now() - changed < settle {
+            if let changed = published.rolloutChanges?[app], now() - changed < settle {
                 throw .rolloutSettling(seconds: Int((settle - (now() - changed)).rounded(.up)))
             }
             if let fallback {
@@ -374,7 +379,17 @@ final class AppReleases: Sendable {
             + published.versions.compactMap { compiled[$0.identity] }.filter { !identities.contains($0.identity) }
         let servedIdentities = Set(apps.map(\.identity))
         var byApp: [String: AppRollout] = [:]
-        for rollout in rollouts { byApp[rollout.app] = rollout }
+        for rollout in rollouts {
+            if rollout.shares.allSatisfy({
+                servedIdentities.contains(AppVersion(name: rollout.app, version: $0.version))
+            }) {
+                byApp[rollout.app] = rollout
+            } else {
+                logger.error(
+                    "a configured rollout names a version this node does not serve; the app goes without it",
+                    metadata: ["rollout": "\(rollout)"])
+            }
+        }
         for rollout in published.rollouts {
             let shares = rollout.shares.filter {
                 servedIdentities.contains(AppVersion(name: rollout.app, version: $0.version))

@@ -32,8 +32,6 @@ struct PublishedApps: Codable, Equatable, Sendable {
     struct Rollout: Codable, Equatable, Sendable {
         var app: String
         var shares: [Share]
-        /// When it was set (seconds since 1970); nil when setting it moved no new session (written down as it was).
-        var changed: Double?
 
         var rollout: AppRollout {
             AppRollout(app: app, shares: shares.map { AppRollout.Share(version: $0.version, weight: $0.weight) })
@@ -54,6 +52,8 @@ struct PublishedApps: Codable, Equatable, Sendable {
     var versions: [Version] = []
     var rollouts: [Rollout] = []
     var retired: [Retired] = []
+    /// When each app's rollout last moved new sessions (set or removed; seconds since 1970).
+    var rolloutChanges: [String: Double]? = nil
 
     /// Nothing published.
     init() {}
@@ -82,7 +82,8 @@ struct PublishedApps: Codable, Equatable, Sendable {
     /// Sets (or, nil, removes) the published rollout of `app`, at `time` (nil: it gives new sessions where they went).
     mutating func setRollout(_ shares: [Share]?, of app: String, at time: Double?) {
         rollouts.removeAll { $0.app == app }
-        if let shares { rollouts.append(Rollout(app: app, shares: shares, changed: time)) }
+        if let shares { rollouts.append(Rollout(app: app, shares: shares)) }
+        if let time { rolloutChanges = (rolloutChanges ?? [:]).merging([app: time]) { _, new in new } }
     }
 
     /// Whether `identity` was retired.
