@@ -96,16 +96,12 @@ struct ClientFollowTests {
     /// missed from `Last-Event-ID`, and it ends on the server's state.
     @Test func aFollowerCarriesOnAcrossServerRestarts() async throws {
         let store = try TemporaryStore()
-        var port: UInt16 = 0
-        func start() throws -> TestServer {
-            let archive = try store.open()
-            let server = try TestServer({ $0.archive = archive }, transport: { $0.port = port })
-            port = server.port
-            return server
-        }
+        let address = ServerAddress()
+        func start() throws -> TestServer { try store.server(at: address) }
         var server = try start()
         let id = try server.createSession().id
-        let follower = SessionFollower(server: try #require(URL(string: "http://127.0.0.1:\(port)")), session: id)
+        let follower = SessionFollower(
+            server: try #require(URL(string: "http://127.0.0.1:\(address.port)")), session: id)
         let watchdog = Task {
             try await Task.sleep(for: .seconds(60))
             follower.stop()

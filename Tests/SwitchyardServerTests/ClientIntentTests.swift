@@ -72,17 +72,12 @@ struct ClientIntentTests {
     /// sent meanwhile wait in the file, survive the queue itself, and are applied once each when it is back.
     @Test func intentsWaitInTheirFileWhileTheServerIsAway() async throws {
         let store = try TemporaryStore()
-        var port: UInt16 = 0
-        func start() throws -> TestServer {
-            let archive = try store.open()
-            let server = try TestServer({ $0.archive = archive }, transport: { $0.port = port })
-            port = server.port
-            return server
-        }
+        let address = ServerAddress()
+        func start() throws -> TestServer { try store.server(at: address) }
         var server = try start()
         let session = try server.createSession()
         try session.logIn()
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let url = try #require(URL(string: "http://127.0.0.1:\(address.port)"))
         let file = URL(fileURLWithPath: store.folder).appendingPathComponent("intents.json")
         server.stop()
 

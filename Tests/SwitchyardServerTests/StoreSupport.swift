@@ -42,6 +42,25 @@ final class TemporaryStore: Sendable {
     }
 }
 
+/// The address a server keeps across restarts: the port the first start was given, taken again by the next ones.
+final class ServerAddress: Sendable {
+    private let bound = Mutex<UInt16>(0)
+    /// The port (0 before the first start).
+    var port: UInt16 { bound.withLock { $0 } }
+    fileprivate func take(_ port: UInt16) { bound.withLock { $0 = port } }
+}
+
+extension TemporaryStore {
+    /// A server on a newly opened archive of this store at `address` (a free port the first time): starting one
+    /// after stopping the last is a restart clients find where they left it.
+    func server(at address: ServerAddress) throws -> TestServer {
+        let archive = try open()
+        let server = try TestServer({ $0.archive = archive }, transport: { $0.port = address.port })
+        address.take(server.port)
+        return server
+    }
+}
+
 /// An archive that fails on demand around a real one: for the server's handling of store faults.
 final class FaultyArchive: SessionArchive {
     let inner: any SessionArchive
