@@ -14,20 +14,6 @@ extension SessionStore {
     /// The most sessions a refused reload names (the rest are counted).
     static let maxReportedBreaks = 20
 
-    /// Replaces the served apps with `apps` (the first the default; the rollouts stay as they are), unless a stored
-    /// session of an app named in `changed` could not be restored under them: see ``reload(_:checking:)-(ServedApps,_)``.
-    package func reload(_ apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
-        guard !apps.isEmpty else { return .refused(["no app would be served"]) }
-        let current = served.withLock { $0.apps }
-        do {
-            return reload(
-                try ServedApps(apps, rollouts: Array(current.rollouts.values), fallbacks: current.fallbacks),
-                checking: changed)
-        } catch {
-            return .refused([error.description])
-        }
-    }
-
     /// Serves `new`, unless a stored session of an app named in `changed` could not be restored under it: then every
     /// such session (its app gone, or its restore document refused by the new app) is named, and nothing changes.
     ///

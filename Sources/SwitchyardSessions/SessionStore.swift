@@ -17,8 +17,8 @@ package final class SessionStore: Sendable {
     /// The removals from the archive that a session being read back must not miss: a load cannot bring back a
     /// session that a delete or an expiry took away meanwhile. (Taken after `sessions` when both are held.)
     private let removals = Mutex(RemovalLedger())
-    /// The apps served now (`configuration.apps` until a reload replaces them, ``reload(_:checking:)``) and how
-    /// many reloads replaced them.
+    /// The apps served now (`configuration.apps` until a reload or an admin change replaces them,
+    /// ``reload(_:checking:)`` and ``serve(_:changing:)``) and how many times they were replaced.
     let served: Mutex<(apps: ServedApps, generation: Int)>
     package let configuration: SessionConfiguration
     /// Where sessions are stored: the configured archive, or this store's own memory.

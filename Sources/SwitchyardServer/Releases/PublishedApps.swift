@@ -97,15 +97,4 @@ struct PublishedApps: Codable, Equatable, Sendable {
         for version in retired { fallbacks[version.identity] = version.fallback }
         return fallbacks
     }
-
-    /// The names of the apps whose published versions, rollout or retirements differ between `self` and `other`.
-    func changedApps(comparedTo other: PublishedApps) -> Set<String> {
-        let names = Set(versions.map(\.app) + rollouts.map(\.app) + retired.map(\.app))
-            .union(other.versions.map(\.app) + other.rollouts.map(\.app) + other.retired.map(\.app))
-        return names.filter { name in
-            versions.filter { $0.app == name } != other.versions.filter { $0.app == name }
-                || rollout(of: name) != other.rollout(of: name)
-                || retired.filter { $0.app == name } != other.retired.filter { $0.app == name }
-        }
-    }
 }
