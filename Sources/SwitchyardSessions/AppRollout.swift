@@ -52,15 +52,31 @@ public struct AppRollout: Sendable, Equatable, CustomStringConvertible {
                         "'\(item)' in '\(text)' is not VERSION or VERSION:WEIGHT (whole numbers, from 1, and from 0 "
                             + "to \(Self.maxWeight))"))
             }
-            guard !shares.contains(where: { $0.version == version }) else {
-                return .failure(RolloutError("version \(version) is listed twice in '\(text)'"))
-            }
             shares.append(Share(version: version, weight: weight))
         }
-        guard shares.contains(where: { $0.weight > 0 }) else {
-            return .failure(RolloutError("'\(text)' gives new sessions to no version: give one a weight above 0"))
+        let rollout = AppRollout(app: parts[0], shares: shares)
+        do {
+            try rollout.check()
+        } catch {
+            return .failure(error)
         }
-        return .success(AppRollout(app: parts[0], shares: shares))
+        return .success(rollout)
+    }
+
+    /// Throws unless the shares are versions from 1, each listed once, at weights from 0 to ``maxWeight``, one of
+    /// them above 0: what every rollout must be, whether read from a flag, given in Swift or published.
+    public func check() throws(RolloutError) {
+        if let wrong = shares.first(where: { $0.version < 1 || !(0...Self.maxWeight).contains($0.weight) }) {
+            throw RolloutError(
+                "the rollout \(self) has version \(wrong.version) at weight \(wrong.weight): versions are whole "
+                    + "numbers from 1, weights from 0 to \(Self.maxWeight)")
+        }
+        if let twice = shares.first(where: { share in shares.filter { $0.version == share.version }.count > 1 }) {
+            throw RolloutError("the rollout \(self) lists version \(twice.version) twice")
+        }
+        guard shares.contains(where: { $0.weight > 0 }) else {
+            throw RolloutError("the rollout \(self) gives new sessions to no version: give one a weight above 0")
+        }
     }
 
     /// `todo=1:90,2:10`.

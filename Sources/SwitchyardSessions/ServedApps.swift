@@ -42,17 +42,9 @@ package struct ServedApps: Sendable {
         var byName: [String: AppRollout] = [:]
         for rollout in rollouts {
             guard byName[rollout.app] == nil else { throw RolloutError("two rollouts name the app '\(rollout.app)'") }
-            guard rollout.shares.allSatisfy({ (0...AppRollout.maxWeight).contains($0.weight) }),
-                rollout.shares.contains(where: { $0.weight > 0 })
-            else {
-                throw RolloutError(
-                    "the rollout \(rollout) needs weights from 0 to \(AppRollout.maxWeight), one of them above 0")
-            }
+            try rollout.check()
             let served = apps.filter { $0.name == rollout.app }.map(\.version)
             guard !served.isEmpty else { throw RolloutError("the rollout \(rollout) names an app that is not served") }
-            guard Set(rollout.shares.map(\.version)).count == rollout.shares.count else {
-                throw RolloutError("the rollout \(rollout) lists a version twice")
-            }
             for share in rollout.shares where !served.contains(share.version) {
                 throw RolloutError(
                     "the rollout \(rollout) names version \(share.version) of '\(rollout.app)', which is not served "

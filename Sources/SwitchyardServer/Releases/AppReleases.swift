@@ -168,27 +168,18 @@ final class AppReleases: Sendable {
     func setRollout(
         app: String, shares: [PublishedApps.Share]?, expecting generation: Int?, by requester: String
     ) throws(ReleaseRefusal) {
-        if let shares { try Self.check(shares) }
+        if let shares {
+            do {
+                try PublishedApps.Rollout(app: app, shares: shares).rollout.check()
+            } catch {
+                throw .invalid(error.description)
+            }
+        }
         try change("set the rollout of '\(app)'", expecting: generation, by: requester) {
             published, current, _ throws(ReleaseRefusal) in
             guard !current.versions(of: app).isEmpty else { throw .notFound("no app '\(app)' is served") }
             if shares == nil, published.rollout(of: app) == nil { throw .notFound("'\(app)' has no published rollout") }
             published.setRollout(shares, of: app, at: now())
-        }
-    }
-
-    /// Throws unless `shares` list versions from 1, each once, at weights from 0 to the largest, one above 0.
-    private static func check(_ shares: [PublishedApps.Share]) throws(ReleaseRefusal) {
-        if let wrong = shares.first(where: { $0.version < 1 || !(0...AppRollout.maxWeight).contains($0.weight) }) {
-            throw .invalid(
-                "version \(wrong.version) at weight \(wrong.weight): versions are whole numbers from 1, weights from 0 "
-                    + "to \(AppRollout.maxWeight)")
-        }
-        if let twice = shares.first(where: { share in shares.filter { $0.version == share.version }.count > 1 }) {
-            throw .invalid("version \(twice.version) is listed twice")
-        }
-        guard shares.contains(where: { $0.weight > 0 }) else {
-            throw .invalid("the rollout gives new sessions to no version: give one a weight above 0")
         }
     }
 
