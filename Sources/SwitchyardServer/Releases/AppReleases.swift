@@ -266,11 +266,12 @@ final class AppReleases: Sendable {
         let made = try compile(published, reusing: compiled, strict: true)
         let planned: ServedApps
         do {
-            let configuredRollouts = rollouts.filter { rollout in !published.rollouts.contains { $0.app == rollout.app }
-            }
+            let publishedRollouts = published.rollouts.map(\.rollout)
             planned = try ServedApps(
-                configured + published.versions.compactMap { made[$0.identity] },
-                rollouts: configuredRollouts + published.rollouts.map(\.rollout), fallbacks: published.fallbacks)
+                Self.apps(configured: configured, published: published, compiled: made),
+                rollouts: rollouts.filter { rollout in !publishedRollouts.contains { $0.app == rollout.app } }
+                    + publishedRollouts,
+                fallbacks: published.fallbacks)
         } catch {
             throw .invalidApps([error.description])
         }
@@ -357,6 +358,16 @@ final class AppReleases: Sendable {
         return compiled
     }
 
+    /// The configured apps (first: the default app stays theirs), then the published ones made from their
+    /// definitions; a published version also configured is the configured one.
+    private static func apps(
+        configured: [NavigationApp], published: PublishedApps, compiled: [AppVersion: NavigationApp]
+    ) -> [NavigationApp] {
+        let identities = Set(configured.map(\.identity))
+        return configured
+            + published.versions.compactMap { compiled[$0.identity] }.filter { !identities.contains($0.identity) }
+    }
+
     /// The configured apps (first: the default app stays theirs) and what this node can serve of the published
     /// ones: a published version it also has configured is its configured one; a published rollout takes the place
     /// of the configured one of its app, without the versions this node lacks (none listed: the configured one).
@@ -364,10 +375,7 @@ final class AppReleases: Sendable {
         configured: [NavigationApp], rollouts: [AppRollout], published: PublishedApps,
         compiled: [AppVersion: NavigationApp]
     ) -> ServedApps {
-        let identities = Set(configured.map(\.identity))
-        let apps =
-            configured
-            + published.versions.compactMap { compiled[$0.identity] }.filter { !identities.contains($0.identity) }
+        let apps = Self.apps(configured: configured, published: published, compiled: compiled)
         let servedIdentities = Set(apps.map(\.identity))
         var byApp: [String: AppRollout] = [:]
         for rollout in rollouts {
