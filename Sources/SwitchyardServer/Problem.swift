@@ -68,18 +68,22 @@ struct Problem: Error {
     /// The durable store failed and nothing of the request was applied or acknowledged: 503 with `Retry-After`
     /// when a retry may succeed, 500 when the stored data cannot be read. The detail is fixed text naming the
     /// incident; what went wrong is in the server's log under that id, never in the answer.
-    static func store(_ incident: StoreHealth.Incident) -> Problem {
+    /// `data` names what could not be read, `kept` what was therefore not done.
+    static func store(
+        _ incident: StoreHealth.Incident, data: String = "this session's stored data",
+        kept: String = "nothing was applied"
+    ) -> Problem {
         var problem: Problem
         if case .unreadable = incident.error {
             problem = Problem(
                 status: 500, code: "storeUnreadable", title: "Stored data unreadable",
-                detail: "this session's stored data cannot be read, so nothing was applied; the server's log names "
-                    + "the cause under incident \(incident.id)")
+                detail: "\(data) cannot be read, so \(kept); the server's log names the cause under incident "
+                    + incident.id)
         } else {
             problem = Problem(
                 status: 503, code: "storeUnavailable", title: "Store unavailable",
-                detail: "the session store cannot be used right now, so nothing was applied; retry shortly "
-                    + "(incident \(incident.id))",
+                detail: "the session store cannot be used right now, so \(kept); retry shortly (incident "
+                    + "\(incident.id))",
                 headers: [("Retry-After", "1")])
         }
         problem.extra = [("incident", Array("\"\(incident.id)\"".utf8))]

@@ -216,19 +216,7 @@ extension Problem {
                     + "again (GET /api/admin/apps) and decide again",
                 headers: [("ETag", "\"\(current)\"")])
         case .store(let incident):
-            if case .unreadable = incident.error {
-                self.init(
-                    status: 500, code: "storeUnreadable", title: "Stored data unreadable",
-                    detail: "the published apps cannot be read, so nothing was changed; the server's log names the "
-                        + "cause under incident \(incident.id)")
-            } else {
-                self.init(
-                    status: 503, code: "storeUnavailable", title: "Store unavailable",
-                    detail: "the store cannot be used right now, so nothing was changed; retry shortly (incident "
-                        + "\(incident.id))",
-                    headers: [("Retry-After", "1")])
-            }
-            extra = [("incident", Array("\"\(incident.id)\"".utf8))]
+            self = .store(incident, data: "the published apps", kept: "nothing was changed")
         }
     }
 }
