@@ -45,10 +45,6 @@ extension SwitchyardAPI {
         }
     }
 
-    /// How many times a change runs on a session that keeps leaving memory while it waits (then 503
-    /// `sessionReloading`).
-    static let movedAttempts = 3
-
     /// Finds the session, decodes the request (`decode` gives the change and its `expectedVersion`), then applies
     /// or previews it.
     private func run(
@@ -56,7 +52,7 @@ extension SwitchyardAPI {
         _ decode: () throws -> (SessionChange, expectedVersion: Int?)
     ) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
-        var session = try sessions.session(id, key: key)
+        let session = try sessions.session(id, key: key)
         try requireJSON(request)
         // Decoded here, before the session's lock; what cannot be read is answered by the pipeline, after a
         // retried key's replay, and remembered under the key like any answer.
@@ -67,34 +63,19 @@ extension SwitchyardAPI {
         let changeRequest = ChangeRequest(
             decoded.map(\.0), expectedVersions: (try? decoded.get())?.1, key: key,
             fingerprint: key == nil ? 0 : RequestFingerprint.of(request), body: request.body)
-        // A session that left memory while this request waited for it (a reload of its app, an eviction) is read
-        // back and the request runs on it, a few times at most; a deleted one is then 404.
-        for _ in 1..<Self.movedAttempts {
-            var moved = false
-            let reply: HTTPResponse
+        return try onLiveSession(id, key: key, first: session) { session in
             switch mode {
             case .apply:
-                reply = HTTPResponse(
-                    sessions.change(session, changeRequest) { outcome in
-                        if case .refused(.sessionMoved) = outcome { moved = true }
-                        return render(outcome, to: request, session: id)
-                    })
-            case .preview:
-                do {
-                    reply = previewResponse(try sessions.preview(session, changeRequest))
-                } catch .sessionMoved {
-                    moved = true
-                    reply = response(to: ChangeRefusal.sessionMoved, session: id)
+                var moved = false
+                let reply = sessions.change(session, changeRequest) { outcome in
+                    if case .refused(.sessionMoved) = outcome { moved = true }
+                    return render(outcome, to: request, session: id)
                 }
+                if moved { throw ChangeRefusal.sessionMoved }
+                return HTTPResponse(reply)
+            case .preview:
+                return previewResponse(try sessions.preview(session, changeRequest))
             }
-            guard moved else { return reply }
-            session = try sessions.session(id, key: key)
-        }
-        switch mode {
-        case .apply:
-            return HTTPResponse(sessions.change(session, changeRequest) { render($0, to: request, session: id) })
-        case .preview:
-            return previewResponse(try sessions.preview(session, changeRequest))
         }
     }
 

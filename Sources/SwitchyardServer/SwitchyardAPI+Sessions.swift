@@ -87,22 +87,37 @@ extension SwitchyardAPI {
     }
 
     func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        // A session that left memory while this request waited for it is read back (a few times at most).
-        for attempt in 1...Self.movedAttempts {
-            let session = try sessions.session(id)
-            do {
-                return try session.read { snapshot in
-                    let etag = "\"\(snapshot.version)\""
-                    if let match = request.headers["if-none-match"], Self.noneMatch(match, version: snapshot.version) {
-                        return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
-                    }
-                    return .json(200, snapshot.document(keep: true), headers: noStore + [("ETag", etag)])
+        try onLiveSession(id) { session in
+            try session.read { snapshot in
+                let etag = "\"\(snapshot.version)\""
+                if let match = request.headers["if-none-match"], Self.noneMatch(match, version: snapshot.version) {
+                    return HTTPResponse(status: 304, headers: noStore + [("ETag", etag)])
                 }
-            } catch ChangeRefusal.sessionMoved where attempt < Self.movedAttempts {
-                continue
+                return .json(200, snapshot.document(keep: true), headers: noStore + [("ETag", etag)])
             }
         }
-        throw ChangeRefusal.sessionMoved
+    }
+
+    /// How many times a request runs on a session that keeps leaving memory while it waits (then 503
+    /// `sessionReloading`).
+    static let movedAttempts = 3
+
+    /// Runs `body` on session `id` (`first`, or looked up with the idempotency `key`), and again on the session
+    /// read back when it left memory while `body` waited for it (a reload of its app, an admin change, an eviction):
+    /// `body` throws ``SwitchyardSessions/ChangeRefusal/sessionMoved`` then. After ``movedAttempts`` tries that
+    /// refusal is the answer; a session deleted meanwhile is 404.
+    func onLiveSession<Result>(
+        _ id: String, key: String? = nil, first: Session? = nil, _ body: (Session) throws -> Result
+    ) throws -> Result {
+        var session = try first ?? sessions.session(id, key: key)
+        for _ in 1..<Self.movedAttempts {
+            do {
+                return try body(session)
+            } catch ChangeRefusal.sessionMoved {
+                session = try sessions.session(id, key: key)
+            }
+        }
+        return try body(session)
     }
 
     /// Whether an `If-None-Match` value names `version` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared
