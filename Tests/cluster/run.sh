@@ -6,25 +6,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-VENV="${VENV:-.venv}"
-PY="$VENV/bin/python"
-BIN="${SWITCHYARD_BIN:-.build/debug/switchyard}"
-
-fail() { echo "cluster tests: $*" >&2; exit 1; }
-[ -x "$BIN" ] || fail "server binary $BIN is missing — build it first (swift build --product switchyard)"
+# shellcheck source=../support/cluster-tmp.sh
+source Tests/support/cluster-tmp.sh
+cluster_preflight "cluster tests"
 "$BIN" serve --help | grep -- --database-url >/dev/null || fail "$BIN has no --database-url (rebuild it)"
-ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || fail "PostgreSQL is missing — install the Debian package postgresql"
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || fail "nginx is missing — install the Debian package nginx"
-[ -x "$PY" ] || fail "no Python venv at $VENV (make venv creates it with pytest)"
 
 mkdir -p test-artifacts/cluster
 # This run's logs only (the browser test's page-* files are its own).
 rm -f test-artifacts/cluster/node-?.log test-artifacts/cluster/nginx* test-artifacts/cluster/postgres.log
 # Every temporary folder of the run (PostgreSQL clusters, node and server folders) lives in CLUSTER_TMP, swept at
 # exit with what pytest left running (Tests/support/cluster-tmp.sh).
-# shellcheck source=../support/cluster-tmp.sh
-source Tests/support/cluster-tmp.sh
 use_cluster_tmp 'switchyard-node-*/node.pid' 'switchyard-nginx-*/nginx.pid'
-export SWITCHYARD_BIN="$BIN"
 
 "$PY" -m pytest -x -q -p no:cacheprovider Tests/cluster "$@" 2>&1 | tee test-artifacts/cluster/pytest.log
