@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardJSON
 
 /// A change an app asks a session for: a step or chain (`transitions`), a flow event (`events`) or a deep link
 /// (`deeplinks`), as the API's JSON body, with a stable id. The id is sent as `Idempotency-Key` on every try, so a
@@ -28,19 +29,56 @@ public struct Intent: Codable, Sendable, Equatable, Identifiable {
         self.id = id
     }
 
-    /// A transition: `{"action": "push", "route": "todo", "input": "42"}` or a chain.
-    public static func transition(_ json: String) -> Intent {
-        Intent(.transitions, body: Data(json.utf8))
+    /// An intent of `kind` whose body is the JSON text `json` (as the API documents it).
+    public init(_ kind: Kind, json: String, id: String = UUID().uuidString) {
+        self.init(kind, body: Data(json.utf8), id: id)
     }
 
-    /// A flow event: `{"name": "login", "fields": {"username": "ada"}}`.
-    public static func event(_ json: String) -> Intent {
-        Intent(.events, body: Data(json.utf8))
+    /// An intent of `kind` whose body is `json`.
+    public init(_ kind: Kind, _ json: JSONValue, id: String = UUID().uuidString) {
+        self.init(kind, body: Data(json.serialized()), id: id)
     }
 
-    /// A deep link: `{"url": "todo://todos/42"}`.
+    /// A transition: `steps` in order from `coordinator` (a node id such as `n5`, or a type name for the one nearest
+    /// the visible screen; the root coordinator when nil), refused with 412 unless the session is at
+    /// `expectedVersion` when one is given.
+    public static func transition(_ steps: [Step], coordinator: String? = nil, expectedVersion: Int? = nil) -> Intent {
+        var body: [String: JSONValue] = ["steps": .array(steps.map(\.json))]
+        if let coordinator { body["coordinator"] = .string(coordinator) }
+        if let expectedVersion { body["expectedVersion"] = .number(Double(expectedVersion)) }
+        return Intent(.transitions, .object(body))
+    }
+
+    /// A flow event `name`, from the entry `from` (the nearest handler when nil), with its `payload` and the values
+    /// of the screen's `fields`.
+    public static func event(
+        _ name: String, from: String? = nil, payload: JSONValue? = nil, fields: [String: String] = [:]
+    ) -> Intent {
+        var body: [String: JSONValue] = ["name": .string(name)]
+        if let from { body["from"] = .string(from) }
+        if let payload { body["payload"] = payload }
+        if !fields.isEmpty { body["fields"] = .object(fields.mapValues { .string($0) }) }
+        return Intent(.events, .object(body))
+    }
+
+    /// A deep link: `todo://todos/42`.
     public static func deepLink(_ url: String) -> Intent {
-        let escaped = url.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return Intent(.deeplinks, body: Data(#"{"url":"\#(escaped)"}"#.utf8))
+        Intent(.deeplinks, .object(["url": .string(url)]))
+    }
+
+    /// What tapping a control whose action is `action` sends, with the current values of the screen's fields by id
+    /// (for a toggle, its new state: `"true"` or `"false"`); nil for an action this client does not know.
+    public init?(_ action: ScreenAction, fields: [String: String] = [:]) {
+        switch action {
+        case .transition(let coordinator, let steps):
+            self = .transition(steps.map(Step.init(json:)), coordinator: coordinator)
+        case .event(let from, let name, let payload, let names):
+            let values = names.reduce(into: [String: String]()) { $0[$1] = fields[$1] ?? "" }
+            self = .event(name, from: from, payload: payload, fields: values)
+        case .deepLink(let url):
+            self = .deepLink(url)
+        case .unknown:
+            return nil
+        }
     }
 }

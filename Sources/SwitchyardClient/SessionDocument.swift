@@ -1,7 +1,7 @@
 import SwitchyardJSON
 
-/// A session's state document as the server sent it (docs/state-document.md), with the members an app reads most
-/// at hand: its version, app version, and what is visible.
+/// A session's state document as the server sent it (docs/state-document.md): the JSON itself (what a patch applies
+/// to), the members an app reads most at hand, and the whole document typed (``state``).
 public struct SessionDocument: Sendable, Equatable {
     /// The whole document.
     public let json: JSONValue
@@ -15,6 +15,9 @@ public struct SessionDocument: Sendable, Equatable {
     public let visiblePath: [String]
     /// The visible screen's title.
     public let title: String?
+    /// The whole document typed: the tree of coordinators, stacks, tabs, alerts and screens. Nil only when it does
+    /// not decode as this client's model (a server newer than the client); ``json`` still holds all of it.
+    public let state: SessionState?
 
     /// The document `json`; nil unless it is a state document (it has `session`, `version` and `visible`).
     public init?(_ json: JSONValue) {
@@ -36,6 +39,7 @@ public struct SessionDocument: Sendable, Equatable {
             visiblePath = []
         }
         title = json["visible"]?["screen"]?["title"]?.stringValue
+        state = try? JSONValueDecoder().decode(SessionState.self, from: json)
     }
 
     public static func == (lhs: SessionDocument, rhs: SessionDocument) -> Bool {

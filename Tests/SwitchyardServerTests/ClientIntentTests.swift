@@ -7,8 +7,6 @@ import Testing
 /// kept in a file while the server is away, refused for good with the typed problem.
 @Suite("Swift client: intents")
 struct ClientIntentTests {
-    static let settings = #"{"action":"selectTab","route":"settings"}"#
-    static let todos = #"{"action":"selectTab","route":"todos"}"#
 
     /// Collects `count` deliveries (or fewer, when the queue stops first).
     static func collect(_ deliveries: AsyncStream<IntentQueue.Delivery>, _ count: Int) async -> [IntentQueue.Delivery] {
@@ -28,9 +26,11 @@ struct ClientIntentTests {
             server: try #require(URL(string: "http://127.0.0.1:\(server.port)")), session: session.id)
         defer { queue.stop() }
         let deliveries = queue.deliveries()
-        try queue.send(.event(#"{"name":"completeOnboarding"}"#))
-        try queue.send(.event(#"{"name":"login","fields":{"username":"ada"}}"#))
-        for index in 0..<20 { try queue.send(.transition(index.isMultiple(of: 2) ? Self.settings : Self.todos)) }
+        try queue.send(.event("completeOnboarding"))
+        try queue.send(.event("login", fields: ["username": "ada"]))
+        for index in 0..<20 {
+            try queue.send(.transition([.selectTab(index.isMultiple(of: 2) ? "settings" : "todos")]))
+        }
         let delivered = await Self.collect(deliveries, 22)
         #expect(delivered.count == 22)
         #expect(delivered.allSatisfy { if case .applied = $0 { true } else { false } })
@@ -44,27 +44,38 @@ struct ClientIntentTests {
         defer { server.stop() }
         let session = try server.createSession()
         try session.logIn()
-        try session.must(session.transition(Self.settings))
+        try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
         let queue = try IntentQueue(
             server: try #require(URL(string: "http://127.0.0.1:\(server.port)")), session: session.id)
         defer { queue.stop() }
         let deliveries = queue.deliveries()
-        try queue.send(
-            .transition(#"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"admin"}]}"#))
-        try queue.send(.transition(#"{"action":"selectTab","route":"nowhere"}"#))
-        try queue.send(.transition(Self.todos))
-        let delivered = await Self.collect(deliveries, 3)
-        guard case .refused(_, let redirected) = delivered.first,
-            case .refused(_, let unknown) = delivered.dropFirst().first,
-            case .applied(_, let status, _) = delivered.last
+        try queue.send(.transition([.push("admin")], coordinator: "SettingsCoordinator"))
+        try queue.send(.transition([.selectTab("nowhere")]))
+        try queue.send(.transition([.selectTab("todos")], expectedVersion: 3))
+        try queue.send(.transition([.selectTab("todos")]))
+        let delivered = await Self.collect(deliveries, 4)
+        guard delivered.count == 4, case .refused(_, let redirected) = delivered[0],
+            case .refused(_, let unknown) = delivered[1], case .refused(_, let stale) = delivered[2],
+            case .applied(_, let status, _) = delivered[3]
         else {
-            Issue.record("refused, refused, applied: \(delivered)")
+            Issue.record("refused, refused, refused, applied: \(delivered)")
             return
         }
-        #expect(redirected.status == 409 && redirected.code == "redirected", "\(redirected)")
-        let now = try JSONValue(parsing: redirected.body)
-        #expect(now["currentVersion"] != nil && now["state"] != nil, "the problem says where the session is now")
-        #expect(unknown.status == 400 && unknown.code == "unknownRoute", "\(unknown)")
+        // The redirect was applied as version 4: the problem carries it, typed, for the app to show.
+        guard case .redirected(let redirectedTo, let shown) = redirected.kind else {
+            Issue.record("a typed redirect: \(redirected)")
+            return
+        }
+        #expect(redirected.status == 409 && redirectedTo == 4)
+        #expect(shown?.state?.visible.path == ["authenticated", "profile"])
+        #expect(shown?.state?.pendingRoute?.route == "admin" && shown?.state?.pendingRoute?.presentation == .push)
+        #expect(unknown.status == 400 && unknown.code == "unknownRoute" && unknown.kind == .refused, "\(unknown)")
+        // expectedVersion 3 is stale: 412 with the version the session is at and its state.
+        guard case .staleVersion(let current, let state) = stale.kind else {
+            Issue.record("a typed stale version: \(stale)")
+            return
+        }
+        #expect(stale.status == 412 && current == 4 && state?.version == 4)
         #expect(status == 200)
     }
 
@@ -83,7 +94,7 @@ struct ClientIntentTests {
 
         let away = try IntentQueue(server: url, session: session.id, file: file)
         let awayDeliveries = away.deliveries()
-        for index in 0..<10 { try away.send(.transition(index.isMultiple(of: 2) ? Self.settings : Self.todos)) }
+        for index in 0..<10 { try away.send(.transition([.selectTab(index.isMultiple(of: 2) ? "settings" : "todos")])) }
         try await Task.sleep(for: .milliseconds(600))  // tries, and finds no server
         away.stop()
         for await _ in awayDeliveries {}

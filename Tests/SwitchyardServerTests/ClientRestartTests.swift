@@ -96,7 +96,7 @@ struct ClientRestartTests {
         let total = 1000
         for index in 0..<total {
             try queue.send(
-                .transition(#"{"action":"selectTab","route":"\#(index.isMultiple(of: 2) ? "settings" : "todos")"}"#))
+                .transition([.selectTab(index.isMultiple(of: 2) ? "settings" : "todos")]))
         }
 
         var applied = 0
