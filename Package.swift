@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SwitchyardClient", targets: ["SwitchyardClient"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
+        .executable(name: "switchyard-follow", targets: ["SwitchyardFollow"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -74,6 +75,8 @@ let package = Package(
         // A client for apps: follows a session's stream over Foundation's URLSession (FoundationNetworking on Linux).
         // Needs only the JSON module, not the engine.
         .target(name: "SwitchyardClient", dependencies: ["SwitchyardJSON"]),
+        // `switchyard-follow URL [SESSION]`: prints a session's visible path live; the Swift client's example.
+        .executableTarget(name: "SwitchyardFollow", dependencies: ["SwitchyardClient"], path: "Examples/Follow"),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
         // Apps declared as data (JSON or YAML): read, checked with JSON Pointers, run by the same engine.
@@ -99,6 +102,9 @@ let package = Package(
         // A program whose app is misdeclared, for the test that a start is refused (Tests/example/check.py).
         .executableTarget(
             name: "MisdeclaredApp", dependencies: ["Switchyard", "SwitchyardCommandLine"], path: "Tests/MisdeclaredApp"),
+        // Drives a session with the Swift client for the cluster test of both clients (Tests/cluster/test_clients.py).
+        .executableTarget(
+            name: "ClientDriver", dependencies: ["SwitchyardClient", "SwitchyardJSON"], path: "Tests/ClientDriver"),
         // Benchmark target for the HTTP transport alone: a trivial JSON endpoint (scripts/bench-http.sh).
         .executableTarget(
             name: "MicroHTTPHello",

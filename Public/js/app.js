@@ -1,19 +1,28 @@
 // Wires the page together: session from the URL, the live stream, posting controls, browser history.
-import { api, sessionPath, curlFor, ApiError } from './api.js';
+import { Switchyard, ClientProblem, newId, webStorage } from './switchyard-client.js';
 import { buildView } from './layout.js';
 import { Phone } from './render.js';
 import { Inspector } from './inspector.js';
 import { el } from './screen.js';
 import { showProblem } from './toast.js';
-import { applyPatch } from './patch.js';
 
 const state = {
-  id: null, doc: null, view: null, stream: null, retry: null, historyTimer: null,
+  id: null, doc: null, view: null, follower: null, queue: null, historyTimer: null,
   traversing: false, depth: 0,
   curlVersion: -1, // the version the curl box shows the request of (newer changes from elsewhere replace it)
   viewing: null, // an earlier version or a preview shown instead of the live state: { doc, onApply }
   refetches: 0, // patches that did not fit the state shown (a missed version): the state was fetched whole instead
 };
+
+// The page is a client of the API like any app: the same module (switchyard-client.js) an app imports.
+const client = new Switchyard();
+const sessionPath = (id) => client.sessionPath(id);
+
+/** The shell command equivalent to a POST of `body` to `path` on this origin. */
+function curlFor(path, body) {
+  const json = JSON.stringify(body).replace(/'/g, `'\\''`);
+  return `curl -sS -X POST ${location.origin}${path} -H 'Content-Type: application/json' -d '${json}'`;
+}
 
 const phone = new Phone(document.getElementById('phone'), {
   onAction: perform,
@@ -67,28 +76,30 @@ function apply(doc) {
 }
 
 function report(err) {
-  if (err instanceof ApiError) showProblem(err.problem);
+  if (err instanceof ClientProblem) showProblem(err.problem);
   else showProblem({ title: 'Unexpected problem', detail: String(err?.message || err) });
 }
 
-/** POSTs to a session endpoint, shows the equivalent curl, renders the answer or the problem. */
+/**
+ * Sends a change to a session endpoint through the session's intent queue (in order, each with its own
+ * Idempotency-Key, kept in localStorage until answered), shows the equivalent curl, renders the answer or the problem.
+ */
 async function send(endpoint, body) {
-  if (!state.id || !state.doc) return;
+  if (!state.id || !state.doc || !state.queue) return;
   const path = `${sessionPath(state.id)}/${endpoint}`;
   inspector.showRequest(curlFor(path, body));
-  try {
-    const doc = await api.post(path, body);
-    state.curlVersion = Math.max(state.curlVersion, doc.version);
-    apply(doc);
-  } catch (err) {
+  const delivery = await state.queue.send({ id: newId(), kind: endpoint, body });
+  if (delivery.applied) {
+    state.curlVersion = Math.max(state.curlVersion, delivery.applied.version);
+    apply(delivery.applied);
+  } else if (delivery.refused) {
+    const problem = delivery.refused;
     state.curlVersion = Math.max(state.curlVersion, state.doc?.version ?? -1);
-    report(err);
-    if (err instanceof ApiError && err.status === 412 && err.body?.tree) apply(err.body);
-    // A route guard redirected: the redirect is a new version, and the problem carries it.
-    if (err instanceof ApiError && err.body?.code === 'redirected' && err.body.state?.tree) apply(err.body.state);
-  } finally {
-    syncHistory();
+    report(problem);
+    // A stale version carries the session as it is; a guard's redirect is a new version, and the problem carries it.
+    if (problem.state?.tree) apply(problem.state);
   }
+  syncHistory();
 }
 
 function perform(action, pageEl, toggle) {
@@ -149,7 +160,7 @@ async function viewVersion(version) {
   if (version === state.doc.version) { closeViewing(); return; }
   const id = state.id;
   try {
-    const doc = await api.version(id, version);
+    const doc = await client.version(id, version);
     if (state.id !== id) return; // another session was opened meanwhile
     const live = state.doc.version;
     const path = (doc.visible?.path || []).join(' › ');
@@ -167,7 +178,7 @@ async function previewDeepLink(url) {
   const path = `${sessionPath(id)}/preview/deeplinks`;
   inspector.showRequest(curlFor(path, { url }));
   try {
-    const preview = await api.post(path, { url });
+    const preview = await client.request('POST', path, { url });
     if (state.id !== id) return; // another session was opened meanwhile
     const changes = preview.patch?.length ?? 0;
     const outcome = preview.result?.deepLink === 'pending' ? 'it would wait (pending)' : 'it would open';
@@ -199,7 +210,7 @@ function adopt(id) {
 
 async function startNewSession() {
   try {
-    const doc = await api.createSession();
+    const doc = await client.createSession();
     adopt(doc.session);
     history.replaceState({ sy: doc.session, depth: 0 }, '', `/s/${encodeURIComponent(doc.session)}`);
     state.depth = 0;
@@ -216,11 +227,11 @@ async function openSession(id) {
   adopt(id);
   state.depth = history.state?.sy === id ? history.state.depth || 0 : 0;
   try {
-    apply(await api.getSession(id));
+    apply(await client.getSession(id));
     connect();
     showDeepLinkExamplesOf(id);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) showNotFound(id);
+    if (err instanceof ClientProblem && err.status === 404) showNotFound(id);
     else {
       report(err);
       showMessage('Cannot load this session', 'The server did not answer. Is it running?', 'Start a new session');
@@ -230,7 +241,7 @@ async function openSession(id) {
 
 /** The deep-link examples of the session's own app (its patterns with sample values), whichever apps are served. */
 function showDeepLinkExamplesOf(id) {
-  api.sessionCatalog(id).then((catalog) => {
+  client.sessionCatalog(id).then((catalog) => {
     if (state.id === id) inspector.showDeepLinkExamples(catalog.deepLinkExamples || []);
   }, () => {});
 }
@@ -252,62 +263,45 @@ function showMessage(title, detail, buttonText) {
   document.getElementById('phone').setAttribute('aria-busy', 'false');
 }
 
-// ---- live stream -----------------------------------------------------------------------------
+// ---- live stream: the client's follower (Last-Event-ID on reconnect, the whole state after a gap) -----------
 
 function disconnect() {
-  clearTimeout(state.retry);
-  state.stream?.close();
-  state.stream = null;
+  state.follower?.stop();
+  state.follower = null;
+  state.queue?.stop();
+  state.queue = null;
   inspector.setLive('off');
 }
+
+const LIVE = { connecting: 'connecting', live: 'on', reconnecting: 'connecting', failed: 'off' };
 
 function connect() {
   disconnect();
   const id = state.id;
-  const es = new EventSource(api.streamUrl(id));
-  state.stream = es;
-  inspector.setLive('connecting');
-  es.addEventListener('open', () => {
-    inspector.setLive('on');
-    api.getSession(id).then(apply, () => {}); // catch up on anything missed while reconnecting
+  state.queue = client.intents(id, {
+    storage: webStorage(localStorage, `switchyard.intents.${id}`),
+    // Changes kept from before a reload (the server was away) are sent first; their answers are shown too.
+    onDelivery: (delivery) => { if (state.id === id && delivery.applied) apply(delivery.applied); },
+    onRetry: ({ attempt, problem }) => {
+      if (attempt === 1 && state.id === id) {
+        showProblem({ title: 'Waiting for the server', status: problem?.status || undefined,
+          detail: 'Your change is kept and will be sent once the server answers.' }, { timeout: 4000 });
+      }
+    },
   });
-  es.addEventListener('state', (e) => {
-    try { apply(JSON.parse(e.data)); } catch { /* a malformed event is skipped; the next one catches up */ }
-  });
-  // A change as a JSON Patch from the version before (its first operation tests `/version`). One for a version this
-  // page already has (from its own POST's answer) is skipped; one that does not fit (a version was missed) makes the
-  // page fetch the whole state.
-  es.addEventListener('patch', (e) => {
-    const version = Number(e.lastEventId);
-    const current = state.doc;
-    if (current && version <= Number(current.version)) return;
-    try {
-      const { result, ...base } = current;
-      apply(applyPatch(base, JSON.parse(e.data)));
-    } catch {
+  state.follower = client.follow(id, {
+    onState: (doc) => { if (state.id === id) apply(doc); },
+    onConnection: (connection) => {
+      if (state.id !== id) return;
+      inspector.setLive(LIVE[connection.state]);
+      if (connection.state === 'failed' && connection.problem.status === 404) showNotFound(id);
+    },
+    // A patch that did not fit the state held (a missed version): the follower reads the whole state again.
+    onGap: () => {
       state.refetches += 1;
       document.getElementById('phone').dataset.refetches = String(state.refetches);
-      api.getSession(id).then(apply, () => {});
-    }
+    },
   });
-  es.addEventListener('error', () => {
-    if (state.stream !== es) return;
-    if (es.readyState !== EventSource.CLOSED) { inspector.setLive('connecting'); return; }
-    es.close();
-    inspector.setLive('off');
-    state.retry = setTimeout(() => recover(id), 3000);
-  });
-}
-
-async function recover(id) {
-  if (state.id !== id) return;
-  try {
-    apply(await api.getSession(id));
-    connect();
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) showNotFound(id);
-    else state.retry = setTimeout(() => recover(id), 5000);
-  }
 }
 
 function scheduleHistoryRefresh() {
@@ -315,7 +309,7 @@ function scheduleHistoryRefresh() {
   const id = state.id;
   state.historyTimer = setTimeout(async () => {
     try {
-      const h = await api.history(id);
+      const h = await client.history(id);
       if (state.id !== id) return;
       inspector.renderHistory(h?.entries || []);
       showLatestChange(h?.entries || []);

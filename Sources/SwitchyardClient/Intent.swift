@@ -13,6 +13,8 @@ public struct Intent: Codable, Sendable, Equatable, Identifiable {
         case events
         /// `POST /api/sessions/{id}/deeplinks`: a deep link.
         case deeplinks
+        /// `POST /api/sessions/{id}/restore`: back to an earlier version, as a new change.
+        case restore
     }
 
     /// The stable id, sent as `Idempotency-Key` (a UUID unless given).
@@ -64,6 +66,14 @@ public struct Intent: Codable, Sendable, Equatable, Identifiable {
     /// A deep link: `todo://todos/42`.
     public static func deepLink(_ url: String) -> Intent {
         Intent(.deeplinks, .object(["url": .string(url)]))
+    }
+
+    /// Back to the session's state at `version`, as a new change; refused with 412 unless the session is at
+    /// `expectedVersion` when one is given.
+    public static func restore(to version: Int, expectedVersion: Int? = nil) -> Intent {
+        var body: [String: JSONValue] = ["version": .number(Double(version))]
+        if let expectedVersion { body["expectedVersion"] = .number(Double(expectedVersion)) }
+        return Intent(.restore, .object(body))
     }
 
     /// What tapping a control whose action is `action` sends, with the current values of the screen's fields by id

@@ -31,12 +31,14 @@ struct ClientIntentTests {
         for index in 0..<20 {
             try queue.send(.transition([.selectTab(index.isMultiple(of: 2) ? "settings" : "todos")]))
         }
-        let delivered = await Self.collect(deliveries, 22)
-        #expect(delivered.count == 22)
+        try queue.send(.restore(to: 3))
+        let delivered = await Self.collect(deliveries, 23)
+        #expect(delivered.count == 23)
         #expect(delivered.allSatisfy { if case .applied = $0 { true } else { false } })
         #expect(queue.pending.isEmpty)
         let history = try server.get("/api/sessions/\(session.id)/history?limit=1000").json["entries"]?.array ?? []
-        #expect(history.count == 22, "one version per intent")
+        #expect(history.count == 23, "one version per intent")
+        #expect(history.last?["source"] == "restore")
     }
 
     @Test func aRefusedIntentArrivesAsItsProblemAndTheNextGoesOn() async throws {

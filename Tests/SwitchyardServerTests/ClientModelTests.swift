@@ -59,6 +59,19 @@ struct ClientModelTests {
         #expect(stack.last?.presentation == .push && stack.last?.input == .string(row.id))
     }
 
+    /// The quick start of docs/clients.md and the README ends on the settings tab.
+    @Test func theQuickStartRuns() async throws {
+        let store = try TemporaryStore()
+        let server = try store.server(at: ServerAddress())
+        defer { server.stop() }
+        let session = try server.createSession()
+        try session.logIn()
+        try await documentedClientQuickStart(
+            server: try #require(URL(string: "http://127.0.0.1:\(server.port)")), session: session.id,
+            pendingIntents: URL(fileURLWithPath: store.folder).appendingPathComponent("intents.json"))
+        #expect(try session.state().json["visible"]?["path"]?.array?.contains("settings") == true)
+    }
+
     /// Every node of `tree`, depth first.
     static func nodes(_ tree: CoordinatorNode) -> [CoordinatorNode] {
         let entries = [tree.root].compactMap { $0 } + tree.tabs + tree.stack

@@ -28,6 +28,8 @@ struct ClientRestartTests {
             process.arguments = [
                 "serve", "--data", data, "--port", String(port), "--public", publicFolder, "--session-create-rate", "0",
                 "--log-level", "warning",
+                // Every version kept, so that each intent can be read back from the history.
+                "--history-retention", "all", "--max-history", "16M",
             ]
             let log = FileHandle(forWritingAtPath: data + "/server.log") ?? .nullDevice
             log.seekToEndOfFile()
@@ -76,6 +78,49 @@ struct ClientRestartTests {
         init(_ description: String) { self.description = description }
     }
 
+    /// Intent `index` of a run: a push, then a pop. Neither is idempotent: applied twice, either shows (a deeper
+    /// stack, or a pop too many: 409).
+    static func pushOrPop(_ index: Int) -> Intent {
+        .transition(
+            [index.isMultiple(of: 2) ? .push("todo", input: "buy-milk") : .pop], coordinator: "TodosCoordinator")
+    }
+
+    /// Offline for 10 s (the server stopped): the intents wait in their file, outlive the queue, and are applied once
+    /// each when the server is back.
+    @Test func intentsSentDuringTenSecondsOfflineAreAppliedOnceBack() async throws {
+        let store = try TemporaryStore()
+        let server = try ServerProcess(data: store.folder)
+        try server.start()
+        defer { server.kill9() }
+        let (_, document) = try server.request("POST", "/api/sessions")
+        let id = try #require(document["session"]?.stringValue)
+        for event in [#"{"name":"completeOnboarding"}"#, #"{"name":"login","fields":{"username":"ada"}}"#] {
+            try #require(try server.request("POST", "/api/sessions/\(id)/events", event).0 == 200)
+        }
+        server.kill9()
+        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
+        let file = URL(fileURLWithPath: store.folder + "/offline.json")
+        let away = try IntentQueue(server: base, session: id, file: file)
+        let awayDeliveries = away.deliveries()
+        for index in 0..<20 { try away.send(Self.pushOrPop(index)) }
+        try await Task.sleep(for: .seconds(10))
+        away.stop()
+        for await _ in awayDeliveries {}
+        #expect(away.pending.count == 20, "nothing answered while the server was away")
+
+        try server.start()
+        let back = try IntentQueue(server: base, session: id, file: file)
+        #expect(back.pending == away.pending, "the file kept them, ids and all")
+        var applied = 0
+        for await delivery in back.deliveries() {
+            if case .applied = delivery { applied += 1 }
+            if applied == 20 || back.pending.isEmpty { break }
+        }
+        back.stop()
+        #expect(applied == 20)
+        #expect(try server.request("GET", "/api/sessions/\(id)").1["version"]?.int == 2 + 20, "each applied once")
+    }
+
     @Test func aThousandIntentsAcrossThreeKillsAreEachAppliedOnce() async throws {
         let store = try TemporaryStore()
         let server = try ServerProcess(data: store.folder)
@@ -94,10 +139,8 @@ struct ClientRestartTests {
             server: base, session: id, file: URL(fileURLWithPath: store.folder + "/intents.json"))
         let deliveries = queue.deliveries()
         let total = 1000
-        for index in 0..<total {
-            try queue.send(
-                .transition([.selectTab(index.isMultiple(of: 2) ? "settings" : "todos")]))
-        }
+        let sent = (0..<total).map(Self.pushOrPop)
+        for intent in sent { try queue.send(intent) }
 
         var applied = 0
         var refused: [ClientProblem] = []
@@ -124,6 +167,16 @@ struct ClientRestartTests {
         #expect(status == 200)
         let version = try #require(final["version"]?.int)
         #expect(version == 2 + total, "each intent made exactly one version: duplicates 0, lost 0")
+        // The history holds exactly the intents sent, in order: a duplicate or a loss would break the alternation.
+        var requests: [JSONValue] = []
+        while requests.count < total {
+            let (_, page) = try server.request(
+                "GET", "/api/sessions/\(id)/history?after=\(2 + requests.count)&limit=1000")
+            let entries = page["entries"]?.array ?? []
+            if entries.isEmpty { break }
+            requests += entries.compactMap { $0["request"] }
+        }
+        #expect(requests == sent.map { (try? JSONValue(parsing: Array($0.body))) ?? .null })
         var followed = -1
         for await update in updates {
             if case .state(let document) = update {

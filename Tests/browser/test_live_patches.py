@@ -3,7 +3,7 @@ import json
 
 APPLY_JS = """
 const [doc, patch, done] = arguments;
-import('/js/patch.js').then((m) => {
+import('/js/switchyard-client.js').then((m) => {
   try { done({ ok: m.applyPatch(doc, patch), doc }); } catch (e) { done({ error: String(e.message || e), doc }); }
 });
 """

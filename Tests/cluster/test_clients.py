@@ -1,0 +1,96 @@
+"""Both clients (Swift and JavaScript) through nginx in front of two nodes on one PostgreSQL, while each node is
+killed with kill -9 once and started again: every intent is acknowledged, the history holds exactly the intents
+sent, in order (no duplicate, none lost), and each client's follower ends on the session's final version.
+
+The clients run as programs: Tests/ClientDriver (Swift, built with the package) and Tests/js/drive.mjs (Node).
+"""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+import cluster
+
+COUNT = 500  # per client: 1,000 intents through nginx in all (each ~50 ms there: see docs/clients.md)
+SWIFT_DRIVER = os.path.join(os.path.dirname(cluster.BIN), "ClientDriver")
+JS_DRIVER = str(cluster.ROOT / "Tests" / "js" / "drive.mjs")
+# Every version kept, so that each intent can be read back from the history.
+KEEP_ALL = ("--history-retention", "all", "--max-history", "16M")
+
+
+@pytest.fixture(scope="module")
+def topology():
+    postgres = cluster.Postgres("clients-postgres").start()
+    nodes = [cluster.Node(name, postgres.url, *KEEP_ALL).start() for name in ("clients-a", "clients-b")]
+    balancer = cluster.Balancer(nodes, name="clients-nginx").start()
+    yield nodes, balancer
+    balancer.stop()
+    for node in nodes:
+        node.cleanup()
+    postgres.stop()
+
+
+def history_requests(url, session):
+    """Every history entry's request after the login (versions 1 and 2), oldest first."""
+    requests, after = [], 2
+    while True:
+        page = cluster.request(url, "GET", f"/api/sessions/{session}/history?after={after}&limit=1000").json()["entries"]
+        if not page:
+            return requests
+        requests += [entry["request"] for entry in page]
+        after = page[-1]["version"]
+
+
+def expected_requests():
+    return [{"coordinator": "TodosCoordinator",
+             "steps": [{"action": "push", "route": "todo", "input": "buy-milk"} if index % 2 == 0 else {"action": "pop"}]}
+            for index in range(COUNT)]
+
+
+def test_both_clients_lose_nothing_and_repeat_nothing_while_each_node_is_killed(topology, tmp_path):
+    nodes, balancer = topology
+    assert os.access(SWIFT_DRIVER, os.X_OK), f"{SWIFT_DRIVER} is missing: build the package (make build-tests)"
+    drivers = {}
+    for name, command in (("swift", [SWIFT_DRIVER]), ("js", ["node", JS_DRIVER])):
+        session = cluster.logged_in_session(balancer.url)
+        log = open(cluster.artifacts() / f"client-{name}.log", "w")
+        process = subprocess.Popen(command + [balancer.url, session, str(COUNT), str(tmp_path / f"{name}.json")],
+                                   stdout=subprocess.PIPE, stderr=log, text=True)
+        drivers[name] = (session, process)
+
+    # Each node dies once while both clients send, and comes back.
+    started = time.monotonic()
+    for victim, at in ((nodes[0], COUNT // 4), (nodes[1], COUNT // 2)):
+        deadline = time.monotonic() + 120
+        while min(version_or_zero(balancer, session) for session, _ in drivers.values()) < 2 + at:
+            assert time.monotonic() < deadline, f"the clients did not reach {at} intents within 120 s"
+            time.sleep(0.05)
+        print(f"{at} intents each after {time.monotonic() - started:.1f} s: killing {victim.name}")
+        victim.kill9()
+        time.sleep(1)
+        victim.start()
+        print(f"{victim.name} back after {time.monotonic() - started:.1f} s")
+
+    for name, (session, process) in drivers.items():
+        output, _ = process.communicate(timeout=300)
+        print(f"{name} done after {time.monotonic() - started:.1f} s")
+        assert process.returncode == 0, f"{name} driver failed (test-artifacts/cluster/client-{name}.log)"
+        summary = json.loads(output.strip().splitlines()[-1])
+        final = cluster.version_of(balancer.url, session)
+        print(f"{name}: intents sent {COUNT}, acknowledged {summary['acknowledged']}, refused {len(summary['refused'])}, "
+              f"final version {final} (expected {2 + COUNT}), follower on {summary['followed']}")
+        assert summary["refused"] == [], f"{name}: {summary['refused'][:5]}"
+        assert summary["acknowledged"] == COUNT
+        assert final == 2 + COUNT, f"{name}: one version per intent"
+        assert summary["followed"] == final, f"{name}: the follower ends on the final version"
+        assert history_requests(balancer.url, session) == expected_requests(), f"{name}: the history is the intents sent"
+
+
+def version_or_zero(balancer, session):
+    try:
+        answer = balancer.request("GET", f"/api/sessions/{session}", timeout=5)
+        return answer.json()["version"] if answer.status == 200 else 0
+    except (OSError, ValueError, KeyError):
+        return 0
