@@ -52,9 +52,12 @@ public final class IntentQueue: Sendable {
     /// The longest pause between two tries.
     private static let maxPause = 5.0
 
-    /// A queue of `session`'s intents on `server`, starting with those `file` keeps from before.
+    /// A queue of `session`'s intents on `server`, starting with those `file` keeps from before. Requests go through
+    /// a `URLSession` of `configuration` (ephemeral, a 30 s timeout per request, unless given).
     /// - Throws: when `file` exists but cannot be read as a queue.
-    public init(server: URL, session: String, file: URL? = nil) throws {
+    public init(
+        server: URL, session: String, file: URL? = nil, configuration: URLSessionConfiguration? = nil
+    ) throws {
         self.server = server
         self.session = session
         self.file = file
@@ -63,8 +66,13 @@ public final class IntentQueue: Sendable {
             pending = try JSONDecoder().decode([Intent].self, from: Data(contentsOf: file))
         }
         state = Mutex(State(pending: pending))
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
+        let configuration =
+            configuration
+            ?? {
+                let ephemeral = URLSessionConfiguration.ephemeral
+                ephemeral.timeoutIntervalForRequest = 30
+                return ephemeral
+            }()
         urlSession = URLSession(configuration: configuration)
     }
 

@@ -41,6 +41,32 @@ struct ClientIntentTests {
         #expect(history.last?["source"] == "restore")
     }
 
+    /// The server applied an intent but its answer never reached the app (sent here by hand, its answer dropped):
+    /// the queue's try of the same intent carries the same id as `Idempotency-Key` and is answered from the server's
+    /// memory of it, not applied again.
+    @Test func anIntentWhoseAnswerWasLostIsNotAppliedAgain() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let session = try server.createSession()
+        try session.logIn()
+        let intent = Intent.transition([.push("todo", input: "buy-milk")], coordinator: "TodosCoordinator")
+        let first = try session.transition(
+            String(decoding: intent.body, as: UTF8.self), headers: [("Idempotency-Key", intent.id)])
+        try #require(first.status == 200 && first.json["version"]?.int == 3)
+        let queue = try IntentQueue(
+            server: try #require(URL(string: "http://127.0.0.1:\(server.port)")), session: session.id)
+        defer { queue.stop() }
+        let deliveries = queue.deliveries()
+        try queue.send(intent)
+        guard case .applied(_, let status, let body) = await Self.collect(deliveries, 1).first else {
+            Issue.record("the retry was not answered")
+            return
+        }
+        let replayed = try JSONValue(parsing: Array(body))
+        #expect(status == 200 && replayed["version"]?.int == 3, "the first answer")
+        #expect(try session.state().json["version"]?.int == 3, "applied once")
+    }
+
     @Test func aRefusedIntentArrivesAsItsProblemAndTheNextGoesOn() async throws {
         let server = try TestServer()
         defer { server.stop() }
