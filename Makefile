@@ -80,7 +80,9 @@ test-swift:
 # The JavaScript client (Public/js/switchyard-client.js, the module the page runs on) under Node's own test runner,
 # against the real server binary: parsing, typed problems, kill -9 three times during 1,000 intents, 10 s offline.
 test-js:
-	node --test --test-reporter=spec Tests/js/
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || \
+	  { echo "make test-js needs Node 20 or newer (node --version: $$(node --version)); Debian 12's nodejs is 18" >&2; exit 1; }
+	node --test --test-reporter=spec Tests/js/*.test.mjs
 
 test-browser:
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi

@@ -1,5 +1,5 @@
 // Wires the page together: session from the URL, the live stream, posting controls, browser history.
-import { Switchyard, ClientProblem, newId, webStorage } from './switchyard-client.js';
+import { Switchyard, ClientProblem, memoryStorage, newId, webStorage } from './switchyard-client.js';
 import { buildView } from './layout.js';
 import { Phone } from './render.js';
 import { Inspector } from './inspector.js';
@@ -82,13 +82,19 @@ function report(err) {
 
 /**
  * Sends a change to a session endpoint through the session's intent queue (in order, each with its own
- * Idempotency-Key, kept in localStorage until answered), shows the equivalent curl, renders the answer or the problem.
+ * Idempotency-Key, kept in the tab's sessionStorage until answered), shows the equivalent curl, renders the answer or
+ * the problem.
  */
 async function send(endpoint, body) {
   if (!state.id || !state.doc || !state.queue) return;
   const path = `${sessionPath(state.id)}/${endpoint}`;
   inspector.showRequest(curlFor(path, body));
-  const delivery = await state.queue.send({ id: newId(), kind: endpoint, body });
+  let delivery;
+  try {
+    delivery = await state.queue.send({ id: newId(), kind: endpoint, body });
+  } catch {
+    return; // the queue stopped (another session was opened) or its storage refused the change
+  }
   if (delivery.applied) {
     state.curlVersion = Math.max(state.curlVersion, delivery.applied.version);
     apply(delivery.applied);
@@ -275,17 +281,29 @@ function disconnect() {
 
 const LIVE = { connecting: 'connecting', live: 'on', reconnecting: 'connecting', failed: 'off' };
 
+/** The tab's sessionStorage under `key`, or memory where the browser refuses storage. */
+function tabStorage(key) {
+  try {
+    sessionStorage.getItem(key);
+    return webStorage(sessionStorage, key);
+  } catch {
+    return memoryStorage();
+  }
+}
+
 function connect() {
   disconnect();
   const id = state.id;
   state.queue = client.intents(id, {
-    storage: webStorage(localStorage, `switchyard.intents.${id}`),
+    // This tab's changes not yet answered outlive a reload of the tab (not other tabs: each keeps its own).
+    storage: tabStorage(`switchyard.intents.${id}`),
     // Changes kept from before a reload (the server was away) are sent first; their answers are shown too.
     onDelivery: (delivery) => { if (state.id === id && delivery.applied) apply(delivery.applied); },
     onRetry: ({ attempt, problem }) => {
       if (attempt === 1 && state.id === id) {
-        showProblem({ title: 'Waiting for the server', status: problem?.status || undefined,
-          detail: 'Your change is kept and will be sent once the server answers.' }, { timeout: 4000 });
+        const why = problem?.status ? `${problem.title}: ${problem.detail}` : 'The server does not answer.';
+        showProblem({ title: 'Waiting for the server', status: problem?.status || undefined, code: problem?.code,
+          detail: `${why} Your change is kept and will be sent once it answers.` }, { timeout: 4000 });
       }
     },
   });

@@ -132,6 +132,7 @@ export class IntentQueue {
   readonly session: string;
   /** The intents not yet answered, oldest first. */
   readonly pending: Intent[];
+  /** Resolves with the intent's delivery; rejects if the queue is stopped first, throws if the storage fails. */
   send(intent: Intent): Promise<Delivery>;
   drained(): Promise<void>;
   stop(): void;
@@ -176,8 +177,10 @@ export const steps: {
 
 export const intents: {
   transition(steps: Step[], options?: { coordinator?: string; expectedVersion?: number }): Intent;
-  event(name: string, options?: { from?: string; payload?: unknown; fields?: Record<string, string> }): Intent;
-  deepLink(url: string): Intent;
+  event(name: string, options?: { from?: string; payload?: unknown; fields?: Record<string, string>;
+                                   expectedVersion?: number }): Intent;
+  deepLink(url: string, options?: { expectedVersion?: number }): Intent;
+  restore(version: number, options?: { expectedVersion?: number }): Intent;
   ofAction(action: ScreenAction, fields?: Record<string, string>): Intent | null;
 };
 

@@ -188,17 +188,31 @@ export function streamStep(event, current) {
 
 const TRANSIENT = new Set([408, 429, 502, 503, 504]);
 const MAX_PAUSE = 5000;
+/** A stream that sends nothing for this long is dead (the server sends `: ping` every 15 s). */
+const SILENCE = 45_000;
+
+/** Calls an app's callback; what it throws is reported, never allowed to stop the client. */
+function notify(callback, value) {
+  try {
+    callback(value);
+  } catch (error) {
+    console.error('switchyard-client: a callback threw', error);
+  }
+}
 const wait = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-/** The pause before try `attempt` (from 1): 0.25 s doubling to 5 s, and at least `floor` ms. */
+/** The pause before try `attempt` (from 1): 0.25 s doubling to 5 s, and never shorter than `floor` ms (the server's). */
 function backoff(attempt, floor = 0) {
   return Math.max(floor, Math.min(MAX_PAUSE, 250 * 2 ** Math.min(attempt - 1, 5)));
 }
 
 /** A random UUID, also where `crypto.randomUUID` is missing (a page served over plain HTTP from another host). */
 export function newId() {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const random = globalThis.crypto;
+  if (typeof random?.randomUUID === 'function') return random.randomUUID();
+  const bytes = random?.getRandomValues ? random.getRandomValues(new Uint8Array(16))
+    : Uint8Array.from({ length: 16 }, () => Math.floor(Math.random() * 256)); // Node 18 without --experimental-global-webcrypto
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
   bytes[6] = (bytes[6] & 0x0f) | 0x40;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
@@ -236,7 +250,13 @@ export class Switchyard {
     } catch (error) {
       throw new ClientProblem(0, { title: 'Cannot reach the server', detail: String(error?.message || error) });
     }
-    const text = await response.text().catch(() => '');
+    let text;
+    try {
+      text = await response.text();
+    } catch (error) {
+      // The answer broke off: as good as none (a change may have been applied; its retry is answered by its key).
+      throw new ClientProblem(0, { title: 'Cannot reach the server', detail: String(error?.message || error) });
+    }
     let data = null;
     if (text) {
       try { data = JSON.parse(text); } catch { data = null; }
@@ -298,9 +318,11 @@ function retryAfterOf(response) {
  * Follows a session's stream for as long as it is wanted, through disconnections and server restarts: every state
  * in order (`onState(doc)`), and how the connection is doing (`onConnection(state)`: `{state: 'connecting'}`,
  * `{state: 'live'}`, `{state: 'reconnecting', next: Date, attempt}`, `{state: 'failed', problem}`). It reconnects
- * with a growing pause (the server's `retry:` at least, 5 s at most) and sends `Last-Event-ID`, so the server
- * replays the versions missed as patches; a patch that does not follow on (a gap) reconnects without it, which
- * starts with the whole state (`onGap(why)` says so). `document` stays the last state while reconnecting.
+ * with a growing pause (0.25 s doubling to 5 s, never shorter than the server's `retry:`) and sends
+ * `Last-Event-ID`, so the server replays the versions missed as patches; a patch that does not follow on (a gap)
+ * reconnects at once without it, which starts with the whole state (`onGap(why)` says so). A stream silent for
+ * 45 s (the server pings every 15 s) counts as dropped. `document` stays the last state while reconnecting. What
+ * a callback throws is logged and does not stop it.
  */
 export class SessionFollower {
   constructor(client, session, { onState = () => {}, onConnection = () => {}, onGap = () => {} } = {}) {
@@ -331,33 +353,51 @@ export class SessionFollower {
 
   report(connection) {
     this.connection = connection;
-    if (!this.stopped || connection.state === 'failed') this.onConnection(connection);
+    if (!this.stopped || connection.state === 'failed') notify(this.onConnection, connection);
   }
 
   async loop() {
     let attempt = 0;
-    let fresh = false;
+    let gaps = 0;
     while (!this.stopped) {
-      const outcome = await this.once(fresh);
+      const outcome = await this.once(gaps > 0);
       if (this.stopped) return;
       if (outcome.failed) {
         this.stopped = true;
         this.report({ state: 'failed', problem: outcome.failed });
         return;
       }
-      fresh = Boolean(outcome.gap);
-      if (outcome.opened) attempt = 0;
+      // After a gap the next connection starts over at once; gaps one after the other back off like failures.
+      gaps = outcome.gap ? gaps + 1 : 0;
+      if (outcome.opened && !outcome.gap) attempt = 0;
       attempt += 1;
-      const pause = fresh ? 0 : backoff(attempt, outcome.retry ?? 250);
+      const pause = gaps === 1 ? 0 : backoff(attempt, outcome.retry ?? 250);
       this.report({ state: 'reconnecting', next: new Date(Date.now() + pause), attempt });
       if (pause) await wait(pause);
     }
   }
 
-  /** One connection: `{opened, retry, gap?, failed?}` once it ends. */
+  /**
+   * One connection: `{opened, retry, gap?, failed?}` once it ends. A `fresh` one (after a gap) is sent without
+   * `Last-Event-ID`, and the whole state it starts with is taken as it is, even if older than the one held.
+   */
   async once(fresh) {
     const controller = new AbortController();
     this.controller = controller;
+    let silence = setTimeout(() => controller.abort(), SILENCE);
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => controller.abort(), SILENCE);
+    };
+    try {
+      return await this.read(controller, fresh, heard);
+    } finally {
+      clearTimeout(silence);
+      controller.abort();
+    }
+  }
+
+  async read(controller, fresh, heard) {
     const headers = { Accept: 'text/event-stream' };
     if (this.document && !fresh) headers['Last-Event-ID'] = String(this.document.version);
     const parser = new EventStreamParser();
@@ -379,24 +419,26 @@ export class SessionFollower {
     this.report({ state: 'live' });
     const decoder = new TextDecoder();
     const reader = response.body.getReader();
+    let held = fresh ? null : this.document;
     try {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        heard();
         for (const event of parser.feed(decoder.decode(value, { stream: true }))) {
-          const step = streamStep(event, this.document);
+          const step = streamStep(event, held);
           if (step.doc) {
             this.document = step.doc;
-            this.onState(step.doc);
+            held = step.doc;
+            notify(this.onState, step.doc);
           } else if (step.gap) {
-            this.onGap(step.gap);
-            controller.abort();
+            notify(this.onGap, step.gap);
             return { opened: true, retry: parser.retry, gap: step.gap };
           }
         }
       }
     } catch {
-      // The connection broke (or was stopped): reconnect, unless stopped.
+      // The connection broke, went silent, or was stopped: reconnect, unless stopped.
     }
     return { opened: true, retry: parser.retry };
   }
@@ -442,16 +484,25 @@ export const intents = {
     return { id: newId(), kind: 'transitions', body };
   },
   /** A flow event `name`, with its `payload` and the screen's `fields` by id. */
-  event(name, { from, payload, fields } = {}) {
+  event(name, { from, payload, fields, expectedVersion } = {}) {
     const body = { name };
     if (from !== undefined) body.from = from;
     if (payload !== undefined && payload !== null) body.payload = payload;
     if (fields && Object.keys(fields).length) body.fields = fields;
+    if (expectedVersion !== undefined) body.expectedVersion = expectedVersion;
     return { id: newId(), kind: 'events', body };
   },
   /** A deep link. */
-  deepLink(url) {
-    return { id: newId(), kind: 'deeplinks', body: { url } };
+  deepLink(url, { expectedVersion } = {}) {
+    const body = { url };
+    if (expectedVersion !== undefined) body.expectedVersion = expectedVersion;
+    return { id: newId(), kind: 'deeplinks', body };
+  },
+  /** Back to the session's state at `version`, as a new change. */
+  restore(version, { expectedVersion } = {}) {
+    const body = { version };
+    if (expectedVersion !== undefined) body.expectedVersion = expectedVersion;
+    return { id: newId(), kind: 'restore', body };
   },
   /**
    * What tapping a control whose `action` is this sends, with the screen's field values by id (`fields`); null for
@@ -492,7 +543,7 @@ export function webStorage(storage, key) {
  * answered in `storage` (`{load(), save(list)}`; memory unless given) so they outlive a reload or a time offline.
  * Each carries its id as `Idempotency-Key` on every try: an intent applied whose answer was lost is answered again
  * from the server's memory of the key, never applied twice. Answers split in two:
- * - for good: 2xx (`{intent, applied: doc, status}`) or a problem the intent caused (`{intent, refused:
+ * - for good: 2xx (`{intent, applied: doc}`) or a problem the intent caused (`{intent, refused:
  *   ClientProblem}`: a navigation rule's 409, a guard's redirect, a 412, a 404); the intent leaves the queue;
  * - passing: no answer, 408, 429, 502, 503, 504: it stays first and is sent again after a pause from 0.25 s to 5 s,
  *   at least the server's `Retry-After` (`onRetry({intent, attempt, next, problem})` says so).
@@ -514,20 +565,33 @@ export class IntentQueue {
     if (this.pending.length) this.kick();
   }
 
-  /** Adds `intent` at the end (kept before this returns); the promise settles with its delivery. */
+  /**
+   * Adds `intent` at the end (kept in the storage before this returns; a storage that cannot keep it throws, and
+   * the intent is not queued). The promise resolves with its delivery, or rejects if the queue is stopped first.
+   */
   send(intent) {
     if (this.stopped) return Promise.reject(new Error('the queue is stopped'));
     this.pending.push(intent);
-    this.storage.save(this.pending);
-    const delivered = new Promise((resolve) => { this.waiting.set(intent.id, resolve); });
+    try {
+      this.storage.save(this.pending);
+    } catch (error) {
+      this.pending.pop();
+      throw error;
+    }
+    const delivered = new Promise((resolve, reject) => { this.waiting.set(intent.id, { resolve, reject }); });
     this.kick();
     return delivered;
   }
 
-  /** Stops sending; what is not answered stays in the storage for the next queue. */
+  /**
+   * Stops sending; what is not answered stays in the storage for the next queue, and the promises of its intents
+   * reject.
+   */
   stop() {
     this.stopped = true;
     this.controller?.abort();
+    for (const { reject } of this.waiting.values()) reject(new Error('the queue was stopped before an answer'));
+    this.waiting.clear();
   }
 
   /** Resolves once every intent sent so far is answered for good (or the queue stopped). */
@@ -552,17 +616,21 @@ export class IntentQueue {
       if (this.stopped) return;
       if (outcome.again) {
         attempt += 1;
-        const pause = Math.max(outcome.again.retryAfter ?? 0, backoff(attempt));
-        this.onRetry({ intent, attempt, next: new Date(Date.now() + pause), problem: outcome.again.problem });
+        const pause = backoff(attempt, outcome.again.retryAfter ?? 0);
+        notify(this.onRetry, { intent, attempt, next: new Date(Date.now() + pause), problem: outcome.again.problem });
         await wait(pause);
         continue;
       }
       attempt = 0;
       if (this.pending[0]?.id === intent.id) this.pending.shift();
-      this.storage.save(this.pending);
+      try {
+        this.storage.save(this.pending);
+      } catch (error) {
+        console.error('switchyard-client: the storage could not drop an answered intent', error);
+      }
       const delivery = { intent, ...outcome.done };
-      this.onDelivery(delivery);
-      this.waiting.get(intent.id)?.(delivery);
+      notify(this.onDelivery, delivery);
+      this.waiting.get(intent.id)?.resolve(delivery);
       this.waiting.delete(intent.id);
     }
   }
@@ -572,6 +640,8 @@ export class IntentQueue {
     try {
       const answer = await this.client.request('POST', `${this.client.sessionPath(this.session)}/${intent.kind}`,
         intent.body, { headers: { 'Idempotency-Key': intent.id }, signal: this.controller.signal });
+      // A 2xx that is not a state document did not come from the server (a proxy's page): try again.
+      if (!isStateDocument(answer)) return { again: { retryAfter: null, problem: null } };
       return { done: { applied: answer } };
     } catch (error) {
       if (!(error instanceof ClientProblem)) return { again: { retryAfter: null, problem: null } };

@@ -52,20 +52,25 @@ public struct Intent: Codable, Sendable, Equatable, Identifiable {
     }
 
     /// A flow event `name`, from the entry `from` (the nearest handler when nil), with its `payload` and the values
-    /// of the screen's `fields`.
+    /// of the screen's `fields`; refused with 412 unless the session is at `expectedVersion` when one is given.
     public static func event(
-        _ name: String, from: String? = nil, payload: JSONValue? = nil, fields: [String: String] = [:]
+        _ name: String, from: String? = nil, payload: JSONValue? = nil, fields: [String: String] = [:],
+        expectedVersion: Int? = nil
     ) -> Intent {
         var body: [String: JSONValue] = ["name": .string(name)]
         if let from { body["from"] = .string(from) }
         if let payload { body["payload"] = payload }
         if !fields.isEmpty { body["fields"] = .object(fields.mapValues { .string($0) }) }
+        if let expectedVersion { body["expectedVersion"] = .number(Double(expectedVersion)) }
         return Intent(.events, .object(body))
     }
 
-    /// A deep link: `todo://todos/42`.
-    public static func deepLink(_ url: String) -> Intent {
-        Intent(.deeplinks, .object(["url": .string(url)]))
+    /// A deep link (`todo://todos/42`); refused with 412 unless the session is at `expectedVersion` when one is
+    /// given.
+    public static func deepLink(_ url: String, expectedVersion: Int? = nil) -> Intent {
+        var body: [String: JSONValue] = ["url": .string(url)]
+        if let expectedVersion { body["expectedVersion"] = .number(Double(expectedVersion)) }
+        return Intent(.deeplinks, .object(body))
     }
 
     /// Back to the session's state at `version`, as a new change; refused with 412 unless the session is at
@@ -81,7 +86,7 @@ public struct Intent: Codable, Sendable, Equatable, Identifiable {
     public init?(_ action: ScreenAction, fields: [String: String] = [:]) {
         switch action {
         case .transition(let coordinator, let steps):
-            self = .transition(steps.map(Step.init(json:)), coordinator: coordinator)
+            self = .transition(steps, coordinator: coordinator)
         case .event(let from, let name, let payload, let names):
             let values = names.reduce(into: [String: String]()) { $0[$1] = fields[$1] ?? "" }
             self = .event(name, from: from, payload: payload, fields: values)

@@ -1,4 +1,5 @@
 import Foundation
+import SwitchyardJSON
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ import Synchronization
 /// ```swift
 /// let queue = try IntentQueue(server: url, session: id, file: pendingFile)
 /// let deliveries = queue.deliveries()
-/// try queue.send(.transition(#"{"action":"push","route":"todo","input":"42"}"#))
+/// try queue.send(.transition([.push("todo", input: "42")], coordinator: "TodosCoordinator"))
 /// for await delivery in deliveries { … }
 /// ```
 public final class IntentQueue: Sendable {
@@ -31,6 +32,15 @@ public final class IntentQueue: Sendable {
         case applied(Intent, status: Int, body: Data)
         /// The server refused it for good: its problem.
         case refused(Intent, ClientProblem)
+
+        /// The state document an applied intent was answered with (nil for a refusal, or an answer that is not
+        /// one).
+        public var document: SessionDocument? {
+            guard case .applied(_, _, let body) = self, let json = try? JSONValue(parsing: Array(body)) else {
+                return nil
+            }
+            return SessionDocument(json)
+        }
     }
 
     private struct State {
@@ -169,6 +179,10 @@ public final class IntentQueue: Sendable {
         guard let (data, response) = answer else { return .again(retryAfter: nil) }
         switch response.statusCode {
         case 200..<300:
+            // A 2xx that is not a state document did not come from the server (a proxy's page): try again.
+            guard (try? JSONValue(parsing: Array(data))).flatMap(SessionDocument.init) != nil else {
+                return .again(retryAfter: nil)
+            }
             return .done(.applied(intent, status: response.statusCode, body: data))
         case 408, 429, 502, 503, 504:
             let retryAfter = (response.value(forHTTPHeaderField: "Retry-After")).flatMap(Double.init)

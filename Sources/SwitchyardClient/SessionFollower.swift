@@ -7,9 +7,10 @@ import Synchronization
 
 /// Follows a session's stream (`GET /api/sessions/{id}/stream`) for as long as it is wanted: every state in order,
 /// and how the connection is doing. It survives disconnections and server restarts: it reconnects with a growing
-/// pause (the server's `retry:` at least, 5 s at most) and sends `Last-Event-ID`, so the server replays the
-/// versions missed as patches; a patch that does not follow on from the last state (a gap) reconnects without it,
-/// which starts with the whole state. The last state stays valid while reconnecting.
+/// pause (0.25 s doubling to 5 s, never shorter than the server's `retry:`) and sends `Last-Event-ID`, so the server
+/// replays the versions missed as patches; a patch that does not follow on from the last state (a gap) reconnects at
+/// once without it, which starts with the whole state (taken as it is). A stream silent for 45 s (the server pings
+/// every 15 s) counts as dropped. The last state stays valid while reconnecting.
 ///
 /// ```swift
 /// let follower = SessionFollower(server: URL(string: "http://127.0.0.1:8080")!, session: id)
@@ -56,6 +57,10 @@ public final class SessionFollower: Sendable {
         var continuation: AsyncStream<SessionUpdate>.Continuation?
         /// Reconnect without `Last-Event-ID` (after a gap).
         var fresh = false
+        /// The connection is a fresh one: its first state is taken as it is, even if older than the one held.
+        var acceptAnyState = false
+        /// Gaps one after the other: the first reconnects at once, the next ones back off like failures.
+        var gaps = 0
     }
 
     /// The server's base URL.
@@ -63,8 +68,10 @@ public final class SessionFollower: Sendable {
     /// The session followed.
     public let session: String
     private let state = Mutex(State())
-    /// The longest pause between two tries.
+    /// The longest pause between two tries (unless the server's `retry:` asks for more).
     private static let maxPause = 5.0
+    /// The longest a live stream may stay silent before it counts as dropped.
+    private static let silence = 45.0
 
     /// A follower of `session` on `server` (the base URL, e.g. `http://127.0.0.1:8080`).
     public init(server: URL, session: String) {
@@ -99,7 +106,8 @@ public final class SessionFollower: Sendable {
 
     private func connect() {
         let url = server.appendingPathComponent("api/sessions/\(session)/stream")
-        var request = URLRequest(url: url, timeoutInterval: 3600)
+        // The longest silence: the server sends `: ping` every 15 s, so a stream quiet for longer is dead.
+        var request = URLRequest(url: url, timeoutInterval: Self.silence)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         let delegate = Stream()
         delegate.owner = self
@@ -109,6 +117,7 @@ public final class SessionFollower: Sendable {
             if let document = state.document, !state.fresh {
                 request.setValue(String(document.version), forHTTPHeaderField: "Last-Event-ID")
             }
+            state.acceptAnyState = state.fresh
             state.fresh = false
             state.task = urlSession.dataTask(with: request)
             state.task?.resume()
@@ -119,7 +128,7 @@ public final class SessionFollower: Sendable {
 
     private func opened() {
         let continuation = state.withLock { state in
-            state.attempt = 0
+            if state.gaps == 0 { state.attempt = 0 }
             return state.continuation
         }
         continuation?.yield(.connection(.live))
@@ -127,10 +136,14 @@ public final class SessionFollower: Sendable {
 
     private func received(_ event: ServerSentEvent, retry: Int?) {
         let (step, continuation, task) = state.withLock { state in
-            let step = StreamStep.of(event, after: state.document)
+            let step = StreamStep.of(event, after: state.acceptAnyState ? nil : state.document)
             switch step {
-            case .document(let document): state.document = document
-            case .gap: state.fresh = true
+            case .document(let document):
+                state.document = document
+                state.acceptAnyState = false
+            case .gap:
+                state.fresh = true
+                state.gaps += 1
             case .ignored: break
             }
             return (step, state.continuation, state.task)
@@ -157,8 +170,10 @@ public final class SessionFollower: Sendable {
         let (pause, attempt, continuation) = state.withLock {
             state -> (Double, Int, AsyncStream<SessionUpdate>.Continuation?) in
             state.attempt += 1
+            if !state.fresh { state.gaps = 0 }
             let floor = Double(retry ?? 250) / 1000
-            let pause = state.fresh ? 0 : min(Self.maxPause, max(floor, 0.25 * Double(1 << min(state.attempt - 1, 5))))
+            let backoff = max(floor, min(Self.maxPause, 0.25 * Double(1 << min(state.attempt - 1, 5))))
+            let pause = state.gaps == 1 ? 0 : backoff
             return (pause, state.attempt, state.stopped ? nil : state.continuation)
         }
         guard let continuation else { return }

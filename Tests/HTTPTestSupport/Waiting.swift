@@ -16,6 +16,17 @@ public func eventually(within seconds: Double = 5, _ condition: () throws -> Boo
     return try condition()
 }
 
+/// Polls `condition` until it holds or `seconds` pass, sleeping between tries without holding a thread: for async
+/// tests, which share the cooperative pool (as wide as the core count) with every other async test of the run.
+public func waitUntil(within seconds: Double = 5, _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try condition()
+}
+
 /// Runs `body` on a new thread. (Dispatch's global queues are as wide as the core count, and tests block threads:
 /// with 2 cores a queued block could wait for the blocked ones.)
 public func onNewThread(_ body: @escaping @Sendable () -> Void) {

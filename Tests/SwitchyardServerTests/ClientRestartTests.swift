@@ -22,7 +22,7 @@ struct ClientRestartTests {
             port = try Self.freePort()
         }
 
-        func start() throws {
+        func start() async throws {
             let process = Process()
             process.executableURL = Self.binary
             process.arguments = [
@@ -37,7 +37,7 @@ struct ClientRestartTests {
             process.standardError = log
             try process.run()
             self.process = process
-            let ready = eventually(within: 30) {
+            let ready = await waitUntil(within: 30) {
                 (try? RawConnection(port: port, timeout: 1).exchange("GET", "/healthz").status) == 200
             }
             guard ready else { throw ServerProcessError("the server did not answer /healthz within 30 s") }
@@ -90,7 +90,7 @@ struct ClientRestartTests {
     @Test func intentsSentDuringTenSecondsOfflineAreAppliedOnceBack() async throws {
         let store = try TemporaryStore()
         let server = try ServerProcess(data: store.folder)
-        try server.start()
+        try await server.start()
         defer { server.kill9() }
         let (_, document) = try server.request("POST", "/api/sessions")
         let id = try #require(document["session"]?.stringValue)
@@ -108,7 +108,7 @@ struct ClientRestartTests {
         for await _ in awayDeliveries {}
         #expect(away.pending.count == 20, "nothing answered while the server was away")
 
-        try server.start()
+        try await server.start()
         let back = try IntentQueue(server: base, session: id, file: file)
         #expect(back.pending == away.pending, "the file kept them, ids and all")
         var applied = 0
@@ -124,7 +124,7 @@ struct ClientRestartTests {
     @Test func aThousandIntentsAcrossThreeKillsAreEachAppliedOnce() async throws {
         let store = try TemporaryStore()
         let server = try ServerProcess(data: store.folder)
-        try server.start()
+        try await server.start()
         defer { server.kill9() }
         let (created, document) = try server.request("POST", "/api/sessions")
         try #require(created == 201)
@@ -155,7 +155,7 @@ struct ClientRestartTests {
                 kills += 1
                 server.kill9()
                 try await Task.sleep(for: .milliseconds(200))
-                try server.start()
+                try await server.start()
             }
         }
         queue.stop()

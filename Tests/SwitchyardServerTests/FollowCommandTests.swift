@@ -28,16 +28,19 @@ struct FollowCommandTests {
         }
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        func shows(_ text: String) -> Bool { eventually(within: 10) { printed.withLock { $0.contains(text) } } }
+        func shows(_ text: String) async -> Bool {
+            await waitUntil(within: 10) { printed.withLock { $0.contains(text) } }
+        }
 
-        #expect(shows("v0  onboarding/welcome  “Welcome”"), "the state it starts with: \(printed.withLock { $0 })")
-        #expect(shows("… live"))
+        #expect(
+            await shows("v0  onboarding/welcome  “Welcome”"), "the state it starts with: \(printed.withLock { $0 })")
+        #expect(await shows("… live"))
         try session.logIn()
         try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
-        #expect(shows("v2  authenticated/"), "\(printed.withLock { $0 })")
-        #expect(shows("v3  authenticated/settings"), "\(printed.withLock { $0 })")
+        #expect(await shows("v2  authenticated/"), "\(printed.withLock { $0 })")
+        #expect(await shows("v3  authenticated/settings"), "\(printed.withLock { $0 })")
         #expect(try server.request("DELETE", session.base).status == 204)
-        #expect(eventually(within: 10) { !process.isRunning }, "it ends with the session")
+        #expect(await waitUntil(within: 10) { !process.isRunning }, "it ends with the session")
         process.waitUntilExit()
         #expect(process.terminationStatus == 1)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

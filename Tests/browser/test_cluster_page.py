@@ -16,7 +16,7 @@ from conftest import Page
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "cluster"))
 import cluster  # noqa: E402
 
-OUTAGE_TIMEOUT = 30  # the page may wait for its event stream to reconnect (EventSource retries after ~3 s)
+OUTAGE_TIMEOUT = 30  # the page may wait for its event stream to reconnect (the client backs off up to 5 s)
 
 
 @pytest.fixture(scope="module")

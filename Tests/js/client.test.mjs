@@ -19,7 +19,6 @@ function fileStorage(path) {
   };
 }
 
-const tab = (index) => steps.selectTab(index % 2 === 0 ? 'settings' : 'todos');
 /** Intent `index` of a run: a push, then a pop. Neither is idempotent: applied twice, either shows (a deeper stack,
  * or a pop too many: 409). */
 const pushOrPop = (index) => intents.transition([index % 2 === 0 ? steps.push('todo', 'buy-milk') : steps.pop()],
@@ -58,6 +57,35 @@ describe('the event stream parser', () => {
     assert.match(streamStep({ type: 'state', data: JSON.stringify({ ...current, version: 2 }) }, current).gap, /went back/);
     assert.deepEqual(streamStep({ type: 'ping', data: '' }, current), {});
     assert.throws(() => applyPatch({ a: 1 }, [{ op: 'remove', path: '/b' }]));
+  });
+});
+
+describe('the follower, on a scripted stream', () => {
+  const doc = (version, path = ['a']) => ({ session: 's', version, visible: { path } });
+  /** A fetch answering each stream request with the next of `bodies` (SSE text), then holding the last open. */
+  const scripted = (bodies, seen) => async (url, init) => {
+    seen.push(init.headers['Last-Event-ID'] ?? null);
+    const text = bodies.shift();
+    if (text === undefined) return new Promise(() => {});
+    return new Response(text, { status: 200, headers: { 'Content-Type': 'text/event-stream' } });
+  };
+
+  test('after a gap it reconnects without Last-Event-ID and takes the whole state, even an older one', async (t) => {
+    const headers = [];
+    const states = [];
+    const bodies = [
+      `id: 5\nevent: state\ndata: ${JSON.stringify(doc(5))}\n\nid: 7\nevent: patch\ndata: [{"op":"test","path":"/version","value":6}]\n\n`,
+      `id: 4\nevent: state\ndata: ${JSON.stringify(doc(4, ['b']))}\n\n`,
+    ];
+    const client = new Switchyard({ server: 'http://example.invalid', fetch: scripted(bodies, headers) });
+    const follower = client.follow('s', {
+      onState: (d) => { states.push(d.version); throw new Error('an app bug'); }, // logged, not fatal
+    });
+    t.after(() => follower.stop());
+    await until('the older whole state is taken', () => states.length === 2, 10);
+    assert.deepEqual(states, [5, 4]);
+    assert.deepEqual(headers.slice(0, 2), [null, null], 'no Last-Event-ID after the gap');
+    assert.deepEqual(follower.document.visible.path, ['b']);
   });
 });
 
@@ -101,6 +129,7 @@ describe('against the real server', () => {
     const follower = client.follow(id, { onState: (doc) => seen.push(doc.version), onConnection: (c) => connections.push(c.state) });
     const queue = client.intents(id);
     t.after(() => { follower.stop(); queue.stop(); });
+    await until('the follower has the state', () => seen.length === 1);
     const doc = await client.getSession(id);
     const list = doc.visible.screen.content.find((element) => element.type === 'list');
     const row = list.rows.find((r) => r.action);
@@ -182,7 +211,7 @@ describe('against the real server', () => {
     t.after(() => away.stop());
     let retries = 0;
     away.onRetry = () => { retries += 1; };
-    for (let index = 0; index < 20; index += 1) away.send(intents.transition([tab(index)]));
+    for (let index = 0; index < 20; index += 1) away.send(pushOrPop(index)).catch(() => {}); // rejected at stop()
     await new Promise((r) => { setTimeout(r, 10_000); });
     away.stop();
     assert.ok(retries >= 3, `it kept trying (${retries} tries)`);
@@ -194,6 +223,8 @@ describe('against the real server', () => {
     await until('the 20 kept intents are answered', () => delivered.length === 20);
     assert.ok(delivered.every((d) => d.applied));
     assert.equal((await client.getSession(id)).version, 2 + 20, 'each applied once');
+    const entries = (await client.history(id, { after: 2, limit: 100 })).entries;
+    assert.deepEqual(entries.map((e) => e.request.steps[0].action), Array.from({ length: 20 }, (_, i) => (i % 2 ? 'pop' : 'push')));
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), [], 'the file is empty');
     back.stop();
   });

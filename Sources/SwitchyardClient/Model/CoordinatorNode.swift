@@ -3,13 +3,15 @@ import SwitchyardJSON
 /// A coordinator in the state tree: its root, stack, tabs, alert and decoration.
 public struct CoordinatorNode: Decodable, Sendable, Equatable {
     /// What a coordinator holds.
-    public enum Kind: String, Decodable, Sendable {
+    public enum Kind: String, LenientEnum {
         /// One root route and presentations over it.
         case root
         /// A root and a stack of pushes and presentations.
         case navigation
         /// Tabs, one selected, and presentations over them.
         case tab
+        /// A kind this client does not know.
+        case unknown
     }
 
     /// The node id (`n5`), stable while the coordinator lives.
@@ -52,48 +54,52 @@ public struct CoordinatorNode: Decodable, Sendable, Equatable {
     }
 }
 
-/// What a coordinator's `customize` set for its bars; every member optional.
-public struct Decoration: Decodable, Sendable, Equatable {
-    /// The navigation title.
-    public let title: String?
-    /// Whether the navigation bar is hidden.
-    public let navigationBarHidden: Bool?
-    /// The tint colour (`#0a84ff`).
-    public let tint: String?
-    /// The tab bar's style.
-    public let tabBarStyle: String?
-    /// Badges by tab route.
-    public let badges: [String: String]?
-}
-
-/// An alert over a coordinator.
-public struct Alert: Decodable, Sendable, Equatable {
-    /// One of its buttons.
-    public struct Action: Decodable, Sendable, Equatable {
-        /// A button's role.
-        public enum Role: String, Decodable, Sendable {
-            /// An ordinary choice.
-            case `default`
-            /// Cancels.
-            case cancel
-            /// Destroys something.
-            case destructive
-        }
-
-        /// The button's title.
-        public let title: String
-        /// Its role.
-        public let role: Role
-        /// The flow event it sends, if any.
-        public let event: String?
-        /// That event's payload.
-        public let payload: JSONValue?
+extension CoordinatorNode {
+    /// What a coordinator's `customize` set for its bars; every member optional.
+    public struct Decoration: Decodable, Sendable, Equatable {
+        /// The navigation title.
+        public let title: String?
+        /// Whether the navigation bar is hidden.
+        public let navigationBarHidden: Bool?
+        /// The tint colour (`#0a84ff`).
+        public let tint: String?
+        /// The tab bar's style.
+        public let tabBarStyle: String?
+        /// Badges by tab route.
+        public let badges: [String: String]?
     }
 
-    /// The title.
-    public let title: String
-    /// The message under it.
-    public let message: String?
-    /// The buttons, in order: answer with ``Step/respondToAlert(choice:)`` and the index.
-    public let actions: [Action]
+    /// An alert over a coordinator.
+    public struct Alert: Decodable, Sendable, Equatable {
+        /// One of its buttons.
+        public struct Action: Decodable, Sendable, Equatable {
+            /// A button's role.
+            public enum Role: String, LenientEnum {
+                /// An ordinary choice.
+                case `default`
+                /// Cancels.
+                case cancel
+                /// Destroys something.
+                case destructive
+                /// A role this client does not know.
+                case unknown
+            }
+
+            /// The button's title.
+            public let title: String
+            /// Its role.
+            public let role: Role
+            /// The flow event it sends, if any.
+            public let event: String?
+            /// That event's payload.
+            public let payload: JSONValue?
+        }
+
+        /// The title.
+        public let title: String
+        /// The message under it.
+        public let message: String?
+        /// The buttons, in order: answer with ``Step/respondToAlert(choice:)`` and the index.
+        public let actions: [Action]
+    }
 }

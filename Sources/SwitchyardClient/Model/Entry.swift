@@ -60,12 +60,14 @@ public struct Entry: Decodable, Sendable, Equatable {
     }
 }
 
-/// A tab's item in the tab bar.
-public struct TabItem: Decodable, Sendable, Equatable {
-    /// The title.
-    public let title: String
-    /// An SF Symbol name.
-    public let icon: String
-    /// The badge, if any.
-    public let badge: String?
+extension Entry {
+    /// A tab's item in the tab bar.
+    public struct TabItem: Decodable, Sendable, Equatable {
+        /// The title.
+        public let title: String
+        /// An SF Symbol name.
+        public let icon: String
+        /// The badge, if any.
+        public let badge: String?
+    }
 }

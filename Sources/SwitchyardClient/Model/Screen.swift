@@ -13,13 +13,29 @@ public struct Screen: Decodable, Sendable, Equatable {
 /// One element of a screen.
 public enum ScreenElement: Decodable, Sendable, Equatable {
     /// How a text is set.
-    public enum TextStyle: String, Decodable, Sendable {
-        case title, headline, body, caption
+    public enum TextStyle: String, LenientEnum {
+        /// The screen's big title.
+        case title
+        /// A heading.
+        case headline
+        /// Running text.
+        case body
+        /// Small print.
+        case caption
+        /// A style this client does not know.
+        case unknown
     }
 
     /// A button's role.
-    public enum ButtonRole: String, Decodable, Sendable {
-        case primary, secondary, destructive
+    public enum ButtonRole: String, LenientEnum {
+        /// The screen's main action.
+        case primary
+        /// Another action.
+        case secondary
+        /// An action that destroys something.
+        case destructive
+        /// A role this client does not know.
+        case unknown
     }
 
     /// Text.

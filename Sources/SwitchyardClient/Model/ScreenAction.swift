@@ -3,7 +3,7 @@ import SwitchyardJSON
 /// What a control does when tapped. ``Intent/init(_:fields:)`` turns it into the intent to send.
 public enum ScreenAction: Decodable, Sendable, Equatable {
     /// Steps from the coordinator that owns the screen.
-    case transition(coordinator: String, steps: [JSONValue])
+    case transition(coordinator: String, steps: [Step])
     /// A flow event from the screen's entry, with the ids of the fields whose values it carries.
     case event(from: String, name: String, payload: JSONValue?, fields: [String])
     /// A deep link.
@@ -21,7 +21,7 @@ public enum ScreenAction: Decodable, Sendable, Equatable {
         case "transition":
             self = .transition(
                 coordinator: try container.decode(String.self, forKey: .coordinator),
-                steps: try container.decode([JSONValue].self, forKey: .steps))
+                steps: try container.decode([Step].self, forKey: .steps))
         case "event":
             self = .event(
                 from: try container.decode(String.self, forKey: .from),

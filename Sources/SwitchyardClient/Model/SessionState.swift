@@ -64,11 +64,13 @@ public struct PendingRoute: Decodable, Sendable, Equatable {
 }
 
 /// How an entry is shown.
-public enum Presentation: String, Decodable, Sendable {
+public enum Presentation: String, LenientEnum {
     /// Pushed on a navigation stack.
     case push
     /// A sheet.
     case modal
     /// A full-screen cover.
     case fullScreen
+    /// A presentation this client does not know.
+    case unknown
 }

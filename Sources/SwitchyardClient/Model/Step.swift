@@ -6,7 +6,7 @@ import SwitchyardJSON
 /// ```swift
 /// try queue.send(.transition([.popToRoot, .push("todo", input: "buy-milk")], coordinator: "TodosCoordinator"))
 /// ```
-public struct Step: Sendable, Equatable {
+public struct Step: Decodable, Sendable, Equatable {
     /// The step as the API takes it (`{"action": "push", "route": "todo", "input": "42"}`).
     public let json: JSONValue
 
@@ -55,6 +55,8 @@ public struct Step: Sendable, Equatable {
     public static let popToRoot = Step("popToRoot")
     /// Pop to the last item with `route`.
     public static func popTo(_ route: String) -> Step { Step("popTo", ["route": .string(route)]) }
+    /// Remove the item `item` (an entry id such as `i9`) and all above it.
+    public static func popItem(_ item: String) -> Step { Step("popItem", ["item": .string(item)]) }
     /// Dismiss this coordinator's presentation layer.
     public static let dismiss = Step("dismiss")
     /// Move the chain into the current root's or selected tab's coordinator.
@@ -74,4 +76,8 @@ public struct Step: Sendable, Equatable {
 
     /// A step from its JSON as the API takes it.
     public init(json: JSONValue) { self.json = json }
+
+    public init(from decoder: any Decoder) throws {
+        json = try JSONValue(from: decoder)
+    }
 }
