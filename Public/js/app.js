@@ -101,7 +101,12 @@ async function send(endpoint, body) {
   } else if (delivery.refused) {
     const problem = delivery.refused;
     state.curlVersion = Math.max(state.curlVersion, state.doc?.version ?? -1);
-    report(problem);
+    // A guard's redirect went through (to another screen): it reads as a move, not as a refusal.
+    if (problem.kind === 'redirected') {
+      showProblem({ ...problem.problem, title: 'Redirected by a route guard' }, { tone: 'info' });
+    } else {
+      report(problem);
+    }
     // A stale version carries the session as it is; a guard's redirect is a new version, and the problem carries it.
     if (problem.state?.tree) apply(problem.state);
   }

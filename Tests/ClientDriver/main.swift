@@ -1,7 +1,7 @@
 // Drives one session with the Swift client for Tests/cluster/test_clients.py: sends COUNT intents (a push, then a
 // pop, …) through an intent queue kept in FILE, follows the session meanwhile, and once every intent is answered and
-// the follower holds the server's final version prints one JSON line: {"acknowledged", "refused", "followed",
-// "final"}.
+// the follower holds the server's final version prints one JSON line: {"acknowledged", "refused" (each {"index",
+// "status", "code"}), "followed", "final"}.
 //   switchyard-client-driver SERVER-URL SESSION COUNT FILE
 import Foundation
 import SwitchyardClient
@@ -21,16 +21,23 @@ let follower = SessionFollower(server: server, session: session)
 let updates = follower.updates()
 let queue = try IntentQueue(server: server, session: session, file: URL(fileURLWithPath: arguments[4]))
 let deliveries = queue.deliveries()
+var indexOf: [String: Int] = [:]
 for index in 0..<count {
     let step: Step = index.isMultiple(of: 2) ? .push("todo", input: "buy-milk") : .pop
-    try queue.send(.transition([step], coordinator: "TodosCoordinator"))
+    let intent = Intent.transition([step], coordinator: "TodosCoordinator")
+    indexOf[intent.id] = index
+    try queue.send(intent)
 }
 var acknowledged = 0
-var refused: [String] = []
+var refused: [JSONValue] = []
 for await delivery in deliveries {
     switch delivery {
     case .applied: acknowledged += 1
-    case .refused(_, let problem): refused.append("\(problem.status) \(problem.code ?? "")")
+    case .refused(let intent, let problem):
+        refused.append([
+            "index": .number(Double(indexOf[intent.id] ?? -1)), "status": .number(Double(problem.status)),
+            "code": .string(problem.code ?? ""),
+        ])
     }
     if acknowledged + refused.count == count { break }
 }
@@ -59,7 +66,7 @@ if followed < final {
 }
 follower.stop()
 let summary: JSONValue = [
-    "acknowledged": .number(Double(acknowledged)), "refused": .array(refused.map { .string($0) }),
+    "acknowledged": .number(Double(acknowledged)), "refused": .array(refused),
     "followed": .number(Double(followed)), "final": .number(Double(final)),
 ]
 print(summary.jsonString)

@@ -50,6 +50,17 @@ struct ClientRestartTests {
             self.process = nil
         }
 
+        /// A new session past onboarding and login (versions 1 and 2): its id.
+        func loggedInSession() throws -> String {
+            let (created, document) = try request("POST", "/api/sessions")
+            try #require(created == 201)
+            let id = try #require(document["session"]?.stringValue)
+            for event in [#"{"name":"completeOnboarding"}"#, #"{"name":"login","fields":{"username":"ada"}}"#] {
+                try #require(try request("POST", "/api/sessions/\(id)/events", event).0 == 200)
+            }
+            return id
+        }
+
         func request(_ method: String, _ path: String, _ body: String? = nil) throws -> (Int, JSONValue) {
             let answer = try RawConnection(port: port, timeout: 10).exchange(method, path, body: body)
             return (answer.status, (try? JSONValue(parsing: answer.body)) ?? .null)
@@ -92,11 +103,7 @@ struct ClientRestartTests {
         let server = try ServerProcess(data: store.folder)
         try await server.start()
         defer { server.kill9() }
-        let (_, document) = try server.request("POST", "/api/sessions")
-        let id = try #require(document["session"]?.stringValue)
-        for event in [#"{"name":"completeOnboarding"}"#, #"{"name":"login","fields":{"username":"ada"}}"#] {
-            try #require(try server.request("POST", "/api/sessions/\(id)/events", event).0 == 200)
-        }
+        let id = try server.loggedInSession()
         server.kill9()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         let file = URL(fileURLWithPath: store.folder + "/offline.json")
@@ -126,12 +133,7 @@ struct ClientRestartTests {
         let server = try ServerProcess(data: store.folder)
         try await server.start()
         defer { server.kill9() }
-        let (created, document) = try server.request("POST", "/api/sessions")
-        try #require(created == 201)
-        let id = try #require(document["session"]?.stringValue)
-        for event in [#"{"name":"completeOnboarding"}"#, #"{"name":"login","fields":{"username":"ada"}}"#] {
-            try #require(try server.request("POST", "/api/sessions/\(id)/events", event).0 == 200)
-        }
+        let id = try server.loggedInSession()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
         let follower = SessionFollower(server: base, session: id)
         let updates = follower.updates()

@@ -23,14 +23,8 @@ OUTAGE_TIMEOUT = 30  # the page may wait for its event stream to reconnect (the 
 def topology():
     if b"--database-url" not in subprocess.run([cluster.BIN, "serve", "--help"], capture_output=True).stdout:
         pytest.fail(f"{cluster.BIN} has no --database-url: the cluster page test needs the PostgreSQL store")
-    postgres = cluster.Postgres("page-postgres").start()
-    nodes = [cluster.Node(name, postgres.url).start() for name in ("page-a", "page-b")]
-    balancer = cluster.Balancer(nodes, name="page-nginx").start()
-    yield nodes, balancer
-    balancer.stop()
-    for node in nodes:
-        node.cleanup()
-    postgres.stop()
+    with cluster.two_nodes_behind_nginx("page") as topology:
+        yield topology
 
 
 def change(balancer, session, body):

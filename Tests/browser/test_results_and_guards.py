@@ -44,6 +44,10 @@ def test_the_admin_screen_waits_for_the_switch_on_profile(page):
     # The guard sends the user to Profile and says why; the admin screen is kept for later.
     page.wait_route("profile")
     assert "guarded" in page.toast_text()
+    # It reads as a move, not a refusal: its own title and tone, where it went and what waits.
+    assert page.find("[data-testid=toast-title]").text == "Redirected by a route guard"
+    assert "toast-info" in page.find("[data-testid=toast]").get_attribute("class")
+    assert "authenticated/profile" in page.toast_text() and "opens once its guard allows it" in page.toast_text()
     assert page.live("tab-profile").get_attribute("aria-current") == "page"
     status, doc = page.api("GET", f"/api/sessions/{page.session_id()}")
     assert doc["pendingRoute"]["route"] == "admin"

@@ -69,3 +69,23 @@ def test_preview_a_deep_link_then_open_it(page):
     page.find("[data-testid=deeplink-preview]").click()
     assert "no-such-todo" in page.toast_text()
     assert not page.d.find_element(By.CSS_SELECTOR, "[data-testid=viewing]").is_displayed()
+
+
+def test_a_history_row_keeps_its_version_source_and_time_apart(page):
+    """Each row's first line lays out version, source and time side by side with space between (a rule for the
+    row's spans once ran them together: "v4event6:00:47 PM")."""
+    page.log_in()
+    live = page.version()
+    page.find(f"[data-testid=history] li:first-child[data-version='{live}']")
+    # Read at once (the list is redrawn after each change).
+    layout = page.d.execute_script("""
+        const row = document.querySelector('[data-testid=history] li:first-child .hline');
+        const box = (css) => row.querySelector(css).getBoundingClientRect();
+        return { display: getComputedStyle(row).display, parts: ['.hver', '.hsource', 'time'].map((css) => {
+          const b = box(css); return { left: b.left, right: b.right, top: b.top }; }) };
+    """)
+    assert layout["display"] == "flex"
+    version, source, time = layout["parts"]
+    assert version["top"] == source["top"] == time["top"], f"one line: {layout}"
+    assert source["left"] > version["right"], f"space after the version: {layout}"
+    assert time["left"] > source["right"], f"space before the time: {layout}"

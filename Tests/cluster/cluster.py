@@ -12,6 +12,7 @@ Logs go to test-artifacts/cluster/ (nodes, nginx, and the PostgreSQL server log 
 """
 
 import atexit
+import contextlib
 import glob
 import http.client
 import json
@@ -343,6 +344,22 @@ class Balancer:
             _running.remove(self)
 
     stop = cleanup
+
+
+@contextlib.contextmanager
+def two_nodes_behind_nginx(prefix, *flags):
+    """A throwaway PostgreSQL, nodes PREFIX-a and PREFIX-b on it (with `flags`) and nginx PREFIX-nginx in front:
+    yields (nodes, balancer), and stops them all afterwards."""
+    postgres = Postgres(f"{prefix}-postgres").start()
+    nodes = [Node(f"{prefix}-{name}", postgres.url, *flags).start() for name in ("a", "b")]
+    balancer = Balancer(nodes, name=f"{prefix}-nginx").start()
+    try:
+        yield nodes, balancer
+    finally:
+        balancer.stop()
+        for node in nodes:
+            node.cleanup()
+        postgres.stop()
 
 
 class PostgresGate:

@@ -1,7 +1,7 @@
 // Drives one session with the JavaScript client for Tests/cluster/test_clients.py: sends COUNT intents (a push, then
 // a pop, …) through an intent queue kept in FILE, follows the session meanwhile, and once every intent is answered
-// and the follower holds the server's final version prints one JSON line: {"acknowledged", "refused", "followed",
-// "final"}.
+// and the follower holds the server's final version prints one JSON line: {"acknowledged", "refused" (each
+// {"index", "status", "code"}), "followed", "final"}.
 //   node Tests/js/drive.mjs SERVER-URL SESSION COUNT FILE
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Switchyard, intents, steps } from '../../Public/js/switchyard-client.js';
@@ -19,7 +19,8 @@ const refused = [];
 for (let index = 0; index < Number(count); index += 1) {
   const step = index % 2 === 0 ? steps.push('todo', 'buy-milk') : steps.pop();
   queue.send(intents.transition([step], { coordinator: 'TodosCoordinator' })).then((delivery) => {
-    if (delivery.applied) acknowledged += 1; else refused.push(`${delivery.refused.status} ${delivery.refused.code}`);
+    if (delivery.applied) acknowledged += 1;
+    else refused.push({ index, status: delivery.refused.status, code: delivery.refused.code });
   });
 }
 await queue.drained();
