@@ -146,7 +146,7 @@ package final class SessionStore: Sendable {
         guard Self.isWellFormed(id) else { throw .unknown }
         let ticket = removals.withLock { $0.beginRead() }
         defer { removals.withLock { $0.endRead(ticket) } }
-        return try load(id, ticket)
+        return try load(id, ticket, key: key)
     }
 
     /// The session with that id if it is in memory.
@@ -160,8 +160,9 @@ package final class SessionStore: Sendable {
     }
 
     /// Reads a session back from the archive and makes it live, unless a delete or an expiry removed it after the
-    /// read of `ticket` began; the copy another request read back meanwhile if there is one.
-    private func load(_ id: String, _ ticket: RemovalLedger.Ticket) throws(LookupFailure) -> Session {
+    /// read of `ticket` began; the copy another request read back meanwhile if there is one, checked against the
+    /// store (that request's read may have begun before a change another node stored, which this one's did not).
+    private func load(_ id: String, _ ticket: RemovalLedger.Ticket, key: String?) throws(LookupFailure) -> Session {
         for attempt in 0..<Self.conflictAttempts {
             if attempt > 1 {
                 // Other nodes keep changing it while it is migrated: a random pause, longer each time.
@@ -208,6 +209,7 @@ package final class SessionStore: Sendable {
             case .success(let session):
                 session.markUsed()
                 counters.setSessions(count)
+                if session !== restored { try checkCurrent(session, key: key) }
                 return session
             }
         }
