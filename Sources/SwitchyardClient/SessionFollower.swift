@@ -135,7 +135,10 @@ public final class SessionFollower: Sendable {
     }
 
     private func received(_ event: ServerSentEvent, retry: Int?) {
-        let (step, continuation, task) = state.withLock { state in
+        let (step, continuation, task) = state.withLock {
+            state -> (StreamStep, AsyncStream<SessionUpdate>.Continuation?, URLSessionDataTask?) in
+            // After a gap, what the cancelled connection still delivers is left: the next connection starts over.
+            if state.fresh { return (StreamStep.ignored, nil, nil) }
             let step = StreamStep.of(event, after: state.acceptAnyState ? nil : state.document)
             switch step {
             case .document(let document):
