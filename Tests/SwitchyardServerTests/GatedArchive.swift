@@ -4,7 +4,7 @@ import Synchronization
 
 /// An archive around a real one whose session reads or expiries can be held once done, before they answer (as a slow or frozen database
 /// holds them): for what other requests do meanwhile.
-final class GatedArchive: SessionArchive {
+final class GatedArchive: ForwardingArchive {
     /// Holds the calls of one kind while closed.
     final class Gate: Sendable {
         private let closed = Atomic<Bool>(false)
@@ -41,11 +41,7 @@ final class GatedArchive: SessionArchive {
         self.inner = inner
     }
 
-    var isDurable: Bool { inner.isDurable }
-
-    var condition: ArchiveCondition { inner.condition }
-
-    func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) { try inner.apply(writes) }
+    var forwarded: any SessionArchive { inner }
 
     func session(_ id: String) throws(ArchiveError) -> StoredSession? {
         let read = try inner.session(id)
@@ -53,27 +49,9 @@ final class GatedArchive: SessionArchive {
         return read
     }
 
-    func history(of session: String, after: Int?, limit: Int) throws(ArchiveError) -> [StoredChange] {
-        try inner.history(of: session, after: after, limit: limit)
-    }
-
-    func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
-        try inner.state(of: session, at: version)
-    }
-
-    func creation(_ key: String) throws(ArchiveError) -> StoredReply? { try inner.creation(key) }
-
-    func version(of session: String) throws(ArchiveError) -> Int? { try inner.version(of: session) }
-
-    func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String] {
-        try inner.sessionIDs(ofApp: app, after: after, limit: limit)
-    }
-
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String] {
         let ended = try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
         expiries.pass()  // done, not yet answered
         return ended
     }
-
-    func close() { inner.close() }
 }
