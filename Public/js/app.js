@@ -3,15 +3,20 @@ import { Switchyard, ClientProblem, memoryStorage, newId, webStorage } from './s
 import { buildView } from './layout.js';
 import { Phone } from './render.js';
 import { Inspector } from './inspector.js';
+import { AppMap, howItOpens } from './map.js';
 import { el } from './screen.js';
 import { showProblem } from './toast.js';
 
 const state = {
   id: null, doc: null, view: null, follower: null, queue: null, historyTimer: null,
   traversing: false, depth: 0,
+  goingBack: false, // Back (or a jump back several entries) is being answered, one step at a time
   curlVersion: -1, // the version the curl box shows the request of (newer changes from elsewhere replace it)
   viewing: null, // an earlier version or a preview shown instead of the live state: { doc, onApply }
   refetches: 0, // patches that did not fit the state shown (a missed version): the state was fetched whole instead
+  counting: null, // the session whose history the map is counting
+  link: null, // the app's deep link to what is shown (reverse routing): { version, link }
+  linkTimer: null,
 };
 
 // The page is a client of the API like any app: the same module (switchyard-client.js) an app imports.
@@ -38,6 +43,18 @@ const inspector = new Inspector(document.getElementById('inspector'), {
   onViewVersion: viewVersion,
   onNewSession: () => startNewSession(),
 });
+const mapHandlers = { onRoute: (picked) => pickRoute(picked) };
+const map = new AppMap(document.getElementById('map'), mapHandlers);
+const largeMap = new AppMap(document.getElementById('map-large'), mapHandlers);
+const mapDialog = document.getElementById('map-dialog');
+document.getElementById('map-expand').addEventListener('click', () => {
+  largeMap.show(map.catalog);
+  largeMap.counter = map.counter;
+  largeMap.onPath = map.onPath;
+  largeMap.draw();
+  mapDialog.showModal();
+});
+document.getElementById('map-dialog-close').addEventListener('click', () => mapDialog.close());
 const message = document.getElementById('phone-message');
 const banner = document.getElementById('viewing');
 document.getElementById('viewing-close').addEventListener('click', () => closeViewing());
@@ -71,8 +88,10 @@ function apply(doc) {
   phoneEl.dataset.path = (doc.visible?.path || []).join('/');
   phone.render(state.view, { animate: !first });
   inspector.showSession(doc, state.view);
+  showOnMap(doc.visible?.path);
   syncHistory();
   scheduleHistoryRefresh();
+  scheduleLinkRefresh();
 }
 
 function report(err) {
@@ -143,6 +162,7 @@ function showViewing(doc, text, applyText, onApply) {
   phoneEl.classList.add('is-viewing');
   phone.render(view, { animate: true });
   inspector.renderTree(doc, view);
+  showOnMap(doc.visible?.path);
   document.getElementById('viewing-text').textContent = text;
   document.getElementById('viewing-apply').textContent = applyText;
   banner.hidden = false;
@@ -162,6 +182,7 @@ function closeViewing({ sync = true } = {}) {
     phoneEl.dataset.path = (state.doc.visible?.path || []).join('/');
     phone.render(state.view, { animate: true });
     inspector.showSession(state.doc, state.view);
+    showOnMap(state.doc.visible?.path);
     if (sync) syncHistory();
   }
 }
@@ -214,47 +235,185 @@ function adopt(id) {
   state.doc = null;
   state.view = null;
   state.curlVersion = -1;
+  state.link = null;
+  map.reset();
   inspector.clearRequest();
   phone.clear();
   inspector.renderHistory([]);
 }
 
-async function startNewSession() {
+/** Starts a new session; `link` (from a shared address whose session is gone) is opened in it. */
+async function startNewSession({ link } = {}) {
   try {
     const doc = await client.createSession();
     adopt(doc.session);
-    history.replaceState({ sy: doc.session, depth: 0 }, '', `/s/${encodeURIComponent(doc.session)}`);
+    history.replaceState({ sy: doc.session, depth: 0 }, '', addressOf(doc, null));
     state.depth = 0;
     apply(doc);
     connect();
     showDeepLinkExamplesOf(doc.session);
+    if (link) openAddressLink(link);
   } catch (err) {
     report(err);
     showMessage('Cannot start a session', 'The server did not create a session. Is it running?', 'Try again');
   }
 }
 
-async function openSession(id) {
+/**
+ * Opens session `id` as the address names it: `path` (the visible routes the address was made for) and `link` (the
+ * app's deep link for that screen). The session is the truth: a link it does not show yet is opened in it; a path it
+ * has moved on from is said, and the address follows the session.
+ */
+async function openSession(id, { path = [], link = null } = {}) {
   adopt(id);
   state.depth = history.state?.sy === id ? history.state.depth || 0 : 0;
+  let doc;
   try {
-    apply(await client.getSession(id));
-    connect();
-    showDeepLinkExamplesOf(id);
+    doc = await client.getSession(id);
   } catch (err) {
-    if (err instanceof ClientProblem && err.status === 404) showNotFound(id);
-    else {
+    if (err instanceof ClientProblem && err.status === 404) {
+      if (link) startNewSession({ link }); // a shared link outlives its session: it opens in a new one
+      else showNotFound(id);
+    } else {
       report(err);
       showMessage('Cannot load this session', 'The server did not answer. Is it running?', 'Start a new session');
     }
+    return;
   }
+  apply(doc);
+  connect();
+  showDeepLinkExamplesOf(id);
+  const shown = (doc.visible?.path || []).join('/');
+  if (link) {
+    const current = await client.visibleLink(id).catch(() => null);
+    if (state.id === id && current?.link !== link) openAddressLink(link);
+  } else if (path.length && path.join('/') !== shown) {
+    showProblem({ title: 'The session has moved on', detail: `The address was made for ${path.join(' › ')}; `
+      + `the session shows ${(doc.visible?.path || []).join(' › ')} now.` }, { tone: 'info' });
+  }
+}
+
+/** Opens the deep link an address carries, and says so (it may wait for a login: the app decides). */
+function openAddressLink(link) {
+  showProblem({ title: 'Opening the link in the address', detail: link }, { tone: 'info', timeout: 3000 });
+  send('deeplinks', { url: link });
 }
 
 /** The deep-link examples of the session's own app (its patterns with sample values), whichever apps are served. */
 function showDeepLinkExamplesOf(id) {
-  client.sessionCatalog(id).then((catalog) => {
-    if (state.id === id) inspector.showDeepLinkExamples(catalog.deepLinkExamples || []);
+  client.sessionCatalog(id).then(async (catalog) => {
+    if (state.id !== id) return;
+    inspector.showDeepLinkExamples(catalog.deepLinkExamples || []);
+    map.show(catalog);
+    showOnMap(state.doc?.visible?.path);
+    await countWholeHistory(id);
   }, () => {});
+}
+
+// ---- the map of the app: the catalog drawn, the screen shown highlighted, each route's count, routes previewed ----
+
+function showOnMap(path) {
+  for (const m of [map, largeMap]) m.highlight(path || []);
+}
+
+/** Counts the session's history on the map page by page, after what it counted (all of it the first time). */
+async function countWholeHistory(id) {
+  if (state.counting === id) return;
+  state.counting = id;
+  try {
+    for (;;) {
+      const after = map.counter.lastVersion ?? 0; // version 0 (the creation) has no entry
+      const page = await client.history(id, { after, limit: 1000 }).catch(() => null);
+      if (!page || state.id !== id) return;
+      const entries = page.entries || [];
+      map.count(entries, { start: map.counter.lastVersion === null });
+      if (entries.length < 1000) break;
+    }
+  } finally {
+    if (state.counting === id) state.counting = null;
+  }
+  if (mapDialog.open) largeMap.draw();
+}
+
+/** The step that opens a route of the map in its coordinator: a root, a tab, or a route as it is presented. */
+function stepFor(route, input) {
+  const how = howItOpens(route);
+  const withInput = input === undefined ? {} : { input };
+  if (how === 'root') return { action: 'root', route: route.name, ...withInput };
+  if (how === 'tab') return { action: 'focus', route: route.name };
+  return { action: 'route', route: route.name, ...withInput };
+}
+
+/** An input typed for a route: JSON when it parses as JSON of the route's type, else the text as a string. */
+function parseInput(text, route) {
+  if (route.input?.type === 'string') return text;
+  try { return JSON.parse(text); } catch { return text; }
+}
+
+const mapInput = document.getElementById('map-input');
+let inputFor = null;
+mapInput.addEventListener('submit', (e) => {
+  e.preventDefault();
+  if (!inputFor) return;
+  const value = document.getElementById('map-input-value').value;
+  mapInput.hidden = true;
+  previewRoute(inputFor, parseInput(value, inputFor.route));
+});
+document.getElementById('map-input-cancel').addEventListener('click', () => { mapInput.hidden = true; });
+
+/** A route picked on the map: previewed at once, or after its input is typed. */
+function pickRoute(picked) {
+  if (mapDialog.open) mapDialog.close();
+  if (picked.route.input && howItOpens(picked.route) !== 'tab') {
+    inputFor = picked;
+    document.getElementById('map-input-label').textContent =
+      `${picked.route.name} takes ${picked.route.inputType || 'an input'}:`;
+    mapInput.hidden = false;
+    document.getElementById('map-input-value').focus();
+    return;
+  }
+  previewRoute(picked, undefined);
+}
+
+/**
+ * The transition that opens `step` in a coordinator of `type` where a user would see it: the one on screen, or one
+ * in a tab not selected, through the tab bar first (focus the tab, then the step in it). A type not in the tree is
+ * named as is: the server says why it cannot.
+ */
+function transitionTo(type, step) {
+  const found = [];
+  (function walk(node, hop) {
+    if (!node) return;
+    if (node.type === type) found.push({ node, hop });
+    for (const entry of [...(node.root ? [node.root] : []), ...(node.tabs || []), ...(node.stack || [])]) {
+      if (entry.coordinator) walk(entry.coordinator, { node, entry });
+    }
+  })(state.doc.tree, null);
+  const shown = found.find((f) => state.view.nodes.has(f.node.id));
+  if (shown) return { coordinator: shown.node.id, steps: [step] };
+  const behindTab = found.find((f) => f.hop?.node.kind === 'tab' && state.view.nodes.has(f.hop.node.id));
+  if (behindTab) {
+    return { coordinator: behindTab.hop.node.id, steps: [{ action: 'focus', route: behindTab.hop.entry.route }, step] };
+  }
+  return { coordinator: type, steps: [step] };
+}
+
+/** Previews opening a route of the map (POST …/preview/transitions) and offers to open it. */
+async function previewRoute({ type, route }, input) {
+  if (!state.id || !state.doc) return;
+  const id = state.id;
+  const body = transitionTo(type, stepFor(route, input));
+  const path = `${sessionPath(id)}/preview/transitions`;
+  inspector.showRequest(curlFor(path, body));
+  try {
+    const preview = await client.request('POST', path, body);
+    if (state.id !== id) return;
+    const changes = preview.patch?.length ?? 0;
+    showViewing(preview.state, `Preview of ${route.name} in ${type}: ${changes} change${changes === 1 ? '' : 's'}`,
+      'Open it', () => send('transitions', { ...body, expectedVersion: preview.version }));
+  } catch (err) {
+    if (state.id === id) report(err);
+  }
 }
 
 function showNotFound(id) {
@@ -336,6 +495,8 @@ function scheduleHistoryRefresh() {
       if (state.id !== id) return;
       inspector.renderHistory(h?.entries || []);
       showLatestChange(h?.entries || []);
+      if (map.count(h?.entries || []) === 'gap' && map.catalog) countWholeHistory(id);
+      if (mapDialog.open) largeMap.draw();
     } catch {
       if (state.id === id) inspector.renderHistory(null);
     }
@@ -355,18 +516,93 @@ function showLatestChange(entries) {
   inspector.showRequest(curlFor(`${sessionPath(state.id)}/${endpoint}`, body));
 }
 
-// ---- browser history: one entry per pushed depth; the browser's back button performs `back` ----
+// ---- addresses: each state has its own, `/s/{id}/{visible path}` plus `?link=` the app's deep link for it ----
+
+/** Keeps a link (and the colon and slashes of its scheme and path) readable in the address's query. */
+const linkInQuery = (link) => encodeURIComponent(link).replace(/%3A/gi, ':').replace(/%2F/gi, '/');
+
+/** The page's address of `doc`: the session, its visible path, and `link` (the app's deep link to it) if any. */
+function addressOf(doc, link) {
+  const path = (doc.visible?.path || []).map(encodeURIComponent).join('/');
+  return `/s/${encodeURIComponent(doc.session)}/${path}${link ? `?link=${linkInQuery(link)}` : ''}`;
+}
+
+/** What an address names: `{ id, path, link }`, or null for one that names no session. */
+function parseAddress(where) {
+  const match = /^\/s\/([^/]+)(?:\/(.*))?$/.exec(where.pathname);
+  if (!match) return null;
+  const path = (match[2] || '').split('/').filter(Boolean).map(decodeURIComponent);
+  return { id: decodeURIComponent(match[1]), path, link: new URLSearchParams(where.search).get('link') };
+}
+
+/** Asks the server for the app's deep link to the live state (reverse routing), once changes settle. */
+function scheduleLinkRefresh() {
+  clearTimeout(state.linkTimer);
+  const id = state.id;
+  state.linkTimer = setTimeout(async () => {
+    try {
+      const found = await client.visibleLink(id);
+      if (state.id !== id || found.version !== state.doc?.version) return; // stale: a newer one is on its way
+      state.link = { version: found.version, link: found.link };
+      syncHistory();
+    } catch {
+      // The address keeps the visible path: it is still this state's.
+    }
+  }, 150);
+}
+
+/** The live state's address, with the app's link once the server named it for this version. */
+function liveAddress() {
+  const link = state.link?.version === state.doc.version ? state.link.link : null;
+  return addressOf(state.doc, link);
+}
+
+// ---- browser history: one entry per screen to go back from (a pushed page, a sheet or cover) ---------------
+
+/** How many times Back can go back in `view`: its pushed pages and its sheets and covers. */
+const backDepth = (view) => view.pushDepth + view.layers.length - 1;
 
 function syncHistory() {
-  if (!state.view || state.traversing) return;
-  const want = state.view.pushDepth;
+  if (!state.view || state.traversing || state.goingBack) return;
+  const want = backDepth(state.view);
   if (want > state.depth) {
-    for (let d = state.depth + 1; d <= want; d++) history.pushState({ sy: state.id, depth: d }, '', location.pathname);
+    for (let d = state.depth + 1; d <= want; d++) history.pushState({ sy: state.id, depth: d }, '', liveAddress());
   } else if (want < state.depth) {
     state.traversing = true; // our own traversal: its popstate must not post `back`
     history.go(want - state.depth);
+    state.depth = want;
+    return; // the address follows once the traversal lands (popstate)
   }
   state.depth = want;
+  history.replaceState({ sy: state.id, depth: want }, '', liveAddress());
+}
+
+/**
+ * Goes back once as iOS would on the screen shown: a sheet or cover whose own first page is on top closes (a sheet
+ * as swiping it down would, a cover by its close button); otherwise the top pushed page pops.
+ */
+function goBack() {
+  const top = state.view.layers.at(-1);
+  if (top.presentation !== 'base' && top.pages.length <= 1) {
+    if (top.presentation === 'modal') return send('transitions', { action: 'dismissModal' });
+    return send('transitions', { coordinator: top.owner.id, steps: [{ action: 'popItem', item: top.item.id }] });
+  }
+  return send('transitions', { action: 'back' });
+}
+
+/** Goes back `count` times, each from the state the previous one left (a refusal stops it and says why). */
+async function goBackTimes(count) {
+  state.goingBack = true; // the entries are already gone: each answer must not push them again
+  try {
+    for (let i = 0; i < count && state.doc; i++) {
+      const before = state.doc.version;
+      await goBack();
+      if (state.doc.version === before) break;
+    }
+  } finally {
+    state.goingBack = false;
+  }
+  syncHistory();
 }
 
 addEventListener('popstate', (e) => {
@@ -393,8 +629,7 @@ addEventListener('popstate', (e) => {
   const shown = state.depth;
   state.depth = depth;
   if (depth < shown && state.doc) {
-    const steps = Array.from({ length: shown - depth }, () => ({ action: 'back' }));
-    send('transitions', steps.length === 1 ? steps[0] : { steps });
+    goBackTimes(shown - depth);
   } else if (depth > shown) {
     state.traversing = true; // forward cannot redo a push: return to the entry we were on
     history.go(shown - depth);
@@ -422,6 +657,6 @@ document.addEventListener('keydown', (e) => {
 // ---- start -----------------------------------------------------------------------------------
 
 
-const match = /^\/s\/([^/]+)\/?$/.exec(location.pathname);
-if (match) openSession(decodeURIComponent(match[1]));
+const address = parseAddress(location);
+if (address) openSession(address.id, address);
 else startNewSession();

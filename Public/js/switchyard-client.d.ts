@@ -151,6 +151,8 @@ export class Switchyard {
   version(id: string, n: number): Promise<StateDocument>;
   catalog(): Promise<Record<string, unknown>>;
   sessionCatalog(id: string): Promise<Record<string, unknown>>;
+  /** The app's deep link that shows what the session has on screen (reverse routing), or `link: null`. */
+  visibleLink(id: string): Promise<{ session: string; version: number; path: string[]; link: string | null }>;
   follow(id: string, options?: FollowOptions): SessionFollower;
   intents(id: string, options?: QueueOptions): IntentQueue;
 }

@@ -290,6 +290,11 @@ export class Switchyard {
   catalog() { return this.request('GET', '/api/catalog'); }
   /** `GET /api/sessions/{id}/catalog`: the catalog of the session's own app and version. */
   sessionCatalog(id) { return this.request('GET', `${this.sessionPath(id)}/catalog`); }
+  /**
+   * `GET /api/sessions/{id}/link`: the app's deep link that shows what the session has on screen (reverse routing),
+   * `{session, version, path, link}` with `link` null when none does.
+   */
+  visibleLink(id) { return this.request('GET', `${this.sessionPath(id)}/link`); }
 
   /** Follows session `id`'s stream (see SessionFollower); it starts at once. */
   follow(id, options = {}) {

@@ -41,7 +41,7 @@ enum PostgresRows {
                 version: result.integer(row, 0), time: result.real(row, 1),
                 source: HistorySource(stored: result.text(row, 2)),
                 request: result.bytes(row, 3), visiblePath: StoredText.path(result.text(row, 4)), state: [],
-                started: lifecycle.started, finished: lifecycle.finished)
+                started: lifecycle.started, finished: lifecycle.finished, redirected: lifecycle.redirected)
         }
     }
 }

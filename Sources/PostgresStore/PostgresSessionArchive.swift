@@ -173,7 +173,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// A history entry's source, request, visible path, state and lifecycle ("" for none), as statement parameters.
     private static func entry(_ change: StoredChange) -> [PostgresValue] {
         let path = StoredText.path(change.visiblePath)
-        let lifecycle = StoredText.lifecycle(started: change.started, finished: change.finished) ?? ""
+        let lifecycle =
+            StoredText.lifecycle(
+                started: change.started, finished: change.finished, redirected: change.redirected) ?? ""
         return [
             .text(change.source.rawValue), .bytes(change.request), .text(path), .bytes(change.state), .text(lifecycle),
         ]

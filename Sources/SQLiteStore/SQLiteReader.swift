@@ -110,7 +110,7 @@ final class SQLiteReader {
                     version: statement.integer(0), time: statement.real(1),
                     source: HistorySource(stored: statement.text(2)),
                     request: statement.blob(3), visiblePath: StoredText.path(statement.text(4)), state: [],
-                    started: lifecycle.started, finished: lifecycle.finished))
+                    started: lifecycle.started, finished: lifecycle.finished, redirected: lifecycle.redirected))
         }
         return changes
     }

@@ -235,7 +235,8 @@ final class SQLiteWrites {
         try insertHistory.bind(
             .text(session), .integer(change.version), .real(change.time), .text(change.source.rawValue),
             .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state),
-            StoredText.lifecycle(started: change.started, finished: change.finished).map { .text($0) } ?? .null
+            StoredText.lifecycle(started: change.started, finished: change.finished, redirected: change.redirected).map
+            { .text($0) } ?? .null
         ).run()
     }
 

@@ -143,6 +143,7 @@ extension SwitchyardAPI {
         APIRoute(
             "/api/sessions/{id}/history", [("GET", { api, request, path in try api.history(path.id, request) })]),
         APIRoute("/api/sessions/{id}/catalog", [("GET", { api, _, path in try api.catalog(ofSession: path.id) })]),
+        APIRoute("/api/sessions/{id}/link", [("GET", { api, _, path in try api.visibleLink(path.id) })]),
         APIRoute(
             "/api/sessions/{id}/versions/{version}",
             [("GET", { api, request, path in try api.version(path.version, of: path.id, request) })]),

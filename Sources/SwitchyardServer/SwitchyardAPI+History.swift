@@ -1,7 +1,8 @@
 import MicroHTTP
+import SwitchyardJSON
 import SwitchyardSessions
 
-/// The audit log of a session's committed changes.
+/// The audit log of a session's committed changes, and the link to what it shows.
 extension SwitchyardAPI {
     /// `GET /api/sessions/{id}/history[?after=V][&limit=N]`: committed changes, oldest first — the latest `limit`
     /// (default ``ServerConfiguration/historyLimit``), or the first `limit` after version `after` (to page through
@@ -18,5 +19,19 @@ extension SwitchyardAPI {
         let session = try sessions.session(id)
         let (version, entries) = try sessions.history(of: session, after: after, limit: limit)
         return .json(200, HistoryEntry.document(session: id, version: version, entries: entries), headers: noStore)
+    }
+
+    /// `GET /api/sessions/{id}/link`: the app's deep link that shows what the session has on screen (reverse
+    /// routing), or null when none does; with the version and visible path it was worked out for. Pages use it as
+    /// the address of what they show.
+    func visibleLink(_ id: String) throws -> HTTPResponse {
+        let session = try sessions.session(id)
+        let visible = try sessions.visibleLink(of: session)
+        let path: [JSONValue] = visible.path.map { .string($0) }
+        let link: JSONValue = visible.link.map { .string($0) } ?? .null
+        let body: [String: JSONValue] = [
+            "session": .string(id), "version": .number(Double(visible.version)), "path": .array(path), "link": link,
+        ]
+        return .json(200, JSONValue.object(body).serialized(), headers: noStore)
     }
 }

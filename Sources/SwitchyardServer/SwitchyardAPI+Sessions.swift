@@ -160,7 +160,8 @@ extension SwitchyardAPI {
     func staticResponse(_ request: HTTPRequest, parts: [String]) throws -> HTTPResponse {
         guard let staticFiles else { throw Problem.notFound("nothing at \(request.path)") }
         var target = request
-        if parts.first == "s", parts.count == 2 {
+        // The page's own addresses: `/s/{id}` and the paths under it (`/s/{id}/authenticated/todos/list`).
+        if parts.first == "s", parts.count >= 2 {
             target.path = "/"
             target.rawPath = "/"
         }

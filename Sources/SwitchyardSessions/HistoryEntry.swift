@@ -13,6 +13,8 @@ package struct HistoryEntry: Sendable {
     /// The coordinators the change started, in order, and those it finished, deepest first.
     var started: [CoordinatorReference] = []
     var finished: [CoordinatorReference] = []
+    /// When the change is a guard's redirect: the guarded route it went instead of (pending until its guard allows).
+    var redirected: PendingRoute?
 
     /// An entry read back from the store.
     init(_ stored: StoredChange) {
@@ -21,6 +23,7 @@ package struct HistoryEntry: Sendable {
             request: stored.request, visiblePath: stored.visiblePath)
         started = stored.started
         finished = stored.finished
+        redirected = stored.redirected
     }
 
     init(version: Int, time: Double, source: HistorySource, request: [UInt8], visiblePath: [String]) {
@@ -72,6 +75,7 @@ package struct HistoryEntry: Sendable {
             }
             writer.endArray()
         }
+        if let redirected { writer.member("redirected", redirected.json) }
         writer.endObject()
     }
 

@@ -76,6 +76,7 @@ struct SessionState {
                 visiblePath: commit.visiblePath)
             entry.started = commit.started
             entry.finished = commit.finished
+            entry.redirected = commit.redirected
             return entry
         }
     }
@@ -96,7 +97,7 @@ struct SessionState {
                 version: entry.version, time: entry.time, source: entry.source,
                 request: entry.request, visiblePath: entry.visiblePath,
                 state: entry.version == engine.version ? state : earlier[entry.version] ?? [], started: entry.started,
-                finished: entry.finished)
+                finished: entry.finished, redirected: entry.redirected)
         }
         return .change(
             session: id, base: base, version: engine.version, state: state, history: changes, reply: reply)

@@ -104,3 +104,22 @@ package struct ChangePreview: Sendable {
     /// The change's `result` members.
     package let result: [String: JSONValue]
 }
+
+extension SessionStore {
+    /// The app's deep link that shows what `session` has on screen now (reverse routing, see
+    /// `NavigationEngine.deepLinkToVisibleScreen(copy:)`), tried on copies of the session: nothing is changed.
+    package func visibleLink(of session: Session) throws(ChangeRefusal) -> VisibleLink {
+        let outcome = session.withState { state -> Result<VisibleLink, ChangeRefusal> in
+            if state.ended { return .failure(.sessionMoved) }
+            let engine = state.engine
+            do {
+                let document = try engine.restoreDocument()
+                let link = engine.deepLinkToVisibleScreen { try restoredEngine(of: session, from: document) }
+                return .success(VisibleLink(version: engine.version, path: engine.visiblePath, link: link))
+            } catch {
+                return .failure(ChangeRefusal(error))
+            }
+        }
+        return try outcome.get()
+    }
+}

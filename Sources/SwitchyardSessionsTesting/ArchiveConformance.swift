@@ -80,6 +80,26 @@ public enum ArchiveConformance {
             try expect(entries[1].started == started)
             try expect(entries[1].finished == finished)
         },
+        Check(name: "aHistoryEntryKeepsTheRouteItsRedirectWentInsteadOf") { open in
+            let archive = try open(.standard)
+            try archive.apply([.create(Fixture.session("s1"), creation: nil)])
+            let admin = PendingRoute(
+                ownerPath: ["authenticated", "settings"], ownerType: "SettingsCoordinator", route: "admin",
+                input: .string("x"), presentation: .push)
+            guard
+                case .change(let id, let base, let version, let state, var history, let reply) = Fixture.change(
+                    "s1", from: 0, to: 2)
+            else { return }
+            history[1].redirected = admin
+            try archive.apply([
+                .change(session: id, base: base, version: version, state: state, history: history, reply: reply)
+            ])
+            let entries = try archive.history(of: "s1", after: nil, limit: 10)
+            try expect(entries.map(\.version) == [1, 2])
+            try expect(entries[0].redirected == nil, "an entry that is no redirect has none")
+            try expect(entries[1].redirected == admin)
+            try expect(entries[1].started.isEmpty, "a redirect alone is kept without coordinators")
+        },
         Check(name: "aCreatedSessionReadsBackWithItsKeyedCreation") { open in
             let archive = try open(.standard)
             let creation = Fixture.reply("client key", session: "s1")

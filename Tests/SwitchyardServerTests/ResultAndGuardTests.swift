@@ -95,6 +95,10 @@ struct ResultAndGuardTests {
             #expect(state["pendingRoute"]?["owner"]?.strings == ["authenticated", "settings"])
             #expect(redirected.json["currentVersion"]?.int == state["version"]?.int)
             #expect(try session.state().path == ["authenticated", "profile"])
+            // Its history entry says it is a redirect, and what waits (kept by the store across the restart below).
+            let entry = try #require(try session.history().json["entries"]?.array?.last)
+            #expect(entry["redirected"]?["route"] == "admin")
+            #expect(entry["redirected"]?["type"] == "SettingsCoordinator")
             return (session.id, try #require(state["version"]?.int))
         }
         // A restart in between: the pending route was stored with the session.
@@ -113,6 +117,9 @@ struct ResultAndGuardTests {
             #expect(history.dropLast().last?["source"] == "event")
             #expect(last["source"] == "guard")
             #expect(last["request"]?["pendingRoute"] == "entered")
+            #expect(last["redirected"] == nil, "entering the route is no redirect")
+            let redirect = try #require(history.first { $0["version"]?.int == redirectedVersion })
+            #expect(redirect["redirected"]?["route"] == "admin", "read back from the store after the restart")
             // With the switch on, the guard lets the route in directly.
             try session.must(session.transition(#"{"coordinator":"SettingsCoordinator","steps":[{"action":"pop"}]}"#))
             let direct = try session.must(

@@ -97,7 +97,7 @@ class Page:
         return self.session_id()
 
     def session_id(self):
-        return self.d.current_url.rstrip("/").split("/s/")[1]
+        return self.d.current_url.split("/s/")[1].split("?")[0].split("/")[0]
 
     def top_route(self):
         return self.d.execute_script(TOP_ROUTE_JS)

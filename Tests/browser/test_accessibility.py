@@ -79,6 +79,37 @@ def test_no_axe_violation_in_any_state(page):
     page.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-presentation=fullScreen], .cover, [data-testid=cover]")
               or True)
     found["full-screen cover"] = violations(page)
+    page.live("sheet-close").click()
+    page.gone("[data-testid=cover]:not([data-leaving])")
+    page.d.execute_script("document.getElementById('map-expand').click()")
+    page.find("[data-testid=map-dialog] [data-testid=app-map]")
+    found["the map, enlarged"] = violations(page)
+    page.find("[data-testid=map-dialog-close]").click()
+    page.gone("[data-testid=map-dialog]")
+    page.d.execute_script("document.querySelector('#map .map-route[data-route=todo]')"
+                           ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    page.find("[data-testid=map-input-value]")
+    found["the map asking for a route's input"] = violations(page)
+    assert_none(found)
+
+
+def test_no_axe_violation_at_phone_size(page):
+    page.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    found = {}
+    page.log_in()
+    found["phone: tabs"] = violations(page)
+    page.open_tab("settings", "settings")
+    page.tap("present_view")
+    page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
+    found["phone: sheet"] = violations(page)
+    page.d.execute_script("document.getElementById('map-expand').click()")
+    page.find("[data-testid=map-dialog] [data-testid=app-map]")
+    found["phone: the map, enlarged"] = violations(page)
+    assert_none(found)
+
+
+def assert_none(found):
     bad = {state: issues for state, issues in found.items() if issues}
     for state, issues in bad.items():
         print(state)

@@ -67,10 +67,13 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
 /// A router with its root type erased, as the engine keeps it.
 struct AnyDeepLinkRouter: Sendable {
     let patterns: [String]
+    /// Each pattern with its first example (how to spell what the pattern leaves open), for reverse routing.
+    let spellings: [(pattern: DeepLinkPattern, example: String?)]
     let openLink: @Sendable (String, AnyObject) throws -> DeepLinkResult?
 
     init<Root: Coordinatable>(_ router: DeepLinkRouter<Root>) {
         patterns = router.patterns
+        spellings = router.entries.map { ($0.pattern, $0.examples.first) }
         openLink = { url, root in
             guard let (link, handler) = router.match(url), let root = root as? Root else { return nil }
             return try handler(root, link)

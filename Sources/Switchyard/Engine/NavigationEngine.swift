@@ -29,6 +29,8 @@ public final class NavigationEngine {
     /// Why the transactions committing now happen: a direct call, or a pending deep link or route that another
     /// change made possible (set and put back by whoever retries them).
     var commitCause = Commit.Cause.direct
+    /// The guarded route the running transaction is a guard's redirect for (set while a redirect is followed).
+    var commitRedirect: PendingRoute?
     /// Whether route guards are asked when entries are made (not while a tree is rebuilt from a document).
     var checksGuards = true
     /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).
@@ -169,6 +171,8 @@ public final class NavigationEngine {
     }
 
     private func afterCommit(_ finished: Journal, cause: Commit.Cause) {
+        let redirected = commitRedirect
+        commitRedirect = nil  // the commits the hooks below may make are not the redirect
         if finished.changed, collectedCommits != nil {
             let started = finished.started.compactMap { id in
                 storage.nodes[id].map { CoordinatorReference(id: id, type: $0.typeName) }
@@ -176,7 +180,8 @@ public final class NavigationEngine {
             collectedCommits?.append(
                 Commit(
                     version: storage.version, cause: cause, visiblePath: visiblePath, started: started,
-                    finished: finished.finished.map(\.reference), ranDismissHooks: !finished.dismissed.isEmpty))
+                    finished: finished.finished.map(\.reference), redirected: redirected,
+                    ranDismissHooks: !finished.dismissed.isEmpty))
         }
         for id in finished.started {
             storage.coordinators[id]?.onStart()
@@ -265,17 +270,20 @@ public struct Commit: Sendable, Hashable {
     /// have changed what screens show, so a document rendered before them is stale.
     public var ranLifecycleHooks: Bool { !started.isEmpty || !finished.isEmpty || ranDismissHooks }
     /// Whether `onDismiss` callbacks ran after it.
+    /// When the commit is a guard's redirect: the guarded route it went instead of (now pending); nil otherwise.
+    public let redirected: PendingRoute?
     private let ranDismissHooks: Bool
 
     init(
         version: Int, cause: Cause, visiblePath: [String], started: [CoordinatorReference],
-        finished: [CoordinatorReference], ranDismissHooks: Bool
+        finished: [CoordinatorReference], redirected: PendingRoute?, ranDismissHooks: Bool
     ) {
         self.version = version
         self.cause = cause
         self.visiblePath = visiblePath
         self.started = started
         self.finished = finished
+        self.redirected = redirected
         self.ranDismissHooks = ranDismissHooks
     }
 }

@@ -37,9 +37,11 @@ extension NavigationEngine {
     func follow(_ first: GuardRedirect) throws -> Never {
         var chain = [first.label]
         var redirect = first
+        defer { commitRedirect = nil }
         while true {
             do {
                 try transaction(followingRedirects: false) {
+                    commitRedirect = first.target  // the commit, if any, says it is this route's redirect
                     let waiting = storage.pendingRoute
                     var current = storage.rootNode
                     for step in redirect.steps { current = try apply(step, at: current) }

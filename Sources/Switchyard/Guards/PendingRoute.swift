@@ -41,7 +41,7 @@ extension PendingRoute {
     }
 
     /// Reads the JSON form; nil when it is not one.
-    init?(json: JSONValue) {
+    public init?(json: JSONValue) {
         guard case .array(let owner)? = json["owner"], case .string(let type)? = json["type"],
             case .string(let route)? = json["route"],
             let presentation = json["presentation"]?.stringValue.flatMap(Presentation.init(rawValue:))

@@ -176,11 +176,13 @@ public struct StoredChange: Sendable {
     public var started: [CoordinatorReference]
     /// The coordinators the change finished, deepest first.
     public var finished: [CoordinatorReference]
+    /// When the change is a guard's redirect: the guarded route it went instead of.
+    public var redirected: PendingRoute?
 
     /// A history entry.
     public init(
         version: Int, time: Double, source: HistorySource, request: [UInt8], visiblePath: [String], state: [UInt8],
-        started: [CoordinatorReference] = [], finished: [CoordinatorReference] = []
+        started: [CoordinatorReference] = [], finished: [CoordinatorReference] = [], redirected: PendingRoute? = nil
     ) {
         self.version = version
         self.time = time
@@ -190,6 +192,7 @@ public struct StoredChange: Sendable {
         self.state = state
         self.started = started
         self.finished = finished
+        self.redirected = redirected
     }
 }
 
