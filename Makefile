@@ -87,9 +87,10 @@ test-js:
 test-browser:
 	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi
 
-# The README's picture (docs/screenshot.png), taken by the browser test that shows a deep state.
+# The docs' pictures, taken by the browser tests: the README's (docs/screenshot.png, a deep state) and the maps of
+# the demo and of the mail app declared as data (docs/map-demo.png, docs/map-mail.png).
 screenshot: deps deps-test venv build
-	SWITCHYARD_UPDATE_SCREENSHOT=1 bash Tests/browser/run.sh -k deep_state_screenshot
+	SWITCHYARD_UPDATE_SCREENSHOT=1 bash Tests/browser/run.sh -k "deep_state_screenshot or whole_catalog or declared_as_data"
 
 test-schema:
 	@if [ -f Tests/schema/run.sh ]; then bash Tests/schema/run.sh; else echo "no schema tests yet"; fi

@@ -11,6 +11,7 @@ const state = {
   id: null, doc: null, view: null, follower: null, queue: null, historyTimer: null,
   traversing: false, depth: 0,
   goingBack: false, // Back (or a jump back several entries) is being answered, one step at a time
+  pendingBacks: 0, // the steps back still to take
   curlVersion: -1, // the version the curl box shows the request of (newer changes from elsewhere replace it)
   viewing: null, // an earlier version or a preview shown instead of the live state: { doc, onApply }
   refetches: 0, // patches that did not fit the state shown (a missed version): the state was fetched whole instead
@@ -42,12 +43,14 @@ const inspector = new Inspector(document.getElementById('inspector'), {
   onPreviewDeepLink: previewDeepLink,
   onViewVersion: viewVersion,
   onNewSession: () => startNewSession(),
+  onLoadPatch: async (version) => (await client.versionPatch(state.id, version)).patch || [],
 });
 const mapHandlers = { onRoute: (picked) => pickRoute(picked) };
 const map = new AppMap(document.getElementById('map'), mapHandlers);
 const largeMap = new AppMap(document.getElementById('map-large'), mapHandlers);
 const mapDialog = document.getElementById('map-dialog');
 document.getElementById('map-expand').addEventListener('click', () => {
+  if (!map.catalog) return;
   largeMap.show(map.catalog);
   largeMap.counter = map.counter;
   largeMap.onPath = map.onPath;
@@ -128,6 +131,7 @@ async function send(endpoint, body) {
     }
     // A stale version carries the session as it is; a guard's redirect is a new version, and the problem carries it.
     if (problem.state?.tree) apply(problem.state);
+    scheduleHistoryRefresh(); // the refusal joins the session's recent refusals
   }
   syncHistory();
 }
@@ -237,9 +241,10 @@ function adopt(id) {
   state.curlVersion = -1;
   state.link = null;
   map.reset();
+  largeMap.reset();
   inspector.clearRequest();
   phone.clear();
-  inspector.renderHistory([]);
+  inspector.resetTimeline();
 }
 
 /** Starts a new session; `link` (from a shared address whose session is gone) is opened in it. */
@@ -285,8 +290,9 @@ async function openSession(id, { path = [], link = null } = {}) {
   showDeepLinkExamplesOf(id);
   const shown = (doc.visible?.path || []).join('/');
   if (link) {
+    // Opened only when the server says the session shows another screen (not when it could not say).
     const current = await client.visibleLink(id).catch(() => null);
-    if (state.id === id && current?.link !== link) openAddressLink(link);
+    if (state.id === id && current && current.link !== link) openAddressLink(link);
   } else if (path.length && path.join('/') !== shown) {
     showProblem({ title: 'The session has moved on', detail: `The address was made for ${path.join(' › ')}; `
       + `the session shows ${(doc.visible?.path || []).join(' › ')} now.` }, { tone: 'info' });
@@ -495,6 +501,8 @@ function scheduleHistoryRefresh() {
       if (state.id !== id) return;
       inspector.renderHistory(h?.entries || []);
       showLatestChange(h?.entries || []);
+      const refused = await client.refusals(id).catch(() => null);
+      if (refused && state.id === id) inspector.renderRefusals(refused.refusals);
       if (map.count(h?.entries || []) === 'gap' && map.catalog) countWholeHistory(id);
       if (mapDialog.open) largeMap.draw();
     } catch {
@@ -531,8 +539,9 @@ function addressOf(doc, link) {
 function parseAddress(where) {
   const match = /^\/s\/([^/]+)(?:\/(.*))?$/.exec(where.pathname);
   if (!match) return null;
-  const path = (match[2] || '').split('/').filter(Boolean).map(decodeURIComponent);
-  return { id: decodeURIComponent(match[1]), path, link: new URLSearchParams(where.search).get('link') };
+  const decode = (part) => { try { return decodeURIComponent(part); } catch { return part; } }; // a stray '%'
+  const path = (match[2] || '').split('/').filter(Boolean).map(decode);
+  return { id: decode(match[1]), path, link: new URLSearchParams(where.search).get('link') };
 }
 
 /** Asks the server for the app's deep link to the live state (reverse routing), once changes settle. */
@@ -585,21 +594,34 @@ function goBack() {
   const top = state.view.layers.at(-1);
   if (top.presentation !== 'base' && top.pages.length <= 1) {
     if (top.presentation === 'modal') return send('transitions', { action: 'dismissModal' });
+    if (top.item.dismissible === false) {
+      // A cover the app keeps until it is answered: Back does not close it (its own buttons do).
+      showProblem({ title: 'This screen stays until it is answered',
+        detail: `“${top.item.route}” cannot be closed by going back: use its own buttons.` }, { tone: 'info' });
+      return Promise.resolve();
+    }
     return send('transitions', { coordinator: top.owner.id, steps: [{ action: 'popItem', item: top.item.id }] });
   }
   return send('transitions', { action: 'back' });
 }
 
-/** Goes back `count` times, each from the state the previous one left (a refusal stops it and says why). */
+/**
+ * Goes back `count` more times (Back pressed again while the last is answered adds to the count): one step at a
+ * time, each from the state the previous one left; a refusal stops them all and says why.
+ */
 async function goBackTimes(count) {
+  state.pendingBacks += count;
+  if (state.goingBack) return; // the running walk takes these too
   state.goingBack = true; // the entries are already gone: each answer must not push them again
   try {
-    for (let i = 0; i < count && state.doc; i++) {
+    while (state.pendingBacks > 0 && state.doc) {
+      state.pendingBacks -= 1;
       const before = state.doc.version;
       await goBack();
       if (state.doc.version === before) break;
     }
   } finally {
+    state.pendingBacks = 0;
     state.goingBack = false;
   }
   syncHistory();

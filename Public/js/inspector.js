@@ -4,7 +4,10 @@ import { el } from './screen.js';
 const HINT_KEY = 'switchyard.hint';
 
 export class Inspector {
-  /** handlers: { onDeepLink(url), onPreviewDeepLink(url), onViewVersion(version), onNewSession() } */
+  /**
+   * handlers: { onDeepLink(url), onPreviewDeepLink(url), onViewVersion(version), onNewSession(),
+   *   onLoadPatch(version) → Promise<patch> }
+   */
   constructor(root, handlers) {
     this.$ = (id) => root.querySelector(`#${id}`);
     this.choices = new Map();
@@ -22,6 +25,12 @@ export class Inspector {
       else input.reportValidity();
     });
     this.onViewVersion = handlers.onViewVersion;
+    this.onLoadPatch = handlers.onLoadPatch;
+    this.entries = [];
+    this.refusals = [];
+    this.opened = new Set(); // versions whose details are open: they stay open across redraws
+    this.patches = new Map(); // version → its JSON Patch, once read
+    this.$('history-filter').addEventListener('change', () => this.applyFilter());
     this.showHint();
     this.$('copy-curl').addEventListener('click', () => this.copyCurl());
   }
@@ -123,26 +132,128 @@ export class Inspector {
     return li;
   }
 
+  /** Forgets the timeline of the session shown before (its open details, its patches). */
+  resetTimeline() {
+    this.generation = (this.generation || 0) + 1; // patches read for the session before are dropped
+    this.entries = [];
+    this.refusals = [];
+    this.opened.clear();
+    this.patches.clear();
+    this.renderHistory([]);
+    this.renderRefusals([]);
+  }
+
+  /** Shows the history or the refusals, as the filter says. */
+  applyFilter() {
+    const filter = this.$('history-filter').value;
+    this.$('history').hidden = filter === 'refusals';
+    this.$('refusals').hidden = filter !== 'refusals';
+    this.renderHistory(this.entries);
+  }
+
   renderHistory(entries) {
     const list = this.$('history');
     if (!entries) {
       list.replaceChildren(el('li', { class: 'muted', text: 'History unavailable.' }));
       return;
     }
-    const recent = entries.slice(-40).reverse();
-    list.replaceChildren(...recent.map((h) => {
-      const time = h.time ? new Date(h.time) : null;
-      const view = el('button', { type: 'button', class: 'hview', 'data-testid': 'history-view' },
-        el('span', { class: 'hline' },
-          el('code', { class: 'hver', text: `v${h.version}` }),
-          el('span', { class: `hsource src-${h.source}`, text: h.source || '' }),
-          time && !Number.isNaN(time.valueOf())
-            ? el('time', { datetime: time.toISOString(), text: time.toLocaleTimeString() }) : null),
-        el('span', { class: 'hreq', text: summarize(h.request) }),
-        el('span', { class: 'hpath', text: (h.visiblePath || []).join(' › ') }));
-      view.setAttribute('aria-label', `See version ${h.version}: ${summarize(h.request)}`);
-      view.addEventListener('click', () => this.onViewVersion(h.version));
-      return el('li', { class: 'hentry', 'data-version': String(h.version) }, view);
+    this.entries = entries;
+    const filter = this.$('history-filter').value;
+    // "guard": the routes a guard let in, and its redirects (which keep their request's source).
+    const matches = (h) => h.source === filter || (filter === 'guard' && h.redirected);
+    const shown = filter === 'all' || filter === 'refusals' ? entries : entries.filter(matches);
+    const recent = shown.slice(-40).reverse();
+    if (!recent.length && entries.length) {
+      list.replaceChildren(el('li', { class: 'muted', text: `No ${filter} change in the latest ${entries.length}.` }));
+      return;
+    }
+    // The control that has the keyboard's focus keeps it across the redraw (found again by version and kind).
+    const active = list.contains(document.activeElement) ? document.activeElement : null;
+    const version = active?.closest('[data-version]')?.dataset.version;
+    const kind = active?.tagName === 'SUMMARY' ? 'summary' : '[data-testid=history-view]';
+    list.replaceChildren(...recent.map((h) => this.historyEntry(h)));
+    if (version) list.querySelector(`[data-version="${CSS.escape(version)}"] ${kind}`)?.focus();
+  }
+
+  historyEntry(h) {
+    const time = h.time ? new Date(h.time) : null;
+    const redirect = h.redirected
+      ? `redirected: ${h.redirected.route} of ${h.redirected.type} waits for its guard` : null;
+    const lifecycle = [
+      h.started?.length ? `started ${h.started.map((c) => c.type).join(', ')}` : null,
+      h.finished?.length ? `finished ${h.finished.map((c) => c.type).join(', ')}` : null,
+    ].filter(Boolean).join(' · ');
+    const view = el('button', { type: 'button', class: 'hview', 'data-testid': 'history-view' },
+      el('span', { class: 'hline' },
+        el('code', { class: 'hver', text: `v${h.version}` }),
+        el('span', { class: `hsource src-${h.source}`, text: h.source || '' }),
+        time && !Number.isNaN(time.valueOf())
+          ? el('time', { datetime: time.toISOString(), text: time.toLocaleTimeString() }) : null),
+      el('span', { class: 'hreq', text: summarize(h.request) }),
+      redirect ? el('span', { class: 'hredirect', 'data-testid': 'history-redirect', text: `⤷ ${redirect}` }) : null,
+      el('span', { class: 'hpath', text: (h.visiblePath || []).join(' › ') }),
+      lifecycle ? el('span', { class: 'hlife', 'data-testid': 'history-lifecycle', text: lifecycle }) : null);
+    view.setAttribute('aria-label',
+      `See version ${h.version}: ${summarize(h.request)}${redirect ? `, ${redirect}` : ''}`);
+    view.addEventListener('click', () => this.onViewVersion(h.version));
+    const details = el('details', { class: 'hdetails', 'data-testid': 'history-details' },
+      el('summary', { text: 'Changes' }));
+    details.addEventListener('toggle', () => {
+      if (details.open) {
+        this.opened.add(h.version);
+        this.fillDetails(details, h);
+      } else {
+        this.opened.delete(h.version);
+      }
+    });
+    details.open = this.opened.has(h.version); // its toggle event fills it
+    return el('li', { class: 'hentry', 'data-version': String(h.version) }, view, details);
+  }
+
+  /** The request as JSON and the JSON Patch the version made (read once, then kept). */
+  async fillDetails(details, h) {
+    const body = el('div', { class: 'hbody' },
+      el('p', { class: 'hlabel', text: 'Request' }),
+      el('pre', { class: 'hjson', text: JSON.stringify(h.request, null, 1) }),
+      el('p', { class: 'hlabel', text: 'JSON Patch' }));
+    const patchBox = el('pre', { class: 'hjson hpatch', 'data-testid': 'history-patch', text: 'Reading…' });
+    body.append(patchBox);
+    details.querySelector('.hbody')?.remove();
+    details.append(body);
+    let patch = this.patches.get(h.version);
+    if (!patch) {
+      const generation = this.generation;
+      try {
+        patch = await this.onLoadPatch(h.version);
+        if (generation !== this.generation) return; // another session is shown now
+        this.patches.set(h.version, patch);
+      } catch (err) {
+        patchBox.textContent = `Not available: ${err?.problem?.detail || err?.message || err}`;
+        return;
+      }
+    }
+    patchBox.textContent = patch.map(describeOperation).join('\n') || '(no change to the document)';
+  }
+
+  /** The latest refusals (oldest first), shown newest first under the "Refusals" filter. */
+  renderRefusals(refusals) {
+    this.refusals = refusals || [];
+    const list = this.$('refusals');
+    if (!this.refusals.length) {
+      list.replaceChildren(el('li', { class: 'muted', text: 'No refusal yet.' }));
+      return;
+    }
+    list.replaceChildren(...this.refusals.slice().reverse().map((r) => {
+      const time = r.time ? new Date(r.time) : null;
+      return el('li', { class: 'hentry hrefusal', 'data-testid': 'refusal' },
+        el('div', { class: 'hview' },
+          el('span', { class: 'hline' },
+            el('code', { class: 'hver', text: `${r.status}` }),
+            el('span', { class: 'hcode', text: r.problem?.code || r.source || '' }),
+            time && !Number.isNaN(time.valueOf())
+              ? el('time', { datetime: time.toISOString(), text: time.toLocaleTimeString() }) : null),
+          el('span', { class: 'hreq', text: summarize(r.request) }),
+          el('span', { class: 'hpath', text: `at v${r.version}: ${r.problem?.detail || r.problem?.title || ''}` })));
     }));
   }
 
@@ -176,6 +287,14 @@ export class Inspector {
     button.textContent = ok ? 'Copied' : 'Selected';
     setTimeout(() => { button.textContent = 'Copy'; }, 1500);
   }
+}
+
+/** One line for a JSON Patch operation: `replace /visible/path/2 "todos"`, long values cut. */
+function describeOperation(op) {
+  const value = 'value' in op ? ` ${JSON.stringify(op.value)}` : '';
+  const from = op.from !== undefined ? ` from ${op.from}` : '';
+  const text = `${op.op} ${op.path || '/'}${from}${value}`;
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
 /** One line for a history request: the actions of a chain, an event name, a deep link URL. */

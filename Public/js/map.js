@@ -167,9 +167,10 @@ export class AppMap {
 
   /** Forgets the counts and the highlight (another session is shown). */
   reset() {
+    this.catalog = null;
     this.counter = new RouteCounter();
     this.onPath = new Set();
-    this.draw();
+    this.container.replaceChildren();
   }
 
   /** Highlights the routes of `path` (the live visible path). */

@@ -153,6 +153,14 @@ export class Switchyard {
   sessionCatalog(id: string): Promise<Record<string, unknown>>;
   /** The app's deep link that shows what the session has on screen (reverse routing), or `link: null`. */
   visibleLink(id: string): Promise<{ session: string; version: number; path: string[]; link: string | null }>;
+  /** The JSON Patch version `n` made, from the version before (version 0: one `add` of the whole document). */
+  versionPatch(id: string, n: number): Promise<{ session: string; version: number; patch: { op: string; path: string; value?: unknown; from?: string }[] }>;
+  /** The latest changes the session refused on the node that answers (not versions: a short list in memory). */
+  refusals(id: string): Promise<{
+    session: string;
+    version: number;
+    refusals: { time: string; version: number; source?: string; request: unknown; status: number; problem: ClientProblem['problem'] }[];
+  }>;
   follow(id: string, options?: FollowOptions): SessionFollower;
   intents(id: string, options?: QueueOptions): IntentQueue;
 }

@@ -295,6 +295,12 @@ export class Switchyard {
    * `{session, version, path, link}` with `link` null when none does.
    */
   visibleLink(id) { return this.request('GET', `${this.sessionPath(id)}/link`); }
+  /** `GET /api/sessions/{id}/versions/{n}/patch`: `{session, version, patch}`, the JSON Patch version `n` made. */
+  versionPatch(id, n) {
+    return this.request('GET', `${this.sessionPath(id)}/versions/${encodeURIComponent(String(n))}/patch`);
+  }
+  /** `GET /api/sessions/{id}/refusals`: `{session, version, refusals}`, the latest changes it refused (not versions). */
+  refusals(id) { return this.request('GET', `${this.sessionPath(id)}/refusals`); }
 
   /** Follows session `id`'s stream (see SessionFollower); it starts at once. */
   follow(id, options = {}) {

@@ -144,6 +144,10 @@ extension SwitchyardAPI {
             "/api/sessions/{id}/history", [("GET", { api, request, path in try api.history(path.id, request) })]),
         APIRoute("/api/sessions/{id}/catalog", [("GET", { api, _, path in try api.catalog(ofSession: path.id) })]),
         APIRoute("/api/sessions/{id}/link", [("GET", { api, _, path in try api.visibleLink(path.id) })]),
+        APIRoute("/api/sessions/{id}/refusals", [("GET", { api, _, path in try api.refusals(path.id) })]),
+        APIRoute(
+            "/api/sessions/{id}/versions/{version}/patch",
+            [("GET", { api, _, path in try api.patch(path.version, of: path.id) })]),
         APIRoute(
             "/api/sessions/{id}/versions/{version}",
             [("GET", { api, request, path in try api.version(path.version, of: path.id, request) })]),

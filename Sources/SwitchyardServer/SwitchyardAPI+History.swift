@@ -34,4 +34,24 @@ extension SwitchyardAPI {
         ]
         return .json(200, JSONValue.object(body).serialized(), headers: noStore)
     }
+
+    /// `GET /api/sessions/{id}/refusals`: the latest changes the session refused on this node (not versions: kept in
+    /// memory, the latest few, see `RecentRefusals`).
+    func refusals(_ id: String) throws -> HTTPResponse {
+        let session = try sessions.session(id)
+        let (version, refusals) = try sessions.refusals(of: session)
+        return .json(
+            200, RecentRefusals.document(session: id, version: version, refusals: refusals), headers: noStore)
+    }
+
+    /// `GET /api/sessions/{id}/versions/{version}/patch`: the JSON Patch that version made, from the one before.
+    func patch(_ text: String, of id: String) throws -> HTTPResponse {
+        let version = try Self.versionNumber(text)
+        let session = try sessions.session(id)
+        let patch = try sessions.patch(of: session, at: version)
+        let body: [String: JSONValue] = [
+            "session": .string(id), "version": .number(Double(version)), "patch": patch,
+        ]
+        return .json(200, JSONValue.object(body).serialized(), headers: noStore)
+    }
 }

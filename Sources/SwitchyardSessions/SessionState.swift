@@ -17,6 +17,10 @@ struct SessionState {
     /// Set once the session ended (deleted or expired): no stream may subscribe any more.
     var ended = false
     let documents: DocumentCache
+    /// The latest changes refused (not versions: in memory only).
+    var refusals = RecentRefusals()
+    /// The app's deep link to what the session shows, once worked out for its version (see `visibleLink(of:)`).
+    var visibleLink: VisibleLink?
 
     init(id: String, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.id = id

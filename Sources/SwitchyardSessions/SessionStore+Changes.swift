@@ -97,7 +97,7 @@ extension SessionStore {
         }
         let change: SessionChange
         switch state.admit(request) {
-        case .failure(let refusal): return .done(refuse(refusal, request, &state, render: render), .none)
+        case .failure(let refusal): return .done(refuse(refusal, request, &state, time: time, render: render), .none)
         case .success(let admitted): change = admitted
         }
         state.documents.beginChange()  // app code runs now: screens may show other data
@@ -112,7 +112,8 @@ extension SessionStore {
             source: change.source,
             request: HistoryEntry.keptRequest(request.body, limit: configuration.maxHistoryRequestBytes))
         let entries = state.historyEntries(commits, cause: cause, time: time)
-        let reply = render(outcome(of: result, committed: !commits.isEmpty, state.snapshot))
+        let ended = outcome(of: result, committed: !commits.isEmpty, state.snapshot)
+        let reply = render(ended)
         let remembered = request.key.map { key in
             (key, ReplyCache.Entry(fingerprint: request.fingerprint, reply: reply))
         }
@@ -146,6 +147,12 @@ extension SessionStore {
         }
         let broadcast = state.announce(entries)
         if let (key, entry) = remembered { state.replies.store(entry, for: key) }
+        if case .refused = ended {
+            // Kept only now, once the answer stands (a write conflict runs the change again; a failed write is the
+            // store's failure, not the session's refusal).
+            state.refusals.add(
+                reply, request: request.body, source: change.source, version: engine.version, time: time)
+        }
         if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
         return .done(reply, broadcast ? .broadcast : .none)
     }
@@ -153,10 +160,13 @@ extension SessionStore {
     /// The answer to a request refused before it ran, remembered under its key like every answer (in memory only: a
     /// refusal is not stored).
     private func refuse(
-        _ refusal: ChangeRefusal, _ request: ChangeRequest, _ state: inout SessionState,
+        _ refusal: ChangeRefusal, _ request: ChangeRequest, _ state: inout SessionState, time: Double,
         render: (ChangeOutcome) -> SessionReply
     ) -> SessionReply {
         let reply = render(.refused(refusal))
+        state.refusals.add(
+            reply, request: request.body, source: try? request.change.get().source, version: state.engine.version,
+            time: time)
         if let key = request.key {
             state.replies.store(.init(fingerprint: request.fingerprint, reply: reply), for: key)
         }

@@ -107,19 +107,56 @@ package struct ChangePreview: Sendable {
 
 extension SessionStore {
     /// The app's deep link that shows what `session` has on screen now (reverse routing, see
-    /// `NavigationEngine.deepLinkToVisibleScreen(copy:)`), tried on copies of the session: nothing is changed.
+    /// `NavigationEngine.deepLinkToVisibleScreen(copy:)`), tried on copies of the session: nothing is changed. The
+    /// copies are made and tried outside the session's lock (changes go on meanwhile), and the answer is kept for its
+    /// version: every client asking about the same version gets it without trying again.
     package func visibleLink(of session: Session) throws(ChangeRefusal) -> VisibleLink {
-        let outcome = session.withState { state -> Result<VisibleLink, ChangeRefusal> in
+        let taken = session.withState { state -> Result<(VisibleLink?, Int, [String], [UInt8]), ChangeRefusal> in
             if state.ended { return .failure(.sessionMoved) }
             let engine = state.engine
+            if let known = state.visibleLink, known.version == engine.version {
+                return .success((known, engine.version, [], []))
+            }
             do {
-                let document = try engine.restoreDocument()
-                let link = engine.deepLinkToVisibleScreen { try restoredEngine(of: session, from: document) }
-                return .success(VisibleLink(version: engine.version, path: engine.visiblePath, link: link))
+                return .success((nil, engine.version, engine.visiblePath, try engine.restoreDocument()))
             } catch {
                 return .failure(ChangeRefusal(error))
             }
         }
-        return try outcome.get()
+        let (known, version, path, document) = try taken.get()
+        if let known { return known }
+        let copy = try restoredEngine(of: session, from: document)
+        let link = copy.deepLinkToVisibleScreen { try restoredEngine(of: session, from: document) }
+        let found = VisibleLink(version: version, path: path, link: link)
+        session.withState { state in
+            if state.engine.version == version { state.visibleLink = found }
+        }
+        return found
+    }
+}
+
+extension SessionStore {
+    /// The latest changes `session` refused on this node (``RecentRefusals``), oldest first, with its version.
+    package func refusals(
+        of session: Session
+    ) throws(ChangeRefusal) -> (version: Int, refusals: [RecentRefusals.Refusal]) {
+        let found = session.withState { state in state.ended ? nil : (state.engine.version, state.refusals.entries) }
+        guard let found else { throw .sessionMoved }
+        return found
+    }
+
+    /// The JSON Patch that version `version` of `session` made: from the state document of the version before to
+    /// its own, both rendered now from the store's restore documents (as ``document(of:at:)`` renders them).
+    /// Version 0, the session's creation, is one `add` of the whole document.
+    package func patch(of session: Session, at version: Int) throws(ChangeRefusal) -> JSONValue {
+        let after = try document(of: session, at: version)
+        guard let new = try? JSONValue(parsing: after) else {
+            throw .failed("version \(version) does not render as JSON")
+        }
+        guard version > 0 else { return [["op": "add", "path": "", "value": new]] }
+        guard let old = try? JSONValue(parsing: try document(of: session, at: version - 1)) else {
+            throw .failed("version \(version - 1) does not render as JSON")
+        }
+        return JSONPatch.diff(from: old, to: new)
     }
 }

@@ -162,7 +162,11 @@ struct OperationsTests {
             #expect(link.body == root.body)
             #expect(try server.get("/favicon.svg").status == 200)
             #expect(try server.get("/no-such-file.js").status == 404)
-            #expect(try server.get("/s/a/b").status == 404)
+            // A screen's address under a session is the page too: it opens that screen.
+            let screen = try server.get("/s/0123456789abcdef0123456789abcdef/authenticated/todos/list?link=x://y")
+            #expect(screen.status == 200)
+            #expect(screen.body == root.body)
+            #expect(try server.get("/s").status == 404)
         }
     }
 }

@@ -75,6 +75,24 @@ def test_back_closes_a_sheet_first_then_pops_then_leaves(page, size):
     page.wait(lambda d: "/s/" not in d.current_url, message="Back at the tab's root stayed on the page")
 
 
+def test_two_steps_back_at_once_close_the_sheet_then_pop(page):
+    page.log_in()
+    page.open_tab("settings", "settings")
+    page.tap("push_green")
+    page.wait_route("green")
+    page.tap("present_view")
+    page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
+    version = page.version()
+    page.d.execute_script("history.go(-2)")  # as a long press on Back picks an entry two back
+    page.wait_route("settings")
+    page.wait(lambda d: not page.sheets(), message="the sheet is still shown")
+    page.wait(lambda d: page.version() == version + 2, message="not exactly two changes")
+    page.settle()
+    assert page.version() == version + 2
+    page.d.back()
+    page.wait(lambda d: "/s/" not in d.current_url, message="Back at the tab's root stayed on the page")
+
+
 def test_back_closes_a_full_screen_cover_with_its_close_button(page):
     page.log_in()
     page.open_tab("settings", "settings")

@@ -3,6 +3,7 @@ this session took it, and a route clicked previews it before opening it; for the
 data, at desktop and phone size."""
 import os
 import pathlib
+import shutil
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
@@ -72,11 +73,18 @@ def taken(page, type_name, name):
     return int(route(page, type_name, name).get_attribute("data-taken"))
 
 
-def enlarged_screenshot(page, name):
+def enlarged_screenshot(page, name, docs_name=None):
+    """The enlarged map as a test artifact; with `make screenshot`, also the docs' picture `docs_name` (on a window
+    large enough for the whole map)."""
+    updating = docs_name and os.environ.get("SWITCHYARD_UPDATE_SCREENSHOT") == "1"
+    if updating:
+        page.d.set_window_size(1600, 1100)
     page.d.execute_script("document.getElementById('map-expand').click()")
     page.find("[data-testid=map-dialog] [data-testid=app-map]")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.d.save_screenshot(str(ARTIFACTS / name))
+    if updating:
+        shutil.copyfile(ARTIFACTS / name, ROOT / "docs" / docs_name)
     page.find("[data-testid=map-dialog-close]").click()
     page.gone("[data-testid=map-dialog]")
 
@@ -105,7 +113,7 @@ def test_the_map_draws_the_whole_catalog_and_follows_the_screen(page, size):
               message=f"highlighted: {on_path(page)}")
     page.settle()
     if size == "desktop":
-        enlarged_screenshot(page, "map-demo-desktop.png")
+        enlarged_screenshot(page, "map-demo-desktop.png", "map-demo.png")
     else:
         page.d.execute_script("document.getElementById('map').scrollIntoView()")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -187,4 +195,4 @@ def test_the_map_of_an_app_declared_as_data(driver, mail_url):
     page.live("row-m1").click()
     page.wait_route("message")
     page.wait(lambda d: len(on_path(page)) >= 3, message=f"highlighted: {on_path(page)}")
-    enlarged_screenshot(page, "map-mail-desktop.png")
+    enlarged_screenshot(page, "map-mail-desktop.png", "map-mail.png")

@@ -9,16 +9,18 @@ extension NavigationEngine {
     /// the same inputs, presented the same way. The links tried are the router's patterns, in order, with their parameters taken from the
     /// inputs on screen (strings, numbers and booleans, and those of an input's members); a pattern's first example
     /// spells what the pattern leaves open (one of several schemes, a `*` host). Links with more than two parameters
-    /// are not tried.
+    /// are not tried, nor more than ``reverseRoutingTries`` links in all.
     ///
     /// - Parameter copy: makes an independent copy of this engine (each link is tried on a fresh one).
     public func deepLinkToVisibleScreen(copy: () throws -> NavigationEngine) -> String? {
         guard let deepLinks else { return nil }
         let target = visibleRoutes()
         let values = Self.linkValues(target.compactMap(\.input))
+        var tries = 0
         for (pattern, example) in deepLinks.spellings {
             for url in Self.links(of: pattern, example: example, values: values) {
-                guard let scratch = try? copy() else { return nil }
+                tries += 1
+                guard tries <= Self.reverseRoutingTries, let scratch = try? copy() else { return nil }
                 scratch.unwindVisibleScreen()
                 guard (try? scratch.open(url)) == .opened, scratch.visibleRoutes() == target else { continue }
                 return url
@@ -26,6 +28,9 @@ extension NavigationEngine {
         }
         return nil
     }
+
+    /// How many links reverse routing tries at most (each on a copy of the engine).
+    public static let reverseRoutingTries = 24
 
     /// Routes and inputs along the visible path: what a link must reproduce.
     private func visibleRoutes() -> [VisibleRoute] {
@@ -35,7 +40,9 @@ extension NavigationEngine {
     }
 
     /// Pops pushed screens and closes sheets and covers until nothing more can go back: the root of the screen's own
-    /// tab or coordinator. Each step is its own transaction; one that is refused ends the walk.
+    /// tab or coordinator. Each step is its own transaction. Sheets and covers are closed as code closes them (a
+    /// screen's veto on leaving or `dismissible: false` do not stop it: this runs on a copy, to find where a link
+    /// starts from); a pop that is refused falls through to closing the presentation under it.
     private func unwindVisibleScreen() {
         for _ in 0..<256 {
             if (try? transaction({ _ = try back() })) != nil { continue }

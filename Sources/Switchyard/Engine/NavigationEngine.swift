@@ -269,9 +269,9 @@ public struct Commit: Sendable, Hashable {
     /// Whether lifecycle hooks (`onStart`, `onFinish`, `childDidFinish`, `onDismiss`) ran after it: they may
     /// have changed what screens show, so a document rendered before them is stale.
     public var ranLifecycleHooks: Bool { !started.isEmpty || !finished.isEmpty || ranDismissHooks }
-    /// Whether `onDismiss` callbacks ran after it.
     /// When the commit is a guard's redirect: the guarded route it went instead of (now pending); nil otherwise.
     public let redirected: PendingRoute?
+    /// Whether `onDismiss` callbacks ran after it.
     private let ranDismissHooks: Bool
 
     init(
