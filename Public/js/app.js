@@ -56,6 +56,7 @@ document.getElementById('map-expand').addEventListener('click', () => {
   largeMap.onPath = map.onPath;
   largeMap.draw();
   mapDialog.showModal();
+  largeMap.revealPath(); // on a narrow window, the part of the map with the screen on view
 });
 document.getElementById('map-dialog-close').addEventListener('click', () => mapDialog.close());
 const message = document.getElementById('phone-message');

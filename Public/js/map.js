@@ -165,6 +165,12 @@ export class AppMap {
     this.draw();
   }
 
+  /** Scrolls the map to the screen on view (the deepest route highlighted), when the map is larger than its box. */
+  revealPath() {
+    const routes = this.container.querySelectorAll('.map-route.on-path');
+    routes[routes.length - 1]?.scrollIntoView({ block: 'nearest', inline: 'center' });
+  }
+
   /** Forgets the counts and the highlight (another session is shown). */
   reset() {
     this.catalog = null;
