@@ -17,6 +17,9 @@ sys.path.insert(0, str(ROOT / "Tests" / "support"))
 import harness  # noqa: E402  (Tests/support/harness.py)
 
 ARTIFACTS = ROOT / "test-artifacts"
+
+# The sizes the page is tested at: a laptop window, and a phone (emulated as a mobile device).
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 TIMEOUT = 10
 
 # Visible texts of the demo app, in one place so that a rename is a one-line change.
@@ -67,6 +70,17 @@ def driver():
     drv.quit()
 
 
+@pytest.fixture(scope="session")
+def mail_url():
+    """A server of its own serving the apps declared as data in Examples/Definitions (mail is its default)."""
+    binary = os.environ.get("SWITCHYARD_BIN", str(ROOT / ".build/debug/switchyard"))
+    server = harness.Server(binary, "--store", "memory", "--app", str(ROOT / "Examples/Definitions"),
+                            public=ROOT / "Public", log=str(ROOT / "test-artifacts/browser-defined-app.log"),
+                            label="the defined-app server").start()
+    yield server.url
+    server.stop()
+
+
 @pytest.fixture
 def page(driver, base_url):
     return Page(driver, base_url)
@@ -88,6 +102,16 @@ class Page:
     def gone(self, css):
         self.wait(lambda d: not [e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()],
                   message=f"{css} still visible")
+
+    def sized(self, size):
+        """The page at one of SIZES: a window of that size, or (phone) an emulated mobile device."""
+        width, height = SIZES[size]
+        if size == "phone":
+            self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+        else:
+            self.d.set_window_size(width, height)
+        return self
 
     # ---- the phone ----
     def open_new(self):

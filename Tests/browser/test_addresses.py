@@ -4,19 +4,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from conftest import ARTIFACTS
-
-SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+from conftest import ARTIFACTS, SIZES
 
 
-def sized(page, size):
-    width, height = SIZES[size]
-    if size == "phone":
-        page.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
-    else:
-        page.d.set_window_size(width, height)
-    return page
 
 
 def address(page):
@@ -30,7 +20,7 @@ def wait_address(page, ending):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_each_screen_has_its_own_address_and_reload_opens_it(page, size):
-    sized(page, size).log_in()
+    page.sized(size).log_in()
     sid = page.session_id()
     wait_address(page, f"/s/{sid}/authenticated/home/favourites?link=jumper://io.idevs/home")
     page.open_tab("todos", "list")
@@ -50,15 +40,20 @@ def test_each_screen_has_its_own_address_and_reload_opens_it(page, size):
     wait_address(page, f"/s/{sid}/authenticated/todos/list")
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_back_closes_a_sheet_first_then_pops_then_leaves(page, size):
-    sized(page, size).log_in()
+def a_sheet_over_a_pushed_screen(page):
+    """Logged in, Settings › Green pushed, a sheet over it; the version then."""
+    page.log_in()
     page.open_tab("settings", "settings")
     page.tap("push_green")
     page.wait_route("green")
     page.tap("present_view")
     page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
-    version = page.version()
+    return page.version()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_back_closes_a_sheet_first_then_pops_then_leaves(page, size):
+    version = a_sheet_over_a_pushed_screen(page.sized(size))
     page.d.back()
     page.wait(lambda d: not page.sheets(), message="Back left the sheet open")
     page.wait_route("green")
@@ -76,13 +71,7 @@ def test_back_closes_a_sheet_first_then_pops_then_leaves(page, size):
 
 
 def test_two_steps_back_at_once_close_the_sheet_then_pop(page):
-    page.log_in()
-    page.open_tab("settings", "settings")
-    page.tap("push_green")
-    page.wait_route("green")
-    page.tap("present_view")
-    page.wait(lambda d: len(page.sheets()) == 1, message="no sheet")
-    version = page.version()
+    version = a_sheet_over_a_pushed_screen(page)
     page.d.execute_script("history.go(-2)")  # as a long press on Back picks an entry two back
     page.wait_route("settings")
     page.wait(lambda d: not page.sheets(), message="the sheet is still shown")

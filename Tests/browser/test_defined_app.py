@@ -1,26 +1,9 @@
 """An app declared as data (Examples/Definitions/mail.json) in the real page: a server of its own serves it with
 `--app`, and the page renders and drives it like any app: a text field and an event with a requirement, the tab bar
 with a badge counted from the data, a list bound to the data with icons from templates, a pushed screen."""
-import os
-import pathlib
-
-import pytest
 from selenium.webdriver.common.by import By
 
-import harness
 from conftest import Page
-
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def mail_url():
-    binary = os.environ.get("SWITCHYARD_BIN", str(ROOT / ".build/debug/switchyard"))
-    server = harness.Server(binary, "--store", "memory", "--app", str(ROOT / "Examples/Definitions"),
-                            public=ROOT / "Public", log=str(ROOT / "test-artifacts/browser-defined-app.log"),
-                            label="the defined-app server").start()
-    yield server.url
-    server.stop()
 
 
 def test_the_page_renders_and_drives_a_defined_app(driver, mail_url):

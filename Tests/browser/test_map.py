@@ -2,7 +2,6 @@
 this session took it, and a route clicked previews it before opening it; for the demo and for an app declared as
 data, at desktop and phone size."""
 import os
-import pathlib
 import shutil
 
 import pytest
@@ -11,25 +10,13 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-import harness
-from conftest import ARTIFACTS, Page
+from conftest import ARTIFACTS, ROOT, SIZES, Page
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 ON_PATH_JS = """
 return [...document.querySelectorAll('#map .map-route.on-path')].map((r) => `${r.dataset.type}/${r.dataset.route}`);
 """
 
-
-def sized(page, size):
-    width, height = SIZES[size]
-    if size == "phone":
-        page.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
-    else:
-        page.d.set_window_size(width, height)
-    return page
 
 
 def drawn(page):
@@ -91,7 +78,7 @@ def enlarged_screenshot(page, name, docs_name=None):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_map_draws_the_whole_catalog_and_follows_the_screen(page, size):
-    sized(page, size).log_in()
+    page.sized(size).log_in()
     sid = page.session_id()
     _, catalog = page.api("GET", f"/api/sessions/{sid}/catalog")
     expected = {c["type"]: [r["name"] for r in c["routes"]] for c in catalog["coordinators"]}
@@ -169,16 +156,6 @@ def test_a_route_can_be_previewed_with_the_keyboard(page):
     # The map redraws as the history comes in; the focused route keeps the focus, and Enter goes to it.
     ActionChains(page.d).send_keys(Keys.ENTER).perform()
     assert "Preview of pickFavourite" in page.find("[data-testid=viewing]").text
-
-
-@pytest.fixture(scope="module")
-def mail_url():
-    binary = os.environ.get("SWITCHYARD_BIN", str(ROOT / ".build/debug/switchyard"))
-    server = harness.Server(binary, "--store", "memory", "--app", str(ROOT / "Examples/Definitions"),
-                            public=ROOT / "Public", log=str(ROOT / "test-artifacts/browser-map-app.log"),
-                            label="the map's defined-app server").start()
-    yield server.url
-    server.stop()
 
 
 def test_the_map_of_an_app_declared_as_data(driver, mail_url):

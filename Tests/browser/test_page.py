@@ -107,22 +107,6 @@ def test_modal_dismissed_with_a_swipe_on_the_grabber(page):
     page.wait_route("settings")
 
 
-def test_a_full_screen_cover_closes_with_its_button_not_a_swipe(page):
-    page.log_in()
-    page.open_tab("settings", "settings")
-    page.tap("Present Coordinator Fullscreen")
-    page.find("[data-testid=cover]:not([data-leaving])")
-    page.settle()
-    version = page.version()
-    ActionChains(page.d).send_keys(Keys.ESCAPE).perform()  # the swipe-down gesture: refused for a cover
-    assert "swiping down does not close it" in page.toast_text()
-    assert page.version() == version
-    page.live("sheet-close").click()  # the cover's own close button
-    page.wait(lambda d: page.version() == version + 1, message="the cover's close button changed nothing")
-    page.gone("[data-testid=cover]:not([data-leaving])")
-    page.wait_route("settings")
-
-
 def test_terms_refuse_to_be_dismissed_until_agreed(page):
     page.log_in()
     page.open_tab("settings", "settings")

@@ -7,19 +7,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from conftest import ARTIFACTS
-
-SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
+from conftest import ARTIFACTS, SIZES
 
 
-def sized(page, size):
-    width, height = SIZES[size]
-    if size == "phone":
-        page.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
-    else:
-        page.d.set_window_size(width, height)
-    return page
 
 
 def entry(page, version):
@@ -35,7 +25,7 @@ def text_of(page, version, testid):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_each_version_shows_its_request_coordinators_and_patch(page, size):
-    sized(page, size).log_in()
+    page.sized(size).log_in()
     sid = page.session_id()
     page.wait(lambda d: text_of(page, 2, "history-lifecycle"), message="no lifecycle on the login's entry")
     lifecycle = text_of(page, 2, "history-lifecycle")

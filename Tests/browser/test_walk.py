@@ -10,10 +10,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from urllib.parse import unquote
 
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, SIZES
 from test_toasts import COVERED_JS
 
-SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 ROW_LAYOUT_JS = """
 const row = document.querySelector('[data-testid=history] li:first-child .hline');
@@ -33,12 +32,7 @@ def address(page):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_new_users_walk_finds_none_of_the_problems(page, size):
-    width, height = SIZES[size]
-    if size == "phone":
-        page.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
-    else:
-        page.d.set_window_size(width, height)
+    page.sized(size)
     shots = []
 
     def shot(name):
