@@ -54,7 +54,7 @@ document.getElementById('map-expand').addEventListener('click', () => {
   largeMap.show(map.catalog);
   largeMap.counter = map.counter;
   largeMap.onPath = map.onPath;
-  largeMap.draw();
+  largeMap.update();
   mapDialog.showModal();
   largeMap.revealPath(); // on a narrow window, the part of the map with the screen on view
 });
@@ -339,7 +339,7 @@ async function countWholeHistory(id) {
   } finally {
     if (state.counting === id) state.counting = null;
   }
-  if (mapDialog.open) largeMap.draw();
+  if (mapDialog.open) largeMap.update();
 }
 
 /** The step that opens a route of the map in its coordinator: a root, a tab, or a route as it is presented. */
@@ -505,7 +505,7 @@ function scheduleHistoryRefresh() {
       const refused = await client.refusals(id).catch(() => null);
       if (refused && state.id === id) inspector.renderRefusals(refused.refusals);
       if (map.count(h?.entries || []) === 'gap' && map.catalog) countWholeHistory(id);
-      if (mapDialog.open) largeMap.draw();
+      if (mapDialog.open) largeMap.update();
     } catch {
       if (state.id === id) inspector.renderHistory(null);
     }

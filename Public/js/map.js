@@ -185,20 +185,33 @@ export class AppMap {
     const onPath = new Set(resolvePath(this.catalog, path).map((s) => `${s.type}/${s.route}`));
     if (onPath.size === this.onPath.size && [...onPath].every((key) => this.onPath.has(key))) return;
     this.onPath = onPath;
-    this.draw();
+    this.update();
   }
 
   /** Counts the history `entries` (oldest first) not counted yet; see ``RouteCounter/add``. */
   count(entries, options) {
     if (!this.catalog) return 'gap';
     const outcome = this.counter.add(this.catalog, entries, options);
-    if (outcome === 'counted') this.draw();
+    if (outcome === 'counted') this.update();
     return outcome;
+  }
+
+  /**
+   * Brings the drawn map up to date with the highlight and the counts, in place: the elements stay, so the focus,
+   * the scroll and a pointer on a route are kept (the whole map is drawn only when the catalog changes).
+   */
+  update() {
+    if (!this.parts || this.parts.catalog !== this.catalog) { this.draw(); return; }
+    const typesOnPath = new Set([...this.onPath].map((key) => key.split('/')[0]));
+    for (const [type, group] of this.parts.boxes) group.classList.toggle('on-path', typesOnPath.has(type));
+    for (const { key, path } of this.parts.edges) path.classList.toggle('on-path', this.onPath.has(key));
+    for (const part of this.parts.routes) this.decorateRoute(part);
   }
 
   draw() {
     const catalog = this.catalog;
     if (!catalog) return;
+    this.parts = { catalog, boxes: new Map(), routes: [], edges: [] };
     const { boxes, linksBox, width, height } = layout(catalog);
     const root = svg('svg', {
       class: 'app-map', viewBox: `0 0 ${width} ${height}`, width, height, role: 'group',
@@ -210,9 +223,8 @@ export class AppMap {
     const edges = svg('g', { class: 'map-edges' });
     const nodes = svg('g', { class: 'map-nodes' });
     root.append(edges, nodes);
-    const typesOnPath = new Set([...this.onPath].map((key) => key.split('/')[0]));
     for (const box of boxes.values()) {
-      nodes.append(this.boxElement(box, typesOnPath.has(box.type)));
+      nodes.append(this.boxElement(box));
       (box.coordinator.routes || []).forEach((route, index) => {
         const target = route.outputKind === 'coordinator' ? boxes.get(route.output) : null;
         if (target) edges.append(this.edge(box, index, target, route));
@@ -222,15 +234,17 @@ export class AppMap {
     // The route that has the keyboard's focus keeps it across the redraw.
     const focused = this.container.contains(document.activeElement) ? document.activeElement.dataset : null;
     this.container.replaceChildren(root);
+    this.update();
     if (focused?.route) {
       const selector = `.map-route[data-type="${CSS.escape(focused.type)}"][data-route="${CSS.escape(focused.route)}"]`;
       this.container.querySelector(selector)?.focus();
     }
   }
 
-  boxElement(box, onPath) {
+  boxElement(box) {
     const { type, coordinator: c, x, y, width, height } = box;
-    const group = svg('g', { class: `map-box${onPath ? ' on-path' : ''}`, 'data-type': type });
+    const group = svg('g', { class: 'map-box', 'data-type': type });
+    this.parts.boxes.set(type, group);
     group.append(svg('rect', { x, y, width, height, rx: 10, class: 'map-box-frame' }));
     group.append(svg('text', { x: x + 12, y: y + 20, class: 'map-box-title' }, document.createTextNode(type)));
     group.append(svg('text', { x: x + width - 12, y: y + 20, class: 'map-box-kind', 'text-anchor': 'end' },
@@ -249,17 +263,10 @@ export class AppMap {
   }
 
   routeElement(type, route, x, y, width) {
-    const key = `${type}/${route.name}`;
     const how = howItOpens(route);
-    const taken = this.counter.count(type, route.name);
-    const onPath = this.onPath.has(key);
-    const label = [`${route.name} (${HOW[how] || how}) in ${type}`, route.guarded ? 'guarded' : null,
-      route.input ? `takes ${route.inputType || 'an input'}` : null,
-      route.outputKind === 'coordinator' ? `opens ${route.output}` : null,
-      `taken ${taken} time${taken === 1 ? '' : 's'}`, onPath ? 'on screen now' : null].filter(Boolean).join(', ');
     const row = svg('g', {
-      class: `map-route how-${how}${onPath ? ' on-path' : ''}`, role: 'button', tabindex: 0, 'aria-label': `Preview ${label}`,
-      'data-testid': 'map-route', 'data-route': route.name, 'data-type': type, 'data-taken': taken,
+      class: `map-route how-${how}`, role: 'button', tabindex: 0,
+      'data-testid': 'map-route', 'data-route': route.name, 'data-type': type,
     });
     row.append(svg('rect', { x: x + 4, y, width: width - 8, height: ROW - 2, rx: 6, class: 'map-route-bg' }));
     const name = `${route.name}${route.input ? '(…)' : ''}`;
@@ -271,9 +278,10 @@ export class AppMap {
     }
     row.append(svg('text', { x: x + (route.guarded ? 26 : 12), y: y + 14, class: 'map-route-name' },
       document.createTextNode(name)));
-    row.append(svg('text', { x: x + width - 12, y: y + 14, class: 'map-route-how', 'text-anchor': 'end' },
-      document.createTextNode(`${taken ? `×${taken} ` : ''}${HOW[how] || how}`)));
-    row.append(svg('title', {}, document.createTextNode(label)));
+    const howText = svg('text', { x: x + width - 12, y: y + 14, class: 'map-route-how', 'text-anchor': 'end' });
+    const title = svg('title');
+    row.append(howText, title);
+    this.parts.routes.push({ type, route, how, row, howText, title });
     const activate = () => this.handlers.onRoute({ type, route });
     row.addEventListener('click', activate);
     row.addEventListener('keydown', (e) => {
@@ -282,11 +290,25 @@ export class AppMap {
     return row;
   }
 
+  /** The parts of a route's row that change: its highlight, its count and the label that reads them out. */
+  decorateRoute({ type, route, how, row, howText, title }) {
+    const taken = this.counter.count(type, route.name);
+    const onPath = this.onPath.has(`${type}/${route.name}`);
+    const label = [`${route.name} (${HOW[how] || how}) in ${type}`, route.guarded ? 'guarded' : null,
+      route.input ? `takes ${route.inputType || 'an input'}` : null,
+      route.outputKind === 'coordinator' ? `opens ${route.output}` : null,
+      `taken ${taken} time${taken === 1 ? '' : 's'}`, onPath ? 'on screen now' : null].filter(Boolean).join(', ');
+    row.classList.toggle('on-path', onPath);
+    row.setAttribute('aria-label', `Preview ${label}`);
+    row.setAttribute('data-taken', taken);
+    howText.textContent = `${taken ? `×${taken} ` : ''}${HOW[how] || how}`;
+    title.textContent = label;
+  }
+
   edge(box, index, target, route) {
     const sx = box.x + box.width;
     const sy = box.y + HEADER + index * ROW + ROW / 2 - 1;
     const how = howItOpens(route);
-    const onPath = this.onPath.has(`${box.type}/${route.name}`);
     let d;
     if (target.x > box.x) {
       const tx = target.x;
@@ -299,7 +321,9 @@ export class AppMap {
       const ty = target.y + 10;
       d = `M${sx},${sy} C${sx + 46},${sy} ${tx + 46},${ty} ${tx + 2},${ty}`;
     }
-    return svg('path', { d, class: `map-edge how-${how}${onPath ? ' on-path' : ''}`, 'marker-end': `url(#${this.arrowId})` });
+    const path = svg('path', { d, class: `map-edge how-${how}`, 'marker-end': `url(#${this.arrowId})` });
+    this.parts.edges.push({ key: `${box.type}/${route.name}`, path });
+    return path;
   }
 
   linksElement(box, links) {
