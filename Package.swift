@@ -48,7 +48,7 @@ let package = Package(
         // its sync across nodes, and the change pipeline. Knows nothing of HTTP.
         .target(
             name: "SwitchyardSessions",
-            dependencies: ["Switchyard", "SwitchyardJSON", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Switchyard", "SwitchyardJSON", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
         // The store conformance checks, for anyone writing a store (as HummingbirdTesting is for Hummingbird).
         .target(name: "SwitchyardSessionsTesting", dependencies: ["SwitchyardSessions", "Switchyard"]),

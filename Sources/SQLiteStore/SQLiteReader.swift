@@ -26,7 +26,7 @@ final class SQLiteReader {
         session = try connection.prepare(
             """
             SELECT s.app, COALESCE(h.version, s.version), COALESCE(h.state, s.state),
-                   max(s.last_access, COALESCE(h.time, 0)), s.used OR h.version IS NOT NULL
+                   max(s.last_access, COALESCE(h.time, 0)), s.used OR h.version IS NOT NULL, h.base
             FROM sessions s LEFT JOIN history h
                 ON h.session = s.id AND h.version = (SELECT MAX(version) FROM history WHERE session = s.id)
             WHERE s.id = ?
@@ -45,8 +45,8 @@ final class SQLiteReader {
             "SELECT key, fingerprint, status, headers, body FROM replies WHERE session = ? ORDER BY seq")
         versionState = try connection.prepare(
             """
-            SELECT state FROM history WHERE session = ?1 AND version = ?2
-            UNION ALL SELECT initial_state FROM sessions WHERE id = ?1 AND ?2 = 0
+            SELECT state, base FROM history WHERE session = ?1 AND version = ?2
+            UNION ALL SELECT initial_state, NULL FROM sessions WHERE id = ?1 AND ?2 = 0
             """)
         version = try connection.prepare(SQLiteSchema.versionQuery)
         creation = try connection.prepare(
@@ -76,7 +76,16 @@ final class SQLiteReader {
         var stored = StoredSession(
             id: id, app: session.text(0), version: session.integer(1), state: session.blob(2),
             lastAccess: session.real(3), used: session.integer(4) != 0)
+        let delta = session.optionalInteger(5) != nil
         session.reset()
+        if delta {
+            // The latest entry holds a delta: its document is rebuilt from its segment's snapshot.
+            guard let state = try rebuiltState(of: id, at: stored.version) else {
+                throw SQLiteError(
+                    code: 11, message: "session \(id): the history version \(stored.version) builds on is missing")
+            }
+            stored.state = state
+        }
         try replies.bind(.text(id))
         while try replies.step() {
             stored.replies.append(
@@ -116,10 +125,21 @@ final class SQLiteReader {
     }
 
     func state(of session: String, at version: Int) throws(SQLiteError) -> [UInt8]? {
-        defer { versionState.reset() }
-        guard try versionState.bind(.text(session), .integer(version)).step() else { return nil }
-        let state = versionState.blob(0)
-        return state.isEmpty ? nil : state
+        // One snapshot for the chain of deltas: a concurrent trim cannot take a base away halfway.
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        return try rebuiltState(of: session, at: version)
+    }
+
+    /// The restore document of `version`: stored whole, or rebuilt from its segment's snapshot and deltas.
+    private func rebuiltState(of session: String, at version: Int) throws(SQLiteError) -> [UInt8]? {
+        try StateDelta.rebuild(version) { (wanted: Int) throws(SQLiteError) -> StateDelta.Stored? in
+            defer { versionState.reset() }
+            guard try versionState.bind(.text(session), .integer(wanted)).step() else { return nil }
+            let bytes = versionState.blob(0)
+            if let base = versionState.optionalInteger(1) { return .delta(StateDelta(base: base, bytes: bytes)) }
+            return bytes.isEmpty ? nil : .whole(bytes)
+        }
     }
 
     func version(of session: String) throws(SQLiteError) -> Int? {

@@ -33,6 +33,10 @@ enum SQLiteSchema {
         "ALTER TABLE history ADD COLUMN lifecycle TEXT;",
         // 4: the app versions published through the admin API (one row, once anything was published).
         "CREATE TABLE registry(generation INTEGER NOT NULL, document BLOB NOT NULL);",
+        // 5: a history entry's state as a delta (`StateDelta`) from the state of version `base`; NULL: the whole
+        // restore document (every earlier row). A program of schema 4 would read a delta as a document: it refuses
+        // this database instead.
+        "ALTER TABLE history ADD COLUMN base INTEGER;",
     ]
 
     /// A session's version (`?1` its id): that of its latest history entry, or its row's when it has none.

@@ -76,6 +76,11 @@ final class SQLiteStatement {
         Int(sqlite3_column_int64(handle, column))
     }
 
+    /// The column's integer, or nil when it is NULL.
+    func optionalInteger(_ column: Int32) -> Int? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : integer(column)
+    }
+
     func real(_ column: Int32) -> Double {
         sqlite3_column_double(handle, column)
     }

@@ -58,19 +58,26 @@ final class SQLiteWrites {
         // refuse a change of a session that is no longer stored, or no longer at the change's base version.
         storedVersion = try connection.prepare(SQLiteSchema.versionQuery)
         updateHistoryState = try connection.prepare(
-            "UPDATE history SET state = ?3 WHERE session = ?1 AND version = ?2")
+            "UPDATE history SET state = ?3, base = NULL WHERE session = ?1 AND version = ?2")
         updateState = try connection.prepare(
             "UPDATE sessions SET state = ?3, initial_state = CASE WHEN ?2 = 0 THEN ?3 ELSE initial_state END WHERE id = ?1"
         )
         insertHistory = try connection.prepare(
             """
-            INSERT OR REPLACE INTO history(session, version, time, source, request, visible_path, state, lifecycle)
-            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT OR REPLACE INTO history(
+                session, version, time, source, request, visible_path, state, lifecycle, base)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """)
         // Each entry counts its request and its restore document; SQLite knows a blob's length from the row's
-        // header, without reading the blob.
+        // header, without reading the blob. Whole segments go (`StateDelta`): asked to drop the entries up to
+        // ?2, it keeps those from the whole document that entry ?2 + 1 builds on (none when its chain starts at
+        // the session's initial state), so that every delta kept still has its base.
         pruneHistory = try connection.prepare(
-            "DELETE FROM history WHERE session = ?1 AND version <= ?2 RETURNING \(Self.entrySize)")
+            """
+            DELETE FROM history WHERE session = ?1 AND version <= ?2 AND version < COALESCE(
+                (SELECT MAX(version) FROM history WHERE session = ?1 AND version <= ?2 + 1 AND base IS NULL), 0)
+            RETURNING \(Self.entrySize)
+            """)
         historySizes = try connection.prepare(
             "SELECT version, \(Self.entrySize) FROM history WHERE session = ?1 ORDER BY version DESC")
         historyTotal = try connection.prepare(
@@ -123,7 +130,8 @@ final class SQLiteWrites {
                 }
                 guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
                 for change in history { try store(change, of: id) }
-                footprints.add(.history, history.reduce(0) { $0 + $1.request.count + $1.state.count }, to: id)
+                footprints.add(
+                    .history, history.reduce(0) { $0 + $1.request.count + ($1.delta?.bytes ?? $1.state).count }, to: id)
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                     // A change without a new version (app data changed, or a keyed answer): the state of the
                     // current version is this one now, in its history entry or, without one, in the row.
@@ -232,11 +240,16 @@ final class SQLiteWrites {
 
     private func store(_ change: StoredChange, of session: String) throws(SQLiteError) {
         let path = StoredText.path(change.visiblePath)
+        let state: SQLiteValue =
+            if let delta = change.delta { .blob(delta.bytes) } else {
+                change.state.isEmpty ? .null : .blob(change.state)
+            }
         try insertHistory.bind(
             .text(session), .integer(change.version), .real(change.time), .text(change.source.rawValue),
-            .blob(change.request), .text(path), change.state.isEmpty ? .null : .blob(change.state),
+            .blob(change.request), .text(path), state,
             StoredText.lifecycle(started: change.started, finished: change.finished, redirected: change.redirected).map
-            { .text($0) } ?? .null
+            { .text($0) } ?? .null,
+            change.delta.map { .integer($0.base) } ?? .null
         ).run()
     }
 

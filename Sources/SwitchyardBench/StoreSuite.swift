@@ -22,6 +22,8 @@ struct StoreSuite {
         let commitMicroseconds: Percentiles
         /// One stored session id, for the server's boot measurement.
         let sampleSession: String
+        /// What a change adds to the store, whole or as a delta, and time travel from the deltas.
+        let changeLog: ChangeLogSuite.Result
     }
 
     func run() throws -> Result {
@@ -94,7 +96,8 @@ struct StoreSuite {
         return Result(
             sessions: count, bytes: bytes, fillSeconds: fillSeconds, openMilliseconds: openMilliseconds,
             restoreMicroseconds: Percentiles(samples), commitMicroseconds: Percentiles(commits),
-            sampleSession: ids.randomElement(using: &generator) ?? "")
+            sampleSession: ids.randomElement(using: &generator) ?? "",
+            changeLog: try ChangeLogSuite(folder: folder, sessions: min(count, 2000)).run())
     }
 
     static func newID() -> String {

@@ -21,6 +21,9 @@ struct SessionState {
     var refusals = RecentRefusals()
     /// The app's deep link to what the session shows, once worked out for its version (see `visibleLink(of:)`).
     var visibleLink: VisibleLink?
+    /// The restore document the archive holds for the latest stored version, when known: the next version is
+    /// stored as a delta from it (``StateDelta``).
+    var storedState: (version: Int, state: [UInt8])?
 
     init(id: String, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.id = id
@@ -33,14 +36,16 @@ struct SessionState {
     /// The state of a session read back from the archive (its history stays there).
     init(restoring stored: StoredSession, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.init(id: stored.id, engine: engine, configuration: configuration)
-        adopt(engine, replies: stored.replies, configuration: configuration)
+        adopt(engine, stored: stored, configuration: configuration)
     }
 
-    /// The session as the archive stores it when it is created.
-    func stored(app: String, time: Double) throws -> StoredSession {
-        StoredSession(
-            id: id, app: app, version: engine.version, state: try engine.restoreDocument(), lastAccess: time,
-            used: false)
+    /// The session as the archive stores it when it is created (its state is then the one stored, the base of the
+    /// next version's delta).
+    mutating func stored(app: String, time: Double) throws -> StoredSession {
+        let state = try engine.restoreDocument()
+        storedState = (engine.version, state)
+        return StoredSession(
+            id: id, app: app, version: engine.version, state: state, lastAccess: time, used: false)
     }
 
     /// The state document, with `result` members when given; `keep` keeps a new rendering for later reads.
@@ -96,12 +101,15 @@ struct SessionState {
         let earlier = documents.takeRestoreDocuments()
         let captured = hooksRanAfterLastCommit ? nil : earlier[engine.version]
         let state = try captured ?? engine.restoreDocument()
+        var previous = storedState
         let changes = entries.map { entry in
-            StoredChange(
+            let document = entry.version == engine.version ? state : earlier[entry.version] ?? []
+            defer { previous = document.isEmpty ? nil : (entry.version, document) }
+            return StoredChange(
                 version: entry.version, time: entry.time, source: entry.source,
-                request: entry.request, visiblePath: entry.visiblePath,
-                state: entry.version == engine.version ? state : earlier[entry.version] ?? [], started: entry.started,
-                finished: entry.finished, redirected: entry.redirected)
+                request: entry.request, visiblePath: entry.visiblePath, state: document, started: entry.started,
+                finished: entry.finished, redirected: entry.redirected,
+                delta: StateDelta.make(version: entry.version, state: document, previous: previous))
         }
         return .change(
             session: id, base: base, version: engine.version, state: state, history: changes, reply: reply)
@@ -192,14 +200,19 @@ struct SessionState {
     }
 
     /// Takes the state another node stored (a newer version, or the stored one after a change here could not be
-    /// stored): its engine and remembered replies. The caller streams it.
-    mutating func adopt(_ engine: NavigationEngine, replies stored: [StoredReply], configuration: SessionConfiguration)
-    {
+    /// stored): its engine (made from `stored`) and remembered replies. The caller streams it.
+    mutating func adopt(_ engine: NavigationEngine, stored: StoredSession, configuration: SessionConfiguration) {
         self.engine = engine
         announced = engine.version
+        storedState = stored.version == engine.version ? (stored.version, stored.state) : nil
         documents.beginChange()
         replies = ReplyCache(configuration: configuration)
-        for reply in stored { remember(reply) }
+        for reply in stored.replies { remember(reply) }
+    }
+
+    /// The archive stored a write whose current state was `state`: the next version's delta is made from it.
+    mutating func stored(_ state: [UInt8]) {
+        storedState = (engine.version, state)
     }
 
     /// Keeps a stored answer for replay under its key.

@@ -128,6 +128,7 @@ extension SessionStore {
                     entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
                 try archive.apply([write])
                 health.succeeded()
+                if case .change(_, _, _, let stored, _, _) = write { state.stored(stored) }
             } catch ArchiveError.conflict {
                 return .conflict
             } catch {

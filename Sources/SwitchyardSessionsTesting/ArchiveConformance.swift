@@ -200,6 +200,32 @@ public enum ArchiveConformance {
             try expect(replies.map(\.key) == ["k6", "k5"])
             try expect(replies.last?.body == Array("again".utf8))
         },
+        Check(name: "deltasReadBackAsWholeDocumentsAndRetentionKeepsTheirBases") { open in
+            // Entries carrying a delta (as the session layer makes them): a store may keep the delta instead of the
+            // document, but every version it still lists reads back whole, byte for byte.
+            let archive = try open(StoreLimits(historyEntries: 5))
+            try archive.apply([.create(Fixture.session("s", state: Fixture.padded(0)), creation: nil)])
+            var previous = (version: 0, state: Fixture.padded(0))
+            for version in 1...40 {
+                let document = Fixture.padded(version)
+                let delta = StateDelta.make(version: version, state: document, previous: previous)
+                try expect((delta == nil) == (version % StateDelta.snapshotInterval == 0))
+                try archive.apply([
+                    .change(
+                        session: "s", base: version - 1, version: version, state: document,
+                        history: [
+                            StoredChange(
+                                version: version, time: 2000, source: .api, request: [], visiblePath: ["p"],
+                                state: document, delta: delta)
+                        ], reply: nil)
+                ])
+                previous = (version, document)
+            }
+            let kept = try archive.history(of: "s", after: nil, limit: 100).map(\.version)
+            try expect(kept.last == 40 && kept.count >= 5 && kept.count < 5 + StateDelta.snapshotInterval)
+            for version in kept { try expect(try archive.state(of: "s", at: version) == Fixture.padded(version)) }
+            try expect(try archive.session("s")?.state == Fixture.padded(40))
+        },
         Check(name: "expiryEndsIdleSessionsAndTouchesKeepThemAlive") { open in
             let archive = try open(.standard)
             try archive.apply([
@@ -308,8 +334,15 @@ public enum ArchiveConformance {
 
 /// The sessions, changes and replies the checks store.
 private enum Fixture {
-    static func session(_ id: String, time: Double = 1000) -> StoredSession {
-        StoredSession(id: id, app: "todo", version: 0, state: state(0), lastAccess: time, used: false)
+    static func session(_ id: String, time: Double = 1000, state: [UInt8]? = nil) -> StoredSession {
+        StoredSession(id: id, app: "todo", version: 0, state: state ?? Self.state(0), lastAccess: time, used: false)
+    }
+
+    /// A document large enough for a delta to pay (most of it the same in every version).
+    static func padded(_ version: Int) -> [UInt8] {
+        Array(
+            #"{"v":\#(version),"stack":[\#((0...version % 7).map { "\"screen\($0)\"" }.joined(separator: ","))],"#.utf8)
+            + Array(#""pad":"\#(String(repeating: "x", count: 600))"}"#.utf8)
     }
 
     static func state(_ version: Int, _ note: String = "") -> [UInt8] {

@@ -1,10 +1,11 @@
 import Foundation
-import SQLiteStore
 import Switchyard
 import SwitchyardServer
 import SwitchyardSessions
 import Testing
 import TodoDemo
+
+@testable import SQLiteStore
 
 /// Sessions in the SQLite store: what was acknowledged is there after a restart, byte for byte.
 @Suite("Durable store")
@@ -39,6 +40,45 @@ struct DurableStoreTests {
             let session = DemoSession(server: server, id: id, created: state)
             let next = try session.must(session.deepLink("stinsenapp://todo/water-the-plants"))
             #expect(next.version == last.version! + 1)
+        }
+    }
+
+    /// Versions are stored as deltas with a snapshot every 16 (``StateDelta``): each one, over several segments,
+    /// reads back as answered, before and after a restart, and a restart carries on from a delta.
+    @Test func versionsStoredAsDeltasReadBackAsAnswered() throws {
+        let store = try TemporaryStore()
+        let (id, answers) = try store.withServer { server, _ in
+            let session = try server.createSession()
+            try session.logIn()
+            var answers: [Int: String] = [:]
+            for turn in 0..<38 {
+                let body =
+                    turn % 2 == 0
+                    ? #"{"coordinator":"TodosCoordinator","steps":[{"action":"push","route":"todo","input":"t\#(turn)"}]}"#
+                    : #"{"coordinator":"TodosCoordinator","steps":[{"action":"pop"}]}"#
+                if turn == 0 { try session.must(session.transition(#"{"action":"selectTab","route":"todos"}"#)) }
+                let reply = try session.must(session.transition(body, headers: [("Prefer", "return=minimal")]))
+                let version = try #require(reply.version)
+                answers[version] = try server.get(session.base + "/versions/\(version)").text
+            }
+            return (session.id, answers)
+        }
+        let rows = try SQLiteConnection(path: store.path)
+        #expect(try rows.integer("SELECT count(*) FROM history WHERE base IS NOT NULL") > 30, "deltas are stored")
+        #expect(try rows.integer("SELECT count(*) FROM history WHERE base IS NULL AND version % 16 = 0") == 2)
+        try store.withServer { server, _ in
+            for (version, answer) in answers {
+                #expect(try server.get("/api/sessions/\(id)/versions/\(version)").text == answer, "version \(version)")
+            }
+            let latest = try #require(answers.keys.max())
+            let state = try server.get("/api/sessions/\(id)")
+            #expect(state.version == latest)
+            let session = DemoSession(server: server, id: id, created: state)
+            let next = try session.must(
+                session.transition(
+                    #"{"coordinator":"TodosCoordinator","steps":[{"action":"push","route":"todo","input":"after"}]}"#))
+            #expect(next.version == latest + 1)
+            #expect(try server.get(session.base + "/versions/\(latest)").text == answers[latest])
         }
     }
 

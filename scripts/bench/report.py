@@ -153,6 +153,23 @@ def store_rows(parts):
          "detail": f"{store['bytes'] / 1e6:,.0f} MB for {n:,} sessions, filled in {store['fillSeconds']:.1f} s",
          "target": None, "pass": None},
     ]
+    log = store.get("changeLog")
+    if log:
+        whole, delta = log["bytesPerChangeWhole"], log["bytesPerChangeDelta"]
+        rows += [
+            {"section": "store", "id": "store.changeBytes", "label": "bytes stored per change (state as a delta)",
+             "value": delta, "unit": "B",
+             "detail": f"{delta / whole:.0%} of {whole:,.0f} B with whole documents; a snapshot every "
+                       f"{log['snapshotInterval']} versions; {log['sessions']:,} sessions × {log['changesPerSession']} "
+                       "demo changes",
+             "target": "≤ ¼ of whole", "pass": delta <= whole / 4},
+            {"section": "store", "id": "store.timeTravel", "label": "time travel: any kept version read and restored, p99",
+             "value": log["timeTravelMicroseconds"]["p99"], "unit": "µs",
+             "detail": f"p50 {log['timeTravelMicroseconds']['p50']:.0f} µs, max "
+                       f"{log['timeTravelMicroseconds']['max']:.0f} µs: snapshot + up to "
+                       f"{log['snapshotInterval'] - 1} deltas",
+             "target": "≤ 1000 µs", "pass": log["timeTravelMicroseconds"]["p99"] <= 1000},
+        ]
     if boot:
         rows.append({"section": "store", "id": "store.boot", "label": f"restart with {n:,} stored sessions: first answer",
                      "value": boot["firstAnswerMs"], "unit": "ms",

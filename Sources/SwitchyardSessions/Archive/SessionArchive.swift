@@ -172,6 +172,10 @@ public struct StoredChange: Sendable {
     public var visiblePath: [String]
     /// The restore document of this version.
     public var state: [UInt8]
+    /// The same document as a delta from the version before, when the session layer made one: a store may keep
+    /// it instead of `state` (and then rebuilds `state` with ``StateDelta/rebuild(_:read:)``). Nil when the
+    /// document is to be stored whole (a snapshot). Never set on entries read back.
+    public var delta: StateDelta?
     /// The coordinators the change started, in order.
     public var started: [CoordinatorReference]
     /// The coordinators the change finished, deepest first.
@@ -182,8 +186,10 @@ public struct StoredChange: Sendable {
     /// A history entry.
     public init(
         version: Int, time: Double, source: HistorySource, request: [UInt8], visiblePath: [String], state: [UInt8],
-        started: [CoordinatorReference] = [], finished: [CoordinatorReference] = [], redirected: PendingRoute? = nil
+        started: [CoordinatorReference] = [], finished: [CoordinatorReference] = [], redirected: PendingRoute? = nil,
+        delta: StateDelta? = nil
     ) {
+        self.delta = delta
         self.version = version
         self.time = time
         self.source = source

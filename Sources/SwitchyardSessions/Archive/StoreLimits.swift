@@ -2,7 +2,9 @@
 /// documents) can fill the disk: past a limit, the oldest history entries and remembered replies go first.
 ///
 /// The current version is always kept, whatever the limits say: it is where a session's state is read from. The
-/// bound on one session's footprint is then about `historyBytes + replyBytes` plus its current document.
+/// bound on one session's footprint is then about `historyBytes + replyBytes` plus its current document. A store
+/// that keeps deltas (``StateDelta``) drops history a segment at a time, so it may keep up to
+/// ``StateDelta/snapshotInterval`` − 1 entries more than these limits say.
 public struct StoreLimits: Sendable, Equatable {
     /// History entries (versions) kept per session; nil keeps as many as ``historyBytes`` allows.
     public var historyEntries: Int?
