@@ -160,6 +160,9 @@ public final class SQLiteSessionArchive: SessionArchive {
         writer.close()
     }
 
+    /// True: history entries keep the deltas they are given (``StateDelta``).
+    public var storesDeltas: Bool { true }
+
     public var condition: ArchiveCondition {
         guard !writer.isClosed else { return .unavailable("the store is closed") }
         if let damage = writer.integrity.damaged {

@@ -45,16 +45,17 @@ package final class Session: Sendable {
         now = configuration.now
     }
 
-    /// A session read back from the archive, with its history and remembered replies.
+    /// A session read back from the archive, with its history and remembered replies; `deltas`: whether the
+    /// archive keeps deltas (the session then keeps its stored document as the next one's base).
     init(
         restoring stored: StoredSession, engine: sending NavigationEngine, configuration: SessionConfiguration,
-        generation: Int = 0
+        generation: Int = 0, deltas: Bool = false
     ) {
         id = stored.id
         app = stored.app
         self.generation = generation
         madeBy = engine.app ?? AppVersion(name: stored.app, version: 1)
-        state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration))
+        state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration, deltas: deltas))
         activity = Mutex(
             Activity(
                 lastAccess: configuration.now(), used: stored.used, recordedAccess: stored.lastAccess,

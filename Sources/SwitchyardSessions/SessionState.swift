@@ -34,16 +34,18 @@ struct SessionState {
     }
 
     /// The state of a session read back from the archive (its history stays there).
-    init(restoring stored: StoredSession, engine: NavigationEngine, configuration: SessionConfiguration) {
+    init(
+        restoring stored: StoredSession, engine: NavigationEngine, configuration: SessionConfiguration, deltas: Bool
+    ) {
         self.init(id: stored.id, engine: engine, configuration: configuration)
-        adopt(engine, stored: stored, configuration: configuration)
+        adopt(engine, stored: stored, configuration: configuration, deltas: deltas)
     }
 
-    /// The session as the archive stores it when it is created (its state is then the one stored, the base of the
-    /// next version's delta).
-    mutating func stored(app: String, time: Double) throws -> StoredSession {
+    /// The session as the archive stores it when it is created (its state is then the one stored: with
+    /// `deltas`, the base of the next version's delta).
+    mutating func stored(app: String, time: Double, deltas: Bool) throws -> StoredSession {
         let state = try engine.restoreDocument()
-        storedState = (engine.version, state)
+        storedState = deltas ? (engine.version, state) : nil
         return StoredSession(
             id: id, app: app, version: engine.version, state: state, lastAccess: time, used: false)
     }
@@ -95,7 +97,7 @@ struct SessionState {
     /// check made, unless lifecycle hooks ran after that commit (they may have changed app data): then it is made
     /// again now.
     func archiveWrite(
-        _ entries: [HistoryEntry], reply: StoredReply?, hooksRanAfterLastCommit: Bool
+        _ entries: [HistoryEntry], reply: StoredReply?, hooksRanAfterLastCommit: Bool, deltas: Bool
     ) throws -> ArchiveWrite {
         let base = announced
         let earlier = documents.takeRestoreDocuments()
@@ -109,7 +111,7 @@ struct SessionState {
                 version: entry.version, time: entry.time, source: entry.source,
                 request: entry.request, visiblePath: entry.visiblePath, state: document, started: entry.started,
                 finished: entry.finished, redirected: entry.redirected,
-                delta: StateDelta.make(version: entry.version, state: document, previous: previous))
+                delta: deltas ? StateDelta.make(version: entry.version, state: document, previous: previous) : nil)
         }
         return .change(
             session: id, base: base, version: engine.version, state: state, history: changes, reply: reply)
@@ -201,18 +203,21 @@ struct SessionState {
 
     /// Takes the state another node stored (a newer version, or the stored one after a change here could not be
     /// stored): its engine (made from `stored`) and remembered replies. The caller streams it.
-    mutating func adopt(_ engine: NavigationEngine, stored: StoredSession, configuration: SessionConfiguration) {
+    mutating func adopt(
+        _ engine: NavigationEngine, stored: StoredSession, configuration: SessionConfiguration, deltas: Bool
+    ) {
         self.engine = engine
         announced = engine.version
-        storedState = stored.version == engine.version ? (stored.version, stored.state) : nil
+        storedState = deltas && stored.version == engine.version ? (stored.version, stored.state) : nil
         documents.beginChange()
         replies = ReplyCache(configuration: configuration)
         for reply in stored.replies { remember(reply) }
     }
 
-    /// The archive stored a write whose current state was `state`: the next version's delta is made from it.
+    /// The archive stored a write whose current state was `state`: the next version's delta is made from it
+    /// (when the session keeps a base at all).
     mutating func stored(_ state: [UInt8]) {
-        storedState = (engine.version, state)
+        if storedState != nil { storedState = (engine.version, state) }
     }
 
     /// Keeps a stored answer for replay under its key.

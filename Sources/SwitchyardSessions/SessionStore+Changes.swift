@@ -125,7 +125,8 @@ extension SessionStore {
             }
             do {
                 let write = try state.archiveWrite(
-                    entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false)
+                    entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false,
+                    deltas: archive.storesDeltas)
                 try archive.apply([write])
                 health.succeeded()
                 if case .change(_, _, _, let stored, _, _) = write { state.stored(stored) }

@@ -101,7 +101,7 @@ extension SessionStore {
             if !intact { state.ended = true }
             return .failed(.unreadable("\(error)"))
         }
-        state.adopt(engine, stored: stored, configuration: configuration)
+        state.adopt(engine, stored: stored, configuration: configuration, deltas: archive.storesDeltas)
         counters.countCaughtUp()
         if stored.version > seen, !state.subscribers.isEmpty {
             state.send(version: stored.version, state.document(keep: true))

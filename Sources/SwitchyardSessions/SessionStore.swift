@@ -104,7 +104,9 @@ package final class SessionStore: Sendable {
     package func publish(_ session: Session, creation: StoredReply?) throws(CreateFailure) {
         if count >= configuration.maxSessions { evictLeastRecentlyUsed() }
         guard count < configuration.maxSessions else { throw fullForCreation }
-        let made = session.withState { state in Result { try state.stored(app: session.app, time: session.time) } }
+        let made = session.withState { state in
+            Result { try state.stored(app: session.app, time: session.time, deltas: archive.storesDeltas) }
+        }
         let stored: StoredSession
         switch made {
         case .success(let value): stored = value
@@ -193,7 +195,8 @@ package final class SessionStore: Sendable {
             guard case .ready(let engine, let current) = try readBack(stored, under: apps) else { continue }
             counters.countRestored()
             let restored = Session(
-                restoring: current, engine: engine, configuration: configuration, generation: generation)
+                restoring: current, engine: engine, configuration: configuration, generation: generation,
+                deltas: archive.storesDeltas)
             restored.markUsed()
             let placed = sessions.withLock { sessions -> Result<Session, LookupFailure>? in
                 if let other = sessions[id] { return .success(other) }  // read back by another request meanwhile

@@ -9,6 +9,7 @@ protocol ForwardingArchive: SessionArchive {
 
 extension ForwardingArchive {
     var isDurable: Bool { forwarded.isDurable }
+    var storesDeltas: Bool { forwarded.storesDeltas }
     var condition: ArchiveCondition { forwarded.condition }
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) { try forwarded.apply(writes) }
     func session(_ id: String) throws(ArchiveError) -> StoredSession? { try forwarded.session(id) }

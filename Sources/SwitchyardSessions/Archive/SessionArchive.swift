@@ -46,6 +46,10 @@ public protocol SessionArchive: Sendable {
     /// Where the archive keeps the app versions published through the admin API; nil when it keeps none (then
     /// publishing is refused and each node serves what it was started with).
     var registry: (any AppRegistryStore)? { get }
+    /// Whether the archive keeps ``StoredChange/delta`` instead of the whole document when given one: only then
+    /// does the session layer spend the time to make deltas (and keep each session's stored document in memory as
+    /// the next one's base). False unless the archive says otherwise.
+    var storesDeltas: Bool { get }
 }
 
 extension SessionArchive {
@@ -54,6 +58,7 @@ extension SessionArchive {
     public var isDurable: Bool { true }
     public var shared: (any SharedSessionArchive)? { nil }
     public var registry: (any AppRegistryStore)? { nil }
+    public var storesDeltas: Bool { false }
 }
 
 /// How an archive is doing, for readiness probes and the logs (never for a client's answer).
