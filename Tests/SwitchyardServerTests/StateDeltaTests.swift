@@ -45,9 +45,6 @@ struct StateDeltaTests {
         #expect(StateDelta.make(version: 16, state: Self.document(16, stack: 3), previous: fifteen) == nil)
         // A document unlike the one before is stored whole: a delta would not save half of it.
         #expect(StateDelta.make(version: 5, state: Array(repeating: 0x20, count: 10), previous: previous) == nil)
-        #expect(StateDelta.segmentStart(keeping: 37) == 32)
-        #expect(StateDelta.segmentStart(keeping: 32) == 32)
-        #expect(StateDelta.segmentStart(keeping: 3) == 0)
     }
 
     @Test func aChainIsRebuiltFromItsSnapshotAndAMissingLinkGivesNothing() throws {
