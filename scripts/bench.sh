@@ -153,6 +153,13 @@ if [[ $SKIP != *" http "* ]]; then
                 -- transition "$OUT/sessions-$durability.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
             echo "{\"round\": $round, \"mode\": \"durable-$durability\", \"result\": $line}" >> "$OUT/http.jsonl"
         done
+        if [ -n "${DURABLE_PORT[process]:-}" ]; then
+            # One busy session on the default store: 64 connections changing the same session.
+            echo "bench: HTTP round $round/$ROUNDS, one busy session, durable process, ${DURATION}s" >&2
+            line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${DURABLE_PORT[process]}" \
+                -- busy "$OUT/sessions-process.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
+            echo "{\"round\": $round, \"mode\": \"durable-busy\", \"result\": $line}" >> "$OUT/http.jsonl"
+        fi
     done
 fi
 

@@ -11,7 +11,13 @@ public enum DeflateDelta {
     /// The delta that turns `base` into `target`; nil if zlib fails.
     public static func make(from base: [UInt8], to target: [UInt8], level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
-        guard czlib_deflate_init_zlib(&stream, level) == Z_OK else { return nil }
+        // A window just large enough for both (a document and its successor are mostly a few KiB): zlib's default
+        // of 32 KiB with 128 KiB of hash tables costs 256 KiB per call, which malloc maps and zeroes afresh each
+        // time, more than the compression itself.
+        let needed = base.count + target.count
+        let windowBits = Int32(min(15, max(9, Int.bitWidth - (needed - 1).leadingZeroBitCount)))
+        let memLevel = max(1, min(8, windowBits - 7))
+        guard czlib_deflate_init_zlib(&stream, level, windowBits, memLevel) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         let set = base.suffix(32 << 10).withUnsafeBufferPointer { dictionary in
             deflateSetDictionary(&stream, dictionary.baseAddress, UInt32(dictionary.count))

@@ -77,6 +77,7 @@ def http_rows(parts):
         "deeplink": "POST deeplinks (stinsenapp://)",
         "durable-process": "POST transitions, SQLite store, durability process",
         "durable-machine": "POST transitions, SQLite store, durability machine",
+        "durable-busy": "POST transitions, one busy session (64 connections), SQLite store, process",
         "peer": "the peer: Hummingbird 2.28 hello world, GET /",
     }
     ratio_targets = {"state": 0.60, "transition": 0.50}
@@ -95,15 +96,29 @@ def http_rows(parts):
                   f"{failures} errors/non-2xx of {requests:,}")
         rows.append({"section": "http", "id": f"http.{mode}.rps", "label": f"{label} req/s", "value": rps,
                      "unit": "req/s", "detail": detail, "target": None, "pass": None})
-        if mode.startswith("durable-"):
+        if mode == "durable-busy":
+            # Against the same store's many-session rate, in the same rounds.
+            ratios = [r[mode]["rps"] / r["durable-process"]["rps"] for r in rounds.values()
+                      if mode in r and "durable-process" in r]
+            if ratios:
+                ratio = statistics.median(ratios)
+                rows.append({
+                    "section": "http", "id": "http.durable-busy.vsManySessions",
+                    "label": "one busy session vs 1,000 sessions (SQLite, process)", "value": ratio * 100, "unit": "%",
+                    "detail": "per round: " + ", ".join(f"{x * 100:.0f} %" for x in ratios),
+                    "target": "≥ 50 %", "pass": ratio >= 0.50,
+                })
+        elif mode.startswith("durable-"):
             ratios = [r[mode]["rps"] / r["transition"]["rps"] for r in rounds.values()
                       if mode in r and "transition" in r]
             ratio = statistics.median(ratios)
+            # Issue 31's targets: the default durability at 80 % of in memory, `machine` (an fsync per commit) 60 %.
+            target = 0.80 if mode == "durable-process" else 0.60
             rows.append({
                 "section": "http", "id": f"http.{mode}.vsMemory", "label": f"{label} vs in memory",
                 "value": ratio * 100, "unit": "%",
                 "detail": "per round: " + ", ".join(f"{x * 100:.0f} %" for x in ratios),
-                "target": "≥ 80 %", "pass": ratio >= 0.80,
+                "target": f"≥ {target * 100:.0f} %", "pass": ratio >= target,
             })
         elif mode not in ("healthz", "peer"):
             ratios = [r[mode]["rps"] / r["healthz"]["rps"] for r in rounds.values() if mode in r and "healthz" in r]

@@ -1,6 +1,7 @@
 -- wrk script for the Switchyard HTTP benchmark.
 -- Usage: wrk -t2 -c64 -d10s -s wrk.lua http://127.0.0.1:PORT -- MODE SESSIONS_FILE THREADS
---   MODE: healthz | hello (GET /: the peer's hello world) | state | transition | transitionMinimal | deeplink
+--   MODE: healthz | hello (GET /: the peer's hello world) | state | transition | transitionMinimal | deeplink |
+--         busy (every connection on the first session: a push and a pop in one transition, valid in any order)
 --   SESSIONS_FILE: lines "<session id> <todos coordinator node id>" (scripts/bench/sessions.py)
 -- Every mode builds its requests in request() from precomputed strings, so wrk's own cost is the same for all
 -- endpoints and their ratios compare the server only. Sessions are split between wrk threads, and each thread walks
@@ -32,7 +33,15 @@ function init(args)
     local session, node = line:match("^(%S+)%s+(%S+)")
     if session then
       line_number = line_number + 1
-      if (line_number - 1) % threads == index - 1 then
+      if mode == "busy" then
+        -- One session for every thread and connection: each request commits one version of it.
+        if line_number == 1 then
+          requests[1] = { get = wrk.format("POST", "/api/sessions/" .. session .. "/transitions", headers,
+            '{"coordinator":"' .. node .. '","steps":[{"action":"push","route":"todo","input":"hello-world"},' ..
+            '{"action":"pop"}]}') }
+          pushed[1] = false
+        end
+      elseif (line_number - 1) % threads == index - 1 then
         local base = "/api/sessions/" .. session
         local entry = {}
         if mode == "healthz" then
