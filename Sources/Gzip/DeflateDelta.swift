@@ -23,20 +23,7 @@ public enum DeflateDelta {
             deflateSetDictionary(&stream, dictionary.baseAddress, UInt32(dictionary.count))
         }
         guard set == Z_OK else { return nil }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(target.count))) + 16)
-        let (result, left) = target.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
-                stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                stream.avail_in = UInt32(input.count)
-                stream.next_out = out.baseAddress
-                stream.avail_out = UInt32(out.count)
-                let result = deflate(&stream, Z_FINISH)
-                return (result, Int(stream.avail_out))
-            }
-        }
-        guard result == Z_STREAM_END else { return nil }
-        output.removeLast(left)
-        return output
+        return ZStream.deflateAll(&stream, target, extra: 16)
     }
 
     /// The bytes `delta` makes of `base`, at most `limit` of them; nil if the delta is damaged, was made against
@@ -45,34 +32,7 @@ public enum DeflateDelta {
         var stream = z_stream()
         guard czlib_inflate_init_zlib(&stream) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
-        var output: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        var dictionarySet = false
-        return delta.withUnsafeBufferPointer { input -> [UInt8]? in
-            stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.avail_in = UInt32(input.count)
-            while true {
-                let (result, produced) = chunk.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = UInt32(out.count)
-                    let result = inflate(&stream, Z_NO_FLUSH)
-                    return (result, out.count - Int(stream.avail_out))
-                }
-                if result == Z_NEED_DICT {
-                    // zlib checks that these are the bytes the delta was made against (their Adler-32).
-                    guard !dictionarySet else { return nil }
-                    dictionarySet = true
-                    let set = base.suffix(32 << 10).withUnsafeBufferPointer { dictionary in
-                        inflateSetDictionary(&stream, dictionary.baseAddress, UInt32(dictionary.count))
-                    }
-                    guard set == Z_OK else { return nil }
-                    continue
-                }
-                output.append(contentsOf: chunk[..<produced])
-                guard output.count <= limit else { return nil }
-                if result == Z_STREAM_END { return output }
-                guard result == Z_OK, produced > 0 || stream.avail_in > 0 else { return nil }
-            }
-        }
+        // zlib checks that `base` is what the delta was made against (the checksum of its dictionary).
+        return ZStream.inflateAll(&stream, delta, limit: limit, dictionary: base.suffix(32 << 10))
     }
 }
