@@ -33,6 +33,28 @@ enum PostgresRows {
         Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { Array($0) }
     }
 
+    /// The state of `version` rebuilt from the rows of ``PostgresStatements/versionChain``; nil when it is no
+    /// longer kept (or its chain is broken).
+    static func state(at version: Int, _ result: PostgresResult) -> [UInt8]? {
+        var stored: [Int: StateDelta.Stored] = [:]
+        for row in result.rows.indices {
+            let at = result.integer(row, 0)
+            guard stored[at] == nil else { continue }  // a history entry before the session row's document
+            let bytes = result.rows[row][1] ?? []
+            if result.rows[row][2] != nil {
+                stored[at] = .delta(StateDelta(base: result.integer(row, 2), bytes: bytes))
+            } else if !bytes.isEmpty {
+                stored[at] = .whole(bytes)
+            }
+        }
+        return StateDelta.rebuild(version) { stored[$0] }
+    }
+
+    /// Whether a session row (``session(_:_:)``) holds a delta rather than its document.
+    static func holdsDelta(_ row: PostgresResult) -> Bool {
+        !row.rows.isEmpty && row.rows[0].count > 6 && row.rows[0][6] != nil
+    }
+
     /// History rows (`version, time, source, request, visible_path, lifecycle`), without their states.
     static func changes(_ result: PostgresResult) -> [StoredChange] {
         result.rows.indices.map { row in

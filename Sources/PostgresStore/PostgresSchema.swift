@@ -56,6 +56,10 @@ enum PostgresSchema {
         CREATE TABLE switchyard_registry(
             id integer PRIMARY KEY CHECK (id = 1), generation bigint NOT NULL, document bytea NOT NULL);
         """,
+        // 5: a history entry's state as a delta (`StateDelta`) from the state of version `base`; NULL: the whole
+        // restore document (every earlier row). A node of schema 4 would read a delta as a document: it refuses
+        // this database instead (upgrade every node before any writes deltas).
+        "ALTER TABLE switchyard_history ADD COLUMN base bigint;",
     ]
 
     /// The schema this program writes.

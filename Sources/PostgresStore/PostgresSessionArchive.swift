@@ -101,7 +101,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             let entries = Self.kept(history, version: version, state: state, limits: limits)
             let latest = entries.last { $0.version == version }
             // What the history's `bytes` column counts (octet_length of request and state).
-            let added = entries.reduce(0) { $0 + $1.request.count + $1.state.count }
+            let added = entries.reduce(0) { $0 + $1.request.count + Self.storedState($1).count }
             statements.append(
                 (
                     PostgresStatements.advance,
@@ -114,6 +114,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                             .boolean(latest != nil), .integer(added),
                             .integer(limits.historyEntries.map { version - $0 } ?? -1),
                             .integer(limits.historyBytes), .integer(limits.historyBytes / 4 * 3),
+                            .integer(latest?.delta?.base ?? -1), .integer(entries.first?.version ?? version),
+                            .boolean(entries.first.map { $0.delta == nil } ?? false),
                         ]
                 ))
             for change in entries where change.version != version {
@@ -121,6 +123,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                     (
                         PostgresStatements.insertHistory,
                         [.text(id), .integer(change.version), .real(change.time)] + Self.entry(change)
+                            + [.integer(change.delta?.base ?? -1)]
                     ))
             }
             if latest == nil {
@@ -154,7 +157,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
 
     /// The history entries of a change to write: the latest version's with the change's state when it came without
     /// one, and not those the limits would delete at once (past the count, or older than the newest that fit in the
-    /// budget's chunk; the latest always stays).
+    /// budget's chunk; the latest always stays). The oldest kept is whole when the entry its delta builds on is one
+    /// of those left out.
     private static func kept(
         _ history: [StoredChange], version: Int, state: [UInt8], limits: StoreLimits
     ) -> [StoredChange] {
@@ -162,12 +166,23 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         var kept: [StoredChange] = []
         var bytes = 0
         for var change in history.reversed() where change.version > cutoff {
-            if change.version == version, change.state.isEmpty { change.state = state }
-            bytes += change.request.count + change.state.count
+            if change.version == version, change.state.isEmpty {
+                change.state = state
+                change.delta = nil
+            }
+            bytes += change.request.count + storedState(change).count
             if change.version != version, bytes > limits.historyBytes / 4 * 3 { break }
             kept.append(change)
         }
+        if let oldest = kept.last, let base = oldest.delta?.base, history.contains(where: { $0.version == base }) {
+            kept[kept.count - 1].delta = nil
+        }
         return kept.reversed()
+    }
+
+    /// What an entry's `state` column holds: its delta, or its whole document.
+    private static func storedState(_ change: StoredChange) -> [UInt8] {
+        change.delta?.bytes ?? change.state
     }
 
     /// A history entry's source, request, visible path, state and lifecycle ("" for none), as statement parameters.
@@ -177,7 +192,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             StoredText.lifecycle(
                 started: change.started, finished: change.finished, redirected: change.redirected) ?? ""
         return [
-            .text(change.source.rawValue), .bytes(change.request), .text(path), .bytes(change.state), .text(lifecycle),
+            .text(change.source.rawValue), .bytes(change.request), .text(path), .bytes(storedState(change)),
+            .text(lifecycle),
         ]
     }
 
@@ -200,9 +216,19 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     ) throws(ArchiveError)
         -> StoredSessionRead
     {
-        let result = try query(PostgresStatements.session, [.text(id), .integer(version), .text(key ?? "")])
-        guard let stored = PostgresRows.session(id, result) else { return .absent }
-        return stored.version == version ? .unchanged(reply: stored.replies.first) : .changed(stored)
+        for _ in 0..<3 {
+            let result = try query(PostgresStatements.session, [.text(id), .integer(version), .text(key ?? "")])
+            guard var stored = PostgresRows.session(id, result) else { return .absent }
+            if stored.version == version { return .unchanged(reply: stored.replies.first) }
+            if PostgresRows.holdsDelta(result) {
+                // Rebuilt from the entries it builds on (a second read: another node may have moved the session
+                // and trimmed them meanwhile, then the session is read again).
+                guard let state = try state(of: id, at: stored.version) else { continue }
+                stored.state = state
+            }
+            return .changed(stored)
+        }
+        throw .unreadable("session \(id): the history its version builds on is missing")
     }
 
     public func version(of session: String) throws(ArchiveError) -> Int? {
@@ -234,10 +260,12 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
-        let result = try query(PostgresStatements.versionState, [.text(session), .integer(version)])
-        guard let state = result.rows.first?.first ?? nil, !state.isEmpty else { return nil }
-        return state
+        PostgresRows.state(
+            at: version, try query(PostgresStatements.versionChain, [.text(session), .integer(version)]))
     }
+
+    /// True: history entries keep the deltas they are given (``StateDelta``).
+    public var storesDeltas: Bool { true }
 
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
         let result = try query(PostgresStatements.creation, [.text(key)])

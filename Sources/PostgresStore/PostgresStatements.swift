@@ -20,7 +20,10 @@ enum PostgresStatements {
     /// The entries the change writes hold `$11` bytes, all newer than what is stored. Entries up to version `$12`
     /// go (the count limit); when the history would hold more than `$13` bytes, so do the oldest down to `$14`
     /// bytes (a chunk: the history is read only when its budget is passed, which the session's running total
-    /// tells); the current version never. When the session is not at `$2` it divides by the zero rows it moved:
+    /// tells); the current version never; and no entry that a kept delta builds on (whole segments go: see
+    /// `StateDelta`): only those before the whole document the oldest entry left builds on. `$16` is the oldest
+    /// entry the change writes (the statement's reads do not see it), `$17` whether it is whole. The new entry's state is a delta from version `$15` (-1: a whole document). When the session
+    /// is not at `$2` it divides by the zero rows it moved:
     /// SQLSTATE 22012 is a conflict (no other statement of the store divides), and the transaction is aborted.
     /// The session's row is locked first (as a deletion locks it before its rows), so that concurrent writers of
     /// a session queue on it.
@@ -35,10 +38,20 @@ enum PostgresStatements {
                 SELECT version, $11 + sum(bytes) OVER (ORDER BY version DESC) AS newer FROM switchyard_history
                 WHERE session = $1 AND (SELECT over FROM base)) entries
             WHERE newer > $14),
+        doomed AS (SELECT GREATEST($12, (SELECT version FROM cut)) AS version),
+        oldest AS (
+            SELECT LEAST($16, (
+                SELECT min(version) FROM switchyard_history
+                WHERE session = $1 AND version > (SELECT version FROM doomed))) AS version),
+        anchor AS (
+            SELECT COALESCE(GREATEST(
+                (SELECT max(version) FROM switchyard_history
+                    WHERE session = $1 AND version <= (SELECT version FROM oldest) AND base IS NULL),
+                CASE WHEN $17 AND $16 <= (SELECT version FROM oldest) THEN $16 END), 0) AS version),
         gone AS (
             DELETE FROM switchyard_history
             WHERE session = (SELECT id FROM base) AND version < $3
-                AND version <= GREATEST($12, (SELECT version FROM cut))
+                AND version <= (SELECT version FROM doomed) AND version < (SELECT version FROM anchor)
             RETURNING bytes),
         moved AS (
             UPDATE switchyard_sessions
@@ -46,32 +59,40 @@ enum PostgresStatements {
                 history_bytes = history_bytes + $11 - COALESCE((SELECT sum(bytes) FROM gone), 0)
             WHERE id = (SELECT id FROM base) RETURNING id),
         entry AS (
-            INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
-            SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, '') FROM moved WHERE $10
+            INSERT INTO switchyard_history(
+                session, version, time, source, request, visible_path, state, lifecycle, base)
+            SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($15, -1) FROM moved WHERE $10
             RETURNING 1)
         SELECT 1 / (SELECT count(*)::int FROM moved) + (SELECT count(*)::int FROM entry)
-        """, [.text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .text, .bool, .int8, .int8, .int8, .int8])
-    /// An earlier version's entry, when one change made several versions.
+        """,
+        [
+            .text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .text, .bool, .int8, .int8, .int8, .int8, .int8,
+            .int8, .bool,
+        ])
+    /// An earlier version's entry, when one change made several versions (its state a delta from version `$9`;
+    /// -1: a whole document).
     static let insertHistory = PostgresStatement(
         "sy_insert_history",
         """
-        INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
-        VALUES($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''))
-        """, [.text, .int8, .float8, .text, .bytea, .text, .bytea, .text])
+        INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle, base)
+        VALUES($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''), NULLIF($9, -1))
+        """, [.text, .int8, .float8, .text, .bytea, .text, .bytea, .text, .int8])
     /// A change without a new version: the current version's state is this one now, in its history entry (the
     /// session's history bytes follow) or, without one, in the session's row.
     static let replaceState = PostgresStatement(
         "sy_replace_state",
         """
         WITH old AS (SELECT bytes FROM switchyard_history WHERE session = $1 AND version = $2),
-        entry AS (UPDATE switchyard_history SET state = $3 WHERE session = $1 AND version = $2 RETURNING bytes)
+        entry AS (
+            UPDATE switchyard_history SET state = $3, base = NULL WHERE session = $1 AND version = $2 RETURNING bytes)
         UPDATE switchyard_sessions
         SET state = CASE WHEN EXISTS (SELECT 1 FROM entry) THEN state ELSE $3 END,
             history_bytes = history_bytes + COALESCE((SELECT bytes FROM entry), 0) - COALESCE((SELECT bytes FROM old), 0)
         WHERE id = $1
         """, [.text, .int8, .bytea])
     /// After ``replaceState``, which may have grown the current version's entry: when the session's history holds
-    /// more than `$3` bytes, deletes the oldest entries down to `$4` bytes, never the current version `$2`.
+    /// more than `$3` bytes, deletes the oldest entries down to `$4` bytes, never the current version `$2` nor an
+    /// entry a kept delta builds on.
     static let pruneHistory = PostgresStatement(
         "sy_prune_history",
         """
@@ -83,6 +104,9 @@ enum PostgresStatements {
             WHERE newer > $4),
         gone AS (
             DELETE FROM switchyard_history WHERE session = $1 AND version < $2 AND version <= (SELECT version FROM cut)
+                AND version < COALESCE((
+                    SELECT max(version) FROM switchyard_history WHERE session = $1
+                        AND version <= (SELECT version FROM cut) + 1 AND base IS NULL), 0)
             RETURNING bytes)
         UPDATE switchyard_sessions SET history_bytes = history_bytes - (SELECT sum(bytes) FROM gone)
         WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)
@@ -142,7 +166,7 @@ enum PostgresStatements {
     /// A session at its version with that version's state and its replies (JSON, oldest first:
     /// `[[key, fingerprint, status, headers, body in base64], …]`), unless it is at version `$2`: then only its
     /// version, and the reply under key `$3` (none for an empty key) in the same JSON. (`$2` = -1 reads it whatever
-    /// its version.)
+    /// its version.) Last, the version its state is a delta from (NULL: a whole document).
     static let session = PostgresStatement(
         "sy_session",
         """
@@ -150,7 +174,8 @@ enum PostgresStatements {
             s.used,
             (SELECT json_agg(json_build_array(r.key, r.fingerprint::text, r.status, r.headers,
                     encode(r.body, 'base64')) ORDER BY r.seq)
-                FROM switchyard_replies r WHERE r.session = s.id AND (s.version <> $2 OR r.key = $3))
+                FROM switchyard_replies r WHERE r.session = s.id AND (s.version <> $2 OR r.key = $3)),
+            h.base
         FROM switchyard_sessions s
         LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version AND s.version <> $2
         WHERE s.id = $1
@@ -181,11 +206,17 @@ enum PostgresStatements {
         SELECT version, time, source, request, visible_path, lifecycle FROM switchyard_history
         WHERE session = $1 AND version > $2 ORDER BY version LIMIT $3
         """, [.text, .int8, .int8])
-    static let versionState = PostgresStatement(
-        "sy_version_state",
+    /// What the state of version `$2` is rebuilt from (`version, state, base`): the entries from the nearest whole
+    /// document up to it, and the session row's document (version 0's) when no whole entry comes before.
+    static let versionChain = PostgresStatement(
+        "sy_version_chain",
         """
-        SELECT state FROM switchyard_history WHERE session = $1 AND version = $2
-        UNION ALL SELECT state FROM switchyard_sessions WHERE id = $1 AND $2 = 0
+        SELECT version, state, base FROM switchyard_history
+        WHERE session = $1 AND version <= $2 AND version >= COALESCE(
+            (SELECT max(version) FROM switchyard_history WHERE session = $1 AND version <= $2 AND base IS NULL), 0)
+        UNION ALL
+        SELECT 0::bigint, state, NULL::bigint FROM switchyard_sessions WHERE id = $1 AND NOT EXISTS (
+            SELECT 1 FROM switchyard_history WHERE session = $1 AND version > 0 AND version <= $2 AND base IS NULL)
         """, [.text, .int8])
     static let creation = PostgresStatement(
         "sy_creation", "SELECT session, fingerprint, status, headers, body FROM switchyard_creations WHERE key = $1",

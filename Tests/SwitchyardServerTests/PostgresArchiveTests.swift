@@ -226,6 +226,46 @@ struct PostgresArchiveTests {
         #expect(try archive.session("s")?.state == document(200))
     }
 
+    /// The server's changes are stored as deltas (a whole document every 16 versions), a fraction of the bytes,
+    /// and every version reads back as answered, from this node and from a node started afterwards.
+    @Test(.enabled(if: withPostgres)) func changesAreStoredAsDeltasAndReadBackAsAnswered() throws {
+        let database = try TestDatabase()
+        func node() throws -> PostgresSessionArchive {
+            try PostgresSessionArchive(url: database.url, connections: 2)
+        }
+        let first = try node()
+        let (id, answers) = try withServer({ $0.archive = first }) { server in
+            let session = try server.createSession()
+            try session.logIn()
+            try session.must(session.transition(#"{"action":"selectTab","route":"todos"}"#))
+            var answers: [Int: String] = [:]
+            for turn in 0..<36 {
+                let step =
+                    turn % 2 == 0 ? #"{"action":"push","route":"todo","input":"t\#(turn)"}"# : #"{"action":"pop"}"#
+                let reply = try session.must(
+                    session.transition(#"{"coordinator":"TodosCoordinator","steps":[\#(step)]}"#))
+                let version = try #require(reply.version)
+                answers[version] = try server.get(session.base + "/versions/\(version)").text
+            }
+            return (session.id, answers)
+        }
+        first.close()
+        #expect(try Self.number(database, "SELECT count(*) FROM switchyard_history WHERE base IS NOT NULL") > 30)
+        let deltaBytes = try Self.number(
+            database, "SELECT avg(octet_length(state))::bigint FROM switchyard_history WHERE base IS NOT NULL")
+        let wholeBytes = try Self.number(
+            database, "SELECT avg(octet_length(state))::bigint FROM switchyard_history WHERE base IS NULL")
+        #expect(deltaBytes * 4 < wholeBytes, "a delta of \(deltaBytes) bytes for a document of \(wholeBytes)")
+        let second = try node()
+        defer { second.close() }
+        try withServer({ $0.archive = second }) { (server: TestServer) throws in
+            for (version, answer) in answers {
+                #expect(try server.get("/api/sessions/\(id)/versions/\(version)").text == answer, "version \(version)")
+            }
+            #expect(try server.get("/api/sessions/\(id)").version == answers.keys.max())
+        }
+    }
+
     /// A version's document larger than the whole budget: the current version is kept all the same.
     @Test(.enabled(if: withPostgres)) func theCurrentVersionIsKeptWhateverItsSize() throws {
         let database = try TestDatabase()
