@@ -52,7 +52,28 @@ enum PostgresRows {
 
     /// Whether a session row (``session(_:_:)``) holds a delta rather than its document.
     static func holdsDelta(_ row: PostgresResult) -> Bool {
-        !row.rows.isEmpty && row.rows[0].count > 6 && row.rows[0][6] != nil
+        !row.rows.isEmpty && row.rows[0].count > 8 && row.rows[0][6] != nil
+    }
+
+    /// The state of a session row that holds a delta, rebuilt from the entries the row brought along; nil when
+    /// they do not make a whole chain.
+    static func rebuiltState(of stored: StoredSession, _ row: PostgresResult) -> [UInt8]? {
+        var chain: [Int: StateDelta.Stored] = [
+            stored.version: .delta(StateDelta(base: row.integer(0, 6), bytes: row.bytes(0, 2)))
+        ]
+        if let initial = row.rows[0][8], !initial.isEmpty { chain[0] = .whole(initial) }
+        if let json = row.rows[0][7], case .array(let entries)? = try? JSONValue(parsing: json) {
+            for entry in entries {
+                guard case .array(let fields) = entry, fields.count == 3, case .number(let version) = fields[0],
+                    let bytes = fields[2].stringValue.flatMap(base64)
+                else { return nil }
+                switch fields[1] {
+                case .number(let base): chain[Int(version)] = .delta(StateDelta(base: Int(base), bytes: bytes))
+                default: if !bytes.isEmpty { chain[Int(version)] = .whole(bytes) }
+                }
+            }
+        }
+        return StateDelta.rebuild(stored.version) { chain[$0] }
     }
 
     /// History rows (`version, time, source, request, visible_path, lifecycle`), without their states.

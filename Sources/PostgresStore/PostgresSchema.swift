@@ -57,8 +57,8 @@ enum PostgresSchema {
             id integer PRIMARY KEY CHECK (id = 1), generation bigint NOT NULL, document bytea NOT NULL);
         """,
         // 5: a history entry's state as a delta (`StateDelta`) from the state of version `base`; NULL: the whole
-        // restore document (every earlier row). A node of schema 4 would read a delta as a document: it refuses
-        // this database instead (upgrade every node before any writes deltas).
+        // restore document (every earlier row). A node of schema 4 starting refuses this database; one already
+        // running cannot read the deltas (docs/durability.md: replace every node at once for this upgrade).
         "ALTER TABLE switchyard_history ADD COLUMN base bigint;",
     ]
 

@@ -221,9 +221,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             guard var stored = PostgresRows.session(id, result) else { return .absent }
             if stored.version == version { return .unchanged(reply: stored.replies.first) }
             if PostgresRows.holdsDelta(result) {
-                // Rebuilt from the entries it builds on (a second read: another node may have moved the session
-                // and trimmed them meanwhile, then the session is read again).
-                guard let state = try state(of: id, at: stored.version) else { continue }
+                // Rebuilt from the entries it builds on, read in the same statement.
+                guard let state = PostgresRows.rebuiltState(of: stored, result) else { continue }
                 stored.state = state
             }
             return .changed(stored)

@@ -20,11 +20,12 @@ enum PostgresStatements {
     /// The entries the change writes hold `$11` bytes, all newer than what is stored. Entries up to version `$12`
     /// go (the count limit); when the history would hold more than `$13` bytes, so do the oldest down to `$14`
     /// bytes (a chunk: the history is read only when its budget is passed, which the session's running total
-    /// tells); the current version never; and no entry that a kept delta builds on (whole segments go: see
-    /// `StateDelta`): only those before the whole document the oldest entry left builds on. `$16` is the oldest
-    /// entry the change writes (the statement's reads do not see it), `$17` whether it is whole. The new entry's state is a delta from version `$15` (-1: a whole document). When the session
-    /// is not at `$2` it divides by the zero rows it moved:
-    /// SQLSTATE 22012 is a conflict (no other statement of the store divides), and the transaction is aborted.
+    /// tells); the current version never; and no entry that a kept delta builds on (whole segments go, see
+    /// `StateDelta`: only the entries before the whole document that the oldest entry left builds on). `$16` is the
+    /// oldest entry the change writes (the statement's reads do not see it), `$17` whether it is whole; the new
+    /// entry's state is a delta from version `$15` (-1: a whole document). When the session is not at `$2` it
+    /// divides by the zero rows it moved: SQLSTATE 22012 is a conflict (no other statement of the store divides),
+    /// and the transaction is aborted.
     /// The session's row is locked first (as a deletion locks it before its rows), so that concurrent writers of
     /// a session queue on it.
     static let advance = PostgresStatement(
@@ -166,7 +167,9 @@ enum PostgresStatements {
     /// A session at its version with that version's state and its replies (JSON, oldest first:
     /// `[[key, fingerprint, status, headers, body in base64], …]`), unless it is at version `$2`: then only its
     /// version, and the reply under key `$3` (none for an empty key) in the same JSON. (`$2` = -1 reads it whatever
-    /// its version.) Last, the version its state is a delta from (NULL: a whole document).
+    /// its version.) Then, when its state is a delta: the version it is a delta from, the entries it builds on (JSON,
+    /// newest first: `[[version, base or null, state in base64], …]`, down to the nearest whole document), and the
+    /// session row's document (version 0's) when no whole entry comes before: one round trip, as for a whole one.
     static let session = PostgresStatement(
         "sy_session",
         """
@@ -175,7 +178,16 @@ enum PostgresStatements {
             (SELECT json_agg(json_build_array(r.key, r.fingerprint::text, r.status, r.headers,
                     encode(r.body, 'base64')) ORDER BY r.seq)
                 FROM switchyard_replies r WHERE r.session = s.id AND (s.version <> $2 OR r.key = $3)),
-            h.base
+            h.base,
+            CASE WHEN h.base IS NOT NULL THEN (
+                SELECT json_agg(json_build_array(c.version, c.base, encode(c.state, 'base64')) ORDER BY c.version DESC)
+                FROM switchyard_history c
+                WHERE c.session = s.id AND c.version < s.version AND c.version >= COALESCE((
+                    SELECT max(version) FROM switchyard_history
+                    WHERE session = s.id AND version < s.version AND base IS NULL), 0)) END,
+            CASE WHEN h.base IS NOT NULL AND NOT EXISTS (
+                SELECT 1 FROM switchyard_history
+                WHERE session = s.id AND version > 0 AND version < s.version AND base IS NULL) THEN s.state END
         FROM switchyard_sessions s
         LEFT JOIN switchyard_history h ON h.session = s.id AND h.version = s.version AND s.version <> $2
         WHERE s.id = $1
