@@ -57,8 +57,8 @@ enum PostgresSchema {
             id integer PRIMARY KEY CHECK (id = 1), generation bigint NOT NULL, document bytea NOT NULL);
         """,
         // 5: a history entry's state as a delta (`StateDelta`) from the state of version `base`; NULL: the whole
-        // restore document (every earlier row). A node of schema 4 starting refuses this database; one already
-        // running cannot read the deltas (docs/durability.md: replace every node at once for this upgrade).
+        // restore document (every earlier row, and every row while the session layer gives this store no deltas:
+        // `storesDeltas`). A node of schema 4 starting refuses this database.
         "ALTER TABLE switchyard_history ADD COLUMN base bigint;",
     ]
 

@@ -11,6 +11,7 @@ final class SQLiteWrites {
     private let insertSession: SQLiteStatement
     private let insertCreation: SQLiteStatement
     private let storedVersion: SQLiteStatement
+    private let baseHasState: SQLiteStatement
     private let updateState: SQLiteStatement
     private let updateHistoryState: SQLiteStatement
     private let insertHistory: SQLiteStatement
@@ -57,6 +58,12 @@ final class SQLiteWrites {
         // of its creation, its last access is recorded by the sweeps' `.touch`). The version is only read, to
         // refuse a change of a session that is no longer stored, or no longer at the change's base version.
         storedVersion = try connection.prepare(SQLiteSchema.versionQuery)
+        // A delta is kept only on a base whose document is stored: rows written before schema 2 have none.
+        baseHasState = try connection.prepare(
+            """
+            SELECT 1 FROM history WHERE session = ?1 AND version = ?2 AND state IS NOT NULL
+            UNION ALL SELECT 1 FROM sessions WHERE id = ?1 AND ?2 = 0 AND initial_state IS NOT NULL
+            """)
         updateHistoryState = try connection.prepare(
             "UPDATE history SET state = ?3, base = NULL WHERE session = ?1 AND version = ?2")
         updateState = try connection.prepare(
@@ -129,9 +136,9 @@ final class SQLiteWrites {
                     throw .conflict("session \(id) is no longer stored (it expired or was deleted)")
                 }
                 guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
-                for change in history { try store(change, of: id) }
-                footprints.add(
-                    .history, history.reduce(0) { $0 + $1.request.count + ($1.delta?.bytes ?? $1.state).count }, to: id)
+                var added = 0
+                for change in history { added += try store(change, of: id) }
+                footprints.add(.history, added, to: id)
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                     // A change without a new version (app data changed, or a keyed answer): the state of the
                     // current version is this one now, in its history entry or, without one, in the row.
@@ -238,8 +245,11 @@ final class SQLiteWrites {
         }
     }
 
-    private func store(_ change: StoredChange, of session: String) throws(SQLiteError) {
+    /// Stores a history entry; returns the bytes it takes (its request and its state, whole or as a delta).
+    private func store(_ change: StoredChange, of session: String) throws(SQLiteError) -> Int {
         let path = StoredText.path(change.visiblePath)
+        var change = change
+        if let delta = change.delta, !(try hasState(session, at: delta.base)) { change.delta = nil }
         let state: SQLiteValue =
             if let delta = change.delta { .blob(delta.bytes) } else {
                 change.state.isEmpty ? .null : .blob(change.state)
@@ -251,6 +261,13 @@ final class SQLiteWrites {
             { .text($0) } ?? .null,
             change.delta.map { .integer($0.base) } ?? .null
         ).run()
+        return change.request.count + (change.delta?.bytes ?? change.state).count
+    }
+
+    /// Whether the store holds the document of `version` (a delta may build on it).
+    private func hasState(_ session: String, at version: Int) throws(SQLiteError) -> Bool {
+        defer { baseHasState.reset() }
+        return try baseHasState.bind(.text(session), .integer(version)).step()
     }
 
     /// Stores a reply; returns the bytes it takes.

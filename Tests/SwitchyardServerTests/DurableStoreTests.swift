@@ -82,6 +82,37 @@ struct DurableStoreTests {
         }
     }
 
+    /// A session stored by schema 1 keeps its state in its row and none in its history: the next change is
+    /// stored whole, not as a delta from a document the store does not hold.
+    @Test func aChangeAfterAnEntryWithoutItsDocumentIsStoredWhole() throws {
+        let store = try TemporaryStore()
+        let id = try store.withServer { server, _ in
+            let session = try server.createSession()
+            try session.logIn()
+            return session.id
+        }
+        let archive = try store.open()
+        let document = try #require(try archive.session(id)?.state)
+        archive.close()
+        let hex = document.map { String(format: "%02x", $0) }.joined()
+        let rows = try SQLiteConnection(path: store.path)
+        try rows.execute(
+            """
+            UPDATE sessions SET state = x'\(hex)' WHERE id = '\(id)';
+            UPDATE history SET state = NULL, base = NULL WHERE session = '\(id)';
+            """)
+        let answered = try store.withServer { server, _ in
+            let session = DemoSession(server: server, id: id, created: try server.get("/api/sessions/\(id)"))
+            return try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#)).text
+        }
+        #expect(try rows.integer("SELECT count(*) FROM history WHERE base IS NOT NULL") == 0)
+        try store.withServer { server, _ in
+            let state = try server.get("/api/sessions/\(id)")
+            #expect(state.status == 200)
+            #expect(state.json["visible"] == (try JSONValue(parsing: Array(answered.utf8)))["visible"])
+        }
+    }
+
     @Test func everyVersionReadsBackAsItWasAnswered() throws {
         let store = try TemporaryStore()
         try store.withServer { server, _ in

