@@ -40,12 +40,8 @@ enum PostgresRows {
         for row in result.rows.indices {
             let at = result.integer(row, 0)
             guard stored[at] == nil else { continue }  // a history entry before the session row's document
-            let bytes = result.rows[row][1] ?? []
-            if result.rows[row][2] != nil {
-                stored[at] = .delta(StateDelta(base: result.integer(row, 2), bytes: bytes))
-            } else if !bytes.isEmpty {
-                stored[at] = .whole(bytes)
-            }
+            let base = result.rows[row][2] == nil ? nil : result.integer(row, 2)
+            stored[at] = StateDelta.Stored(bytes: result.rows[row][1] ?? [], base: base)
         }
         return StateDelta.rebuild(version) { stored[$0] }
     }
@@ -67,10 +63,8 @@ enum PostgresRows {
                 guard case .array(let fields) = entry, fields.count == 3, case .number(let version) = fields[0],
                     let bytes = fields[2].stringValue.flatMap(base64)
                 else { return nil }
-                switch fields[1] {
-                case .number(let base): chain[Int(version)] = .delta(StateDelta(base: Int(base), bytes: bytes))
-                default: if !bytes.isEmpty { chain[Int(version)] = .whole(bytes) }
-                }
+                let base: Int? = if case .number(let base) = fields[1] { Int(base) } else { nil }
+                chain[Int(version)] = StateDelta.Stored(bytes: bytes, base: base)
             }
         }
         return StateDelta.rebuild(stored.version) { chain[$0] }

@@ -136,9 +136,7 @@ final class SQLiteReader {
         try StateDelta.rebuild(version) { (wanted: Int) throws(SQLiteError) -> StateDelta.Stored? in
             defer { versionState.reset() }
             guard try versionState.bind(.text(session), .integer(wanted)).step() else { return nil }
-            let bytes = versionState.blob(0)
-            if let base = versionState.optionalInteger(1) { return .delta(StateDelta(base: base, bytes: bytes)) }
-            return bytes.isEmpty ? nil : .whole(bytes)
+            return StateDelta.Stored(bytes: versionState.blob(0), base: versionState.optionalInteger(1))
         }
     }
 

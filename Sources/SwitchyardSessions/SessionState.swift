@@ -214,10 +214,10 @@ struct SessionState {
         for reply in stored.replies { remember(reply) }
     }
 
-    /// The archive stored a write whose current state was `state`: the next version's delta is made from it
-    /// (when the session keeps a base at all).
-    mutating func stored(_ state: [UInt8]) {
-        if storedState != nil { storedState = (engine.version, state) }
+    /// The archive stored a write whose current state was `state`: with `deltas`, the next version's delta is
+    /// made from it.
+    mutating func stored(_ state: [UInt8], deltas: Bool) {
+        storedState = deltas ? (engine.version, state) : nil
     }
 
     /// Keeps a stored answer for replay under its key.

@@ -129,7 +129,9 @@ extension SessionStore {
                     deltas: archive.storesDeltas)
                 try archive.apply([write])
                 health.succeeded()
-                if case .change(_, _, _, let stored, _, _) = write { state.stored(stored) }
+                if case .change(_, _, _, let stored, _, _) = write {
+                    state.stored(stored, deltas: archive.storesDeltas)
+                }
             } catch ArchiveError.conflict {
                 return .conflict
             } catch {

@@ -55,6 +55,18 @@ public struct StateDelta: Sendable, Equatable {
         case whole([UInt8])
         /// A delta from the version before.
         case delta(StateDelta)
+
+        /// What a store's row holds: `bytes` as a delta from version `base`, or (no base) the whole document; nil
+        /// for a row without a document (written before documents were kept).
+        public init?(bytes: [UInt8], base: Int?) {
+            if let base {
+                self = .delta(StateDelta(base: base, bytes: bytes))
+            } else if bytes.isEmpty {
+                return nil
+            } else {
+                self = .whole(bytes)
+            }
+        }
     }
 
     /// The restore document of `version`, rebuilt from what `read` gives for each version (nil: not stored): its
