@@ -52,7 +52,10 @@ extension SwitchyardAPI {
         _ decode: () throws -> (SessionChange, expectedVersion: Int?)
     ) throws -> HTTPResponse {
         let key = request.headers["idempotency-key"]
-        let session = try sessions.session(id, key: key)
+        // A change with a key reads its session first (another node may have answered the key); one without is
+        // checked by its write, or before an answer without one.
+        let session =
+            key == nil && mode == .apply ? try sessions.sessionToChange(id) : try sessions.session(id, key: key)
         try requireJSON(request)
         // Decoded here, before the session's lock; what cannot be read is answered by the pipeline, after a
         // retried key's replay, and remembered under the key like any answer.

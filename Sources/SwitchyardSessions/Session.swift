@@ -17,6 +17,8 @@ package final class Session: Sendable {
         /// The last access the archive knows of, and whether it knows the session was used.
         var recordedAccess: Double
         var recordedUsed = false
+        /// The newest version another node announced for the session (0: none heard since the copy was made).
+        var heard = 0
     }
 
     package let id: String
@@ -97,6 +99,11 @@ package final class Session: Sendable {
     /// The session's activity, for expiry (safe to read from any thread).
     var currentActivity: Activity {
         activity.withLock { $0 }
+    }
+
+    /// Another node announced that it stored `version` of the session.
+    func hear(_ version: Int) {
+        activity.withLock { $0.heard = max($0.heard, version) }
     }
 
     /// A request named the session: from now on the idle TTL applies, not the shorter one for unused sessions.

@@ -33,6 +33,9 @@ extension SessionStore {
         _ session: Session, _ request: ChangeRequest, render: (ChangeOutcome) -> SessionReply
     ) -> SessionReply {
         let time = session.time
+        // A change without a key may run on a copy that was not compared with a shared store
+        // (``sessionToChange(_:)``): until it has caught up once, an answer without a write is checked first.
+        var unchecked = request.key == nil && archive.shared != nil
         for attempt in 0..<Self.conflictAttempts {
             if attempt > 1 {
                 // Nodes racing for one session: a random pause (without the lock, so that this node's other
@@ -44,12 +47,15 @@ extension SessionStore {
                 if state.ended { return (render(.refused(.sessionMoved)), .none, nil) }
                 // The version the change is counted under (the outer nil: not counted).
                 let version: AppVersion?? = .some(state.engine.app)
-                switch attemptChange(&state, app: session.app, request, time: time, render: render) {
+                let attempt = attemptChange(
+                    &state, app: session.app, request, time: time, unchecked: unchecked, render: render)
+                switch attempt {
                 case .done(let reply, let aftermath):
                     return (reply, aftermath, version)
                 case .conflict:
                     counters.countConflict()
                     // Take what the other node stored, then run again on it.
+                    unchecked = false
                     switch catchUp(&state, app: session.app) {
                     case .current, .caughtUp: return (nil, .none, version)
                     case .removed: return (render(.refused(.lookup(.unknown))), .evict, version)
@@ -84,9 +90,10 @@ extension SessionStore {
         case conflict
     }
 
-    /// One run of the pipeline (``change(_:_:render:)``) on the state under the lock.
+    /// One run of the pipeline (``change(_:_:render:)``) on the state under the lock; `unchecked`: the copy may be
+    /// behind a shared store, so an answer without a write is given only once a read says it is not.
     private func attemptChange(
-        _ state: inout SessionState, app: String, _ request: ChangeRequest, time: Double,
+        _ state: inout SessionState, app: String, _ request: ChangeRequest, time: Double, unchecked: Bool,
         render: (ChangeOutcome) -> SessionReply
     ) -> Attempt {
         if state.ended { return .done(render(.refused(.sessionMoved)), .none) }
@@ -97,7 +104,9 @@ extension SessionStore {
         }
         let change: SessionChange
         switch state.admit(request) {
-        case .failure(let refusal): return .done(refuse(refusal, request, &state, time: time, render: render), .none)
+        case .failure(let refusal):
+            if unchecked, let behind = confirmCurrent(&state, render: render) { return behind }
+            return .done(refuse(refusal, request, &state, time: time, render: render), .none)
         case .success(let admitted): change = admitted
         }
         state.documents.beginChange()  // app code runs now: screens may show other data
@@ -117,7 +126,9 @@ extension SessionStore {
         let remembered = request.key.map { key in
             (key, ReplyCache.Entry(fingerprint: request.fingerprint, reply: reply))
         }
-        if !entries.isEmpty || (remembered != nil && reply.isSuccess) {
+        let writes = !entries.isEmpty || (remembered != nil && reply.isSuccess)
+        if !writes, unchecked, let behind = confirmCurrent(&state, render: render) { return behind }
+        if writes {
             let stored = remembered.map { key, entry in
                 StoredReply(
                     key: key, fingerprint: entry.fingerprint, session: id, status: reply.status,
@@ -159,6 +170,24 @@ extension SessionStore {
         }
         if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
         return .done(reply, broadcast ? .broadcast : .none)
+    }
+
+    /// Whether a copy is still the stored version, for an answer that has no write (whose compare-and-set would
+    /// tell): nil when it is; otherwise how the attempt ends: a conflict when another node moved the session on or
+    /// removed it (the copy catches up, and the change runs again or is answered as not found), or the store's
+    /// failure (the copy leaves memory: it was not compared).
+    private func confirmCurrent(_ state: inout SessionState, render: (ChangeOutcome) -> SessionReply) -> Attempt? {
+        guard let shared = archive.shared else { return nil }
+        do {
+            guard case .unchanged = try shared.session(state.id, unlessAt: state.announced, reply: nil) else {
+                return .conflict
+            }
+            return nil
+        } catch {
+            state.ended = true
+            let incident = health.failed(error, during: "change", session: state.id)
+            return .done(render(.refused(.store(incident))), .evict)
+        }
     }
 
     /// The answer to a request refused before it ran, remembered under its key like every answer (in memory only: a

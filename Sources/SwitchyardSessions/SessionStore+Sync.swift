@@ -133,12 +133,14 @@ extension SessionStore {
     }
 
     /// What a shared archive told this node: a change elsewhere reaches the session's streams here (a copy nobody
-    /// follows is left as it is: it is checked when next served); a removal ends the copy; after a
+    /// follows is left as it is, noting the version heard of: it is checked when next served); a removal ends the copy; after a
     /// disconnection, every followed session is reconciled.
     func handle(_ notice: ArchiveNotice) {
         switch notice {
         case .changed(let id, let version):
-            guard let session = live(id), session.currentActivity.subscribers > 0 else { return }
+            guard let session = live(id) else { return }
+            session.hear(version)
+            guard session.currentActivity.subscribers > 0 else { return }
             let outcome = session.catchingUp { state in catchUp(&state, app: session.app, known: version) }
             try? settle(outcome, of: session)
         case .removed(let id):

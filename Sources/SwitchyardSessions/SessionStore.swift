@@ -151,6 +151,21 @@ package final class SessionStore: Sendable {
         return try load(id, ticket, key: key)
     }
 
+    /// The session a change without an idempotency key runs on (``change(_:_:render:)``): as ``session(_:key:)``,
+    /// except that with a shared archive a copy in memory is read first only when another node announced a version
+    /// past the copy's. Reading it first would not make the change safer: its write is a compare-and-set that finds
+    /// any copy behind (the change then runs again on the stored state), and an answer given without a write is
+    /// checked against the store before it is given. On one node, or with requests for a session kept on one node,
+    /// that saves a read per change.
+    package func sessionToChange(_ id: String) throws(LookupFailure) -> Session {
+        guard archive.shared != nil, let session = live(id) else { return try self.session(id) }
+        let heard = session.currentActivity.heard
+        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, known: heard, check: true) }
+        try settle(outcome, of: session)
+        session.markUsed()
+        return session
+    }
+
     /// The session with that id if it is in memory.
     func live(_ id: String) -> Session? {
         sessions.withLock { $0[id] }

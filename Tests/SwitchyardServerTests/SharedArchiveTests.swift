@@ -46,8 +46,9 @@ struct SharedArchiveTests {
         }
     }
 
-    @Test func aChangeOnAStaleCopyAppliesToTheLatestVersion() throws {
-        try withNodes { a, b, _ in
+    /// Node B hears of A's change, or (quiet) hears nothing: its copy is compared with the store all the same.
+    @Test(arguments: [false, true]) func aChangeOnAStaleCopyAppliesToTheLatestVersion(quietB: Bool) throws {
+        try withNodes(quietB: quietB) { a, b, _ in
             let onA = try a.createSession()
             let onB = DemoSession(server: b, id: onA.id, created: onA.created)
             _ = try onB.state()
@@ -65,8 +66,11 @@ struct SharedArchiveTests {
         }
     }
 
-    @Test func aRequestOnlyTheLatestVersionCanServeIsNotRefusedByAStaleCopy() throws {
-        try withNodes { a, b, _ in
+    /// Node B hears of A's change, or (quiet) hears nothing: its copy is compared with the store all the same.
+    @Test(arguments: [false, true]) func aRequestOnlyTheLatestVersionCanServeIsNotRefusedByAStaleCopy(
+        quietB: Bool
+    ) throws {
+        try withNodes(quietB: quietB) { a, b, _ in
             let onA = try a.createSession()
             let onB = DemoSession(server: b, id: onA.id, created: onA.created)
             _ = try onB.state()  // B holds the onboarding state
@@ -75,6 +79,39 @@ struct SharedArchiveTests {
             let reply = try onB.transition(
                 #"{"coordinator":"TodosCoordinator","steps":[{"action":"route","route":"create"}]}"#)
             #expect(reply.status == 200, "\(reply.text)")
+        }
+    }
+
+    @Test func aChangeOnACopyNoNoticeMovedOnDoesNotReadTheStoreFirst() throws {
+        let deaf = DeafArchive(MemorySessionArchive(nodes: .several))
+        let server = try TestServer { $0.archive = deaf }
+        defer { server.stop() }
+        let session = try server.createSession()
+        _ = try session.state()
+        let before = deaf.checks.withLock { $0 }
+        try session.must(session.event(#"{"name":"completeOnboarding"}"#))
+        #expect(deaf.checks.withLock { $0 } == before, "a change that writes is checked by its compare-and-set")
+        // Refused without a write: the copy is compared with the store before the refusal is given.
+        let refused = try session.transition(#"{"coordinator":"TodosCoordinator","steps":[{"action":"pop"}]}"#)
+        #expect(refused.status >= 400)
+        #expect(deaf.checks.withLock { $0 } == before + 1)
+        // A key another node may have answered: read first.
+        _ = try session.transition(
+            #"{"steps":[{"action":"selectTab","route":"todos"}]}"#, headers: [("Idempotency-Key", "k1")])
+        #expect(deaf.checks.withLock { $0 } == before + 2)
+    }
+
+    @Test func aPreconditionOnTheLatestVersionIsMetOnACopyThatHeardNothing() throws {
+        try withNodes(quietB: true) { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            _ = try onB.state()
+            try onA.logIn()
+            let latest = try #require(try onA.state().version)
+            let moved = try onB.transition(
+                #"{"expectedVersion":\#(latest),"steps":[{"action":"selectTab","route":"todos"}]}"#)
+            #expect(moved.status == 200, "\(moved.text)")
+            #expect(moved.version == latest + 1)
         }
     }
 
@@ -221,7 +258,13 @@ struct SharedArchiveTests {
 /// A shared archive that tells nothing: a node on it only learns of other nodes' changes by reconciling.
 final class DeafArchive: SharedSessionArchive {
     let inner: MemorySessionArchive
+    /// How many times a node asked whether a session moved on (``session(_:unlessAt:reply:)``).
+    let checks = Mutex(0)
     init(_ inner: MemorySessionArchive) { self.inner = inner }
+    func session(_ id: String, unlessAt version: Int, reply key: String?) throws(ArchiveError) -> StoredSessionRead {
+        checks.withLock { $0 += 1 }
+        return try inner.session(id, unlessAt: version, reply: key)
+    }
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) { try inner.apply(writes) }
     func session(_ id: String) throws(ArchiveError) -> StoredSession? { try inner.session(id) }
     func version(of session: String) throws(ArchiveError) -> Int? { try inner.version(of: session) }
