@@ -172,7 +172,7 @@ if [[ $SKIP != *" sse "* ]]; then
 fi
 
 # Two nodes on one PostgreSQL (a throwaway cluster, default settings, fsync on), every process on this machine:
-# both nodes change the same sessions (round robin without stickiness: a node's copy is often behind), and a
+# each round runs the load on node A alone, then on both nodes, which change the same sessions (round robin without stickiness: a node's copy is often behind), and a
 # stream on node B follows a session node A changes while that load runs.
 if [[ $SKIP != *" cluster "* ]]; then
     for server in $SERVER_PID "${DURABLE_PIDS[@]}"; do kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; done
@@ -201,6 +201,10 @@ if [[ $SKIP != *" cluster "* ]]; then
     echo "bench: cluster, a stream on B following changes on A" >&2
     (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse-idle.json"
     for round in $(seq "$ROUNDS"); do
+        # The same load (64 connections) on node A alone first: what a second node adds is measured against it.
+        echo "bench: cluster round $round/$ROUNDS, transitions on node A alone, ${DURATION}s" >&2
+        wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[0]}" \
+            -- transition "$OUT/sessions-cluster-0.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-one.json"
         echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, ${DURATION}s" >&2
         WRK_PIDS=()
         for index in 0 1; do
@@ -212,7 +216,7 @@ if [[ $SKIP != *" cluster "* ]]; then
             (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse.json"
         fi
         wait "${WRK_PIDS[@]}"
-        echo "{\"round\": $round, \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json")}" >> "$OUT/cluster.jsonl"
+        echo "{\"round\": $round, \"one\": $(cat "$OUT/cluster-one.json"), \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json")}" >> "$OUT/cluster.jsonl"
     done
 fi
 

@@ -10,15 +10,16 @@ package final class Session: Sendable {
     struct Activity: Sendable {
         /// When a request last used the session.
         var lastAccess: Double
-        /// Whether any request named the session after the one that created it.
-        var used = false
+        /// The last access the archive knows of (and below, whether it knows the session was used).
+        var recordedAccess: Double
         /// Open event streams: a session someone follows does not expire.
         var subscribers = 0
-        /// The last access the archive knows of, and whether it knows the session was used.
-        var recordedAccess: Double
-        var recordedUsed = false
         /// The newest version another node announced for the session (0: none heard since the copy was made).
         var heard = 0
+        /// Whether any request named the session after the one that created it.
+        var used = false
+        var recordedUsed = false
+        // The flags come last: no padding between the words (this is kept for every session in memory).
     }
 
     package let id: String
@@ -60,7 +61,7 @@ package final class Session: Sendable {
         state = Mutex(SessionState(restoring: stored, engine: engine, configuration: configuration, deltas: deltas))
         activity = Mutex(
             Activity(
-                lastAccess: configuration.now(), used: stored.used, recordedAccess: stored.lastAccess,
+                lastAccess: configuration.now(), recordedAccess: stored.lastAccess, used: stored.used,
                 recordedUsed: stored.used))
         now = configuration.now
     }

@@ -249,7 +249,7 @@ extension SessionStore {
                 return "the store could not read session \(id): \(error)"
             }
             if let expires = expiry(
-                of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
+                of: Session.Activity(lastAccess: stored.lastAccess, recordedAccess: 0, used: stored.used)),
                 expires <= configuration.now()
             {
                 return nil  // idle past its TTL: gone at its next read or sweep, not migrated

@@ -193,7 +193,7 @@ package final class SessionStore: Sendable {
             }
             guard let stored else { throw .unknown }
             if let expires = expiry(
-                of: Session.Activity(lastAccess: stored.lastAccess, used: stored.used, recordedAccess: 0)),
+                of: Session.Activity(lastAccess: stored.lastAccess, recordedAccess: 0, used: stored.used)),
                 expires <= configuration.now()
             {
                 // Stored, but idle past its TTL (the server was down when it would have expired): it is gone.
