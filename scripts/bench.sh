@@ -201,9 +201,10 @@ if [[ $SKIP != *" cluster "* ]]; then
     echo "bench: cluster, a stream on B following changes on A" >&2
     (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse-idle.json"
     for round in $(seq "$ROUNDS"); do
-        # The same load (64 connections) on node A alone first: what a second node adds is measured against it.
+        # The same load on node A alone first (64 connections, the sessions the pair changes: a wrk thread takes
+        # every other line of the list, as each node's below): what a second node adds is measured against it.
         echo "bench: cluster round $round/$ROUNDS, transitions on node A alone, ${DURATION}s" >&2
-        wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[0]}" \
+        wrk -t1 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[0]}" \
             -- transition "$OUT/sessions-cluster-0.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-one.json"
         echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, ${DURATION}s" >&2
         WRK_PIDS=()

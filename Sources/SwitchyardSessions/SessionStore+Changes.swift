@@ -28,7 +28,9 @@ extension SessionStore {
     /// changed the session first takes the stored state and runs the change again, a few times at most: without a
     /// precondition it applies to the latest version (no update is lost), with one it is now refused, and a retried
     /// key now replays. A write that fails otherwise is answered as a store failure, with nothing acknowledged, and
-    /// the session leaves memory (the store is the truth).
+    /// the session leaves memory (the store is the truth). With a shared store, a change without a key may run on a
+    /// copy nobody compared with it (``sessionToChange(_:)``): an answer without a write is then given only once a
+    /// read says the copy is current (behind, it is taken as a conflict).
     package func change(
         _ session: Session, _ request: ChangeRequest, render: (ChangeOutcome) -> SessionReply
     ) -> SessionReply {
@@ -113,7 +115,7 @@ extension SessionStore {
         let engine = state.engine
         let id = state.id
         let (result, commits) = state.documents.checkingCommits(of: engine) {
-            engine.collectingCommits { try apply(change, to: engine, session: id, app: app, counting: true) }
+            engine.collectingCommits { try apply(change, to: engine, session: id, app: app) }
         }
         // Hooks run after a commit's check rendered its document: render again after them.
         if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
@@ -154,6 +156,8 @@ extension SessionStore {
                 return .done(render(.refused(.store(incident))), .evict)
             }
         }
+        // Counted once the answer stands (a run on a copy found behind is not).
+        if case .transition = change { counters.countTransition(accepted: (try? result.get()) != nil) }
         if entries.isEmpty, !state.matchesStore(archive) {
             // App code changed data without committing (a handler that failed after changing it): the session
             // leaves memory and comes back from the store, which has it as it was acknowledged.
@@ -219,23 +223,16 @@ extension SessionStore {
         }
     }
 
-    /// Runs `change` on `engine` and returns the members of the answer's `result`. `counting`: whether it counts
-    /// in the transitions metrics (a preview does not).
+    /// Runs `change` on `engine` and returns the members of the answer's `result`.
     func apply(
-        _ change: SessionChange, to engine: NavigationEngine, session id: String, app: String, counting: Bool
+        _ change: SessionChange, to engine: NavigationEngine, session id: String, app: String
     ) throws -> [String: JSONValue] {
         switch change {
         case .transition(let coordinator, let steps):
-            do {
-                let end = try engine.perform(steps, from: coordinator)
-                if counting { counters.countTransition(accepted: true) }
-                return [
-                    "coordinator": .string(end.description), "type": .string(engine.coordinatorType(of: end) ?? ""),
-                ]
-            } catch {
-                if counting { counters.countTransition(accepted: false) }
-                throw error
-            }
+            let end = try engine.perform(steps, from: coordinator)
+            return [
+                "coordinator": .string(end.description), "type": .string(engine.coordinatorType(of: end) ?? ""),
+            ]
         case .event(let from, let event):
             guard let sender = from ?? engine.visibleItem?.description else {
                 throw ChangeRefusal.malformed("missing member 'from'")

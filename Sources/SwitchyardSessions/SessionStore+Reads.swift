@@ -77,7 +77,7 @@ extension SessionStore {
                     session: session.id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: false)
                 let result = try documents.checkingCommits(of: scratch) {
                     Result {
-                        try apply(change, to: scratch, session: session.id, app: session.app, counting: false)
+                        try apply(change, to: scratch, session: session.id, app: session.app)
                     }
                 }.get()
                 return .success(

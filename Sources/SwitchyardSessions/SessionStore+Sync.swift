@@ -1,8 +1,8 @@
 import Switchyard
 
 /// Keeping this node's copies of sessions current when other nodes write to the same archive
-/// (``SharedSessionArchive``): a check before a session is served, a catch-up after a write conflict, and the
-/// notices and reconciles that keep event streams live.
+/// (``SharedSessionArchive``): a check before a session is served (for a change without a key, only when a notice
+/// said it moved on), a catch-up after a write conflict, and the notices and reconciles that keep event streams live.
 extension SessionStore {
     /// What a catch-up found.
     enum CatchUp {
@@ -133,8 +133,8 @@ extension SessionStore {
     }
 
     /// What a shared archive told this node: a change elsewhere reaches the session's streams here (a copy nobody
-    /// follows is left as it is, noting the version heard of: it is checked when next served); a removal ends the copy; after a
-    /// disconnection, every followed session is reconciled.
+    /// follows is left as it is, noting the version heard of: it is checked when next served); a removal ends the
+    /// copy; after a disconnection, every followed session is reconciled.
     func handle(_ notice: ArchiveNotice) {
         switch notice {
         case .changed(let id, let version):

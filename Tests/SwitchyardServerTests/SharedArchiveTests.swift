@@ -115,6 +115,20 @@ struct SharedArchiveTests {
         }
     }
 
+    /// One change that would write, one refused without a write, each on a copy of its own that heard nothing of
+    /// the deletion: neither is answered from the copy.
+    @Test(arguments: [#"{"name":"completeOnboarding"}"#, #"{"name":"noSuchEvent"}"#])
+    func aChangeOnACopyThatHeardNothingOfItsDeletionIsNotFound(event: String) throws {
+        try withNodes(quietB: true) { a, b, _ in
+            let onA = try a.createSession()
+            let onB = DemoSession(server: b, id: onA.id, created: onA.created)
+            _ = try onB.state()
+            #expect(try a.request("DELETE", onA.base).status == 204)
+            let reply = try onB.event(event)
+            #expect(reply.status == 404, "\(reply.text)")
+        }
+    }
+
     @Test func anIdempotencyKeyHoldsAcrossNodes() throws {
         try withNodes { a, b, _ in
             let onA = try a.createSession()
