@@ -57,9 +57,21 @@ enum PostgresSchema {
             id integer PRIMARY KEY CHECK (id = 1), generation bigint NOT NULL, document bytea NOT NULL);
         """,
         // 5: a history entry's state as a delta (`StateDelta`) from the state of version `base`; NULL: the whole
-        // restore document (every earlier row, and every row while the session layer gives this store no deltas:
-        // `storesDeltas`). A node of schema 4 starting refuses this database.
+        // restore document (every earlier row). A node of schema 4 starting refuses this database.
         "ALTER TABLE switchyard_history ADD COLUMN base bigint;",
+        // 6: the checksum (`StateDelta.checksum(of:)`) of each history entry's whole restore document, which a
+        // delta's base must match when it is written (another node may have rewritten that document since: a
+        // change that made no version). NULL: not known (rows written before, by a node of an older schema, or
+        // without a document), which no delta builds on. A node of schema 5 still running while this one migrates
+        // rewrites a document without saying its checksum: the trigger forgets the checksum then.
+        """
+        ALTER TABLE switchyard_history ADD COLUMN checksum bigint;
+        CREATE FUNCTION switchyard_forget_checksum() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN NEW.checksum := NULL; RETURN NEW; END $$;
+        CREATE TRIGGER switchyard_history_rewritten BEFORE UPDATE OF state ON switchyard_history FOR EACH ROW
+            WHEN (NEW.state IS DISTINCT FROM OLD.state AND NEW.checksum IS NOT DISTINCT FROM OLD.checksum)
+            EXECUTE FUNCTION switchyard_forget_checksum();
+        """,
     ]
 
     /// The schema this program writes.

@@ -3,8 +3,9 @@ import Synchronization
 
 /// Sessions in a PostgreSQL database that several Switchyard nodes share (``SharedSessionArchive``).
 ///
-/// Every write is one transaction sent in one round trip (libpq's pipeline mode); a change is a compare-and-set
-/// on the session's version. After it commits, the node tells the others on the channel `switchyard`
+/// Every write is one transaction sent in one round trip (libpq's pipeline mode; a second one, whole, when a
+/// delta turns out to build on a document another node rewrote); a change is a compare-and-set on the session's
+/// version. After it commits, the node tells the others on the channel `switchyard`
 /// (`NOTIFY` outside the writing transaction, which would otherwise hold a global lock through its commit; many
 /// changes to one notification: ``PostgresAnnouncer``), and each node's listener (``follow(_:)``) passes the
 /// notices on. A commit is as durable as the server's
@@ -68,21 +69,37 @@ public final class PostgresSessionArchive: SharedSessionArchive {
 
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         guard !writes.isEmpty else { return }
-        var statements: [(PostgresStatement, [PostgresValue])] = []
         var notices: [String] = []
-        for write in writes { append(write, to: &statements, notices: &notices) }
+        let statements = self.statements(writes, deltas: true, notices: &notices)
         counts.withLock {
             $0.commits += 1
             $0.batches += 1
         }
         _ = try pool.with { connection, deadline throws(PostgresError) in
-            try connection.pipeline(statements, until: deadline)
+            do throws(PostgresError) {
+                return try connection.pipeline(statements, until: deadline)
+            } catch {
+                guard case .server(let state, _, _) = error, state == PostgresError.staleDeltaBase else { throw error }
+                // Another node rewrote the document a delta builds on: the same writes, with whole documents.
+                var again: [String] = []
+                return try connection.pipeline(self.statements(writes, deltas: false, notices: &again), until: deadline)
+            }
         }
         announcer.announce(notices)
     }
 
+    /// The statements of `writes`, in one transaction; `deltas`: whether a change may store its entry as a delta.
+    private func statements(
+        _ writes: [ArchiveWrite], deltas: Bool, notices: inout [String]
+    ) -> [(PostgresStatement, [PostgresValue])] {
+        var statements: [(PostgresStatement, [PostgresValue])] = []
+        for write in writes { append(write, deltas: deltas, to: &statements, notices: &notices) }
+        return statements
+    }
+
     private func append(
-        _ write: ArchiveWrite, to statements: inout [(PostgresStatement, [PostgresValue])], notices: inout [String]
+        _ write: ArchiveWrite, deltas: Bool, to statements: inout [(PostgresStatement, [PostgresValue])],
+        notices: inout [String]
     ) {
         switch write {
         case .create(let session, let creation):
@@ -98,7 +115,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                 statements.append((PostgresStatements.insertCreation, Self.reply(creation, first: creation.key)))
             }
         case .change(let id, let base, let version, let state, let history, let reply):
-            let entries = Self.kept(history, version: version, state: state, limits: limits)
+            let entries = Self.kept(
+                Self.checkedDeltas(history, base: base, deltas: deltas), version: version, state: state, limits: limits)
             let latest = entries.last { $0.version == version }
             // What the history's `bytes` column counts (octet_length of request and state).
             let added = entries.reduce(0) { $0 + $1.request.count + Self.storedState($1).count }
@@ -116,6 +134,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                             .integer(limits.historyBytes), .integer(limits.historyBytes / 4 * 3),
                             .integer(latest?.delta?.base ?? -1), .integer(entries.first?.version ?? version),
                             .boolean(entries.first.map { $0.delta == nil } ?? false),
+                            .integer(Int(StateDelta.checksum(of: latest?.state ?? []))),
+                            .integer(Int(latest?.delta?.baseChecksum ?? 0)),
                         ]
                 ))
             for change in entries where change.version != version {
@@ -123,11 +143,15 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                     (
                         PostgresStatements.insertHistory,
                         [.text(id), .integer(change.version), .real(change.time)] + Self.entry(change)
-                            + [.integer(change.delta?.base ?? -1)]
+                            + [.integer(Int(StateDelta.checksum(of: change.state)))]
                     ))
             }
             if latest == nil {
-                statements.append((PostgresStatements.replaceState, [.text(id), .integer(version), .bytes(state)]))
+                statements.append(
+                    (
+                        PostgresStatements.replaceState,
+                        [.text(id), .integer(version), .bytes(state), .integer(Int(StateDelta.checksum(of: state)))]
+                    ))
                 statements.append(
                     (
                         PostgresStatements.pruneHistory,
@@ -152,6 +176,20 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             notices.append("r \(id)")
         case .touch(let id, let lastAccess, let used):
             statements.append((PostgresStatements.touchSession, [.text(id), .real(lastAccess), .boolean(used)]))
+        }
+    }
+
+    /// A change's entries as the store may keep them: only a change's one entry may be a delta, one that builds on
+    /// the version the change started from and says the checksum of the document it was made against (the
+    /// statement checks that the store holds that document); the others, and all when `deltas` is off, whole.
+    private static func checkedDeltas(_ history: [StoredChange], base: Int, deltas: Bool) -> [StoredChange] {
+        if deltas, history.count == 1, let delta = history[0].delta, delta.base == base, delta.baseChecksum != nil {
+            return history
+        }
+        return history.map { change in
+            var whole = change
+            whole.delta = nil
+            return whole
         }
     }
 
@@ -263,12 +301,12 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             at: version, try query(PostgresStatements.versionChain, [.text(session), .integer(version)]))
     }
 
-    /// False for now: the store keeps and reads deltas it is given (``StateDelta``), but a node cannot yet tell
-    /// that the document it would make a delta from is still the stored one. Another node may have rewritten the
-    /// current version's state without a new version (app data changed by a keyed request), and the version
-    /// compare-and-set does not see that; a delta made from the old document could not be read back. A state
-    /// serial checked with the version would close this.
-    public var storesDeltas: Bool { false }
+    /// True: a change's entry is kept as a delta (``StateDelta``) when the entry it builds on still holds the
+    /// document the delta was made against. Another node may have rewritten that document without a new version
+    /// (app data changed by a keyed request), which the version compare-and-set does not see: each entry keeps
+    /// its document's checksum, the compare-and-set checks the delta's against it, and a change whose delta
+    /// builds on another document is written again whole, in the same call.
+    public var storesDeltas: Bool { true }
 
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
         let result = try query(PostgresStatements.creation, [.text(key)])

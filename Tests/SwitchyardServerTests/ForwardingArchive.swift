@@ -29,9 +29,3 @@ extension ForwardingArchive {
     }
     func close() { forwarded.close() }
 }
-
-/// An archive that takes deltas (``SessionArchive/storesDeltas``) whatever the one it forwards to says.
-struct DeltaTakingArchive: ForwardingArchive {
-    let forwarded: any SessionArchive
-    var storesDeltas: Bool { true }
-}

@@ -9,7 +9,8 @@ import Gzip
 ///
 /// The session layer decides where the chains break: a whole document (a snapshot) every ``snapshotInterval``
 /// versions, whenever the version before is not known, and whenever a delta would not save half the document. A
-/// store keeps what it is given; reading a version walks back to the nearest whole document
+/// store keeps what it is given (a store other nodes write to keeps a delta only on the document it was made
+/// against: ``baseChecksum``); reading a version walks back to the nearest whole document
 /// (``rebuild(_:read:)``), at most ``snapshotInterval`` − 1 deltas away. Retention drops whole segments: a
 /// history entry goes only with the entries that build on it.
 public struct StateDelta: Sendable, Equatable {
@@ -17,11 +18,20 @@ public struct StateDelta: Sendable, Equatable {
     public var base: Int
     /// The delta's bytes.
     public var bytes: [UInt8]
+    /// The ``checksum(of:)`` of the document it was made against: a store other nodes write to compares it with
+    /// the document it holds for ``base`` before keeping the delta. Nil for a delta read back from a store.
+    public var baseChecksum: Int64?
 
-    /// A delta read back from a store.
-    public init(base: Int, bytes: [UInt8]) {
+    /// A delta read back from a store, or (with `baseChecksum`) one just made.
+    public init(base: Int, bytes: [UInt8], baseChecksum: Int64? = nil) {
         self.base = base
         self.bytes = bytes
+        self.baseChecksum = baseChecksum
+    }
+
+    /// A document's checksum (64 bits: zlib's Adler-32 and CRC-32), for telling stored documents apart.
+    public static func checksum(of document: [UInt8]) -> Int64 {
+        Checksum.of(document)
     }
 
     /// A whole document every this many versions. Chosen by measurement (`make bench`, `store.changeBytes` and
@@ -40,7 +50,7 @@ public struct StateDelta: Sendable, Equatable {
             let bytes = DeflateDelta.make(from: previous.state, to: state),
             bytes.count * 2 < state.count
         else { return nil }
-        return StateDelta(base: previous.version, bytes: bytes)
+        return StateDelta(base: previous.version, bytes: bytes, baseChecksum: Checksum.of(previous.state))
     }
 
     /// The restore document this delta makes of `base` (the document of version ``base``); nil if the delta is
