@@ -59,17 +59,17 @@ enum PostgresSchema {
         // 5: a history entry's state as a delta (`StateDelta`) from the state of version `base`; NULL: the whole
         // restore document (every earlier row). A node of schema 4 starting refuses this database.
         "ALTER TABLE switchyard_history ADD COLUMN base bigint;",
-        // 6: the checksum (`StateDelta.checksum(of:)`) of each history entry's whole restore document, which a
-        // delta's base must match when it is written (another node may have rewritten that document since: a
-        // change that made no version). NULL: not known (rows written before, by a node of an older schema, or
-        // without a document), which no delta builds on. A node of schema 5 still running while this one migrates
-        // rewrites a document without saying its checksum: the trigger forgets the checksum then.
+        // 6: the checksum (`StateDelta.checksum(of:)`) of the session's current restore document, which a delta's
+        // base must match when it is written (another node may have rewritten that document since: a change that
+        // made no version); NULL: not known, and no delta builds on it. Every write of this schema's nodes sets it
+        // (their connections say `switchyard.schema = 6`). A node of an older schema still running while this one
+        // migrates does not: the trigger forgets the checksum of any row such a node updates.
         """
-        ALTER TABLE switchyard_history ADD COLUMN checksum bigint;
+        ALTER TABLE switchyard_sessions ADD COLUMN checksum bigint;
         CREATE FUNCTION switchyard_forget_checksum() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN NEW.checksum := NULL; RETURN NEW; END $$;
-        CREATE TRIGGER switchyard_history_rewritten BEFORE UPDATE OF state ON switchyard_history FOR EACH ROW
-            WHEN (NEW.state IS DISTINCT FROM OLD.state AND NEW.checksum IS NOT DISTINCT FROM OLD.checksum)
+        CREATE TRIGGER switchyard_sessions_older_writer BEFORE UPDATE ON switchyard_sessions FOR EACH ROW
+            WHEN (NEW.checksum IS NOT NULL AND current_setting('switchyard.schema', true) IS DISTINCT FROM '6')
             EXECUTE FUNCTION switchyard_forget_checksum();
         """,
     ]

@@ -134,7 +134,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                             .integer(limits.historyBytes), .integer(limits.historyBytes / 4 * 3),
                             .integer(latest?.delta?.base ?? -1), .integer(entries.first?.version ?? version),
                             .boolean(entries.first.map { $0.delta == nil } ?? false),
-                            .integer(Int(StateDelta.checksum(of: latest?.state ?? []))),
+                            .integer(Int(StateDelta.checksum(of: state))),
                             .integer(Int(latest?.delta?.baseChecksum ?? 0)),
                         ]
                 ))
@@ -143,7 +143,6 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                     (
                         PostgresStatements.insertHistory,
                         [.text(id), .integer(change.version), .real(change.time)] + Self.entry(change)
-                            + [.integer(Int(StateDelta.checksum(of: change.state)))]
                     ))
             }
             if latest == nil {
@@ -180,10 +179,13 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     /// A change's entries as the store may keep them: only a change's one entry may be a delta, one that builds on
-    /// the version the change started from and says the checksum of the document it was made against (the
-    /// statement checks that the store holds that document); the others, and all when `deltas` is off, whole.
+    /// the version the change started from (not version 0, kept in the session's row) and says the checksum of the
+    /// document it was made against (the statement checks that the session's document is that one); the others,
+    /// and all when `deltas` is off, whole.
     private static func checkedDeltas(_ history: [StoredChange], base: Int, deltas: Bool) -> [StoredChange] {
-        if deltas, history.count == 1, let delta = history[0].delta, delta.base == base, delta.baseChecksum != nil {
+        if deltas, history.count == 1, let delta = history[0].delta, delta.base == base, base > 0,
+            delta.baseChecksum != nil
+        {
             return history
         }
         return history.map { change in
@@ -303,8 +305,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
 
     /// True: a change's entry is kept as a delta (``StateDelta``) when the entry it builds on still holds the
     /// document the delta was made against. Another node may have rewritten that document without a new version
-    /// (app data changed by a keyed request), which the version compare-and-set does not see: each entry keeps
-    /// its document's checksum, the compare-and-set checks the delta's against it, and a change whose delta
+    /// (app data changed by a keyed request), which the version compare-and-set does not see: the session's row
+    /// keeps its document's checksum, the compare-and-set checks the delta's against it, and a change whose delta
     /// builds on another document is written again whole, in the same call.
     public var storesDeltas: Bool { true }
 

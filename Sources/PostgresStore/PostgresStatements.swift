@@ -23,20 +23,20 @@ enum PostgresStatements {
     /// tells); the current version never; and no entry that a kept delta builds on (whole segments go, see
     /// `StateDelta`: only the entries before the whole document that the oldest entry left builds on). `$16` is the
     /// oldest entry the change writes (the statement's reads do not see it), `$17` whether it is whole; the new
-    /// entry's state is a delta from version `$15` (-1: a whole document), made against a document of checksum
-    /// `$19`; `$18` is the checksum of the entry's own whole document. When the session is not at `$2` it divides
-    /// by the zero rows it moved: SQLSTATE 22012 is a conflict (no other statement of the store divides). When the
-    /// entry of version `$15` does not hold a document of checksum `$19` (another node rewrote it, or it is gone,
-    /// or its checksum is not known) it takes the logarithm of zero: SQLSTATE 2201E, and the change is written
-    /// again with whole documents. Either aborts the transaction.
+    /// entry's state is a delta from version `$15` (-1: a whole document; a delta builds on version `$2`), made
+    /// against a document of checksum `$19`; `$18` is the checksum of the session's new document. When the
+    /// session is not at `$2` it divides by the zero rows it moved: SQLSTATE 22012 is a conflict (no other
+    /// statement of the store divides). When the session's document is not one of checksum `$19` (another node
+    /// rewrote it, or its checksum is not known) it takes the logarithm of zero: SQLSTATE 2201E, and the change is
+    /// written again with whole documents. Either aborts the transaction.
     /// The session's row is locked first (as a deletion locks it before its rows), so that concurrent writers of
-    /// a session queue on it; then the base's entry, read as last committed (`FOR SHARE`).
+    /// a session queue on it (and its checksum is read as last committed).
     static let advance = PostgresStatement(
         "sy_advance",
         """
         WITH base AS (
-            SELECT id, history_bytes + $11 > $13 AS over FROM switchyard_sessions WHERE id = $1 AND version = $2
-            FOR UPDATE),
+            SELECT id, history_bytes + $11 > $13 AS over, checksum FROM switchyard_sessions
+            WHERE id = $1 AND version = $2 FOR UPDATE),
         cut AS (
             SELECT max(version) AS version FROM (
                 SELECT version, $11 + sum(bytes) OVER (ORDER BY version DESC) AS newer FROM switchyard_history
@@ -57,35 +57,31 @@ enum PostgresStatements {
             WHERE session = (SELECT id FROM base) AND version < $3
                 AND version <= (SELECT version FROM doomed) AND version < (SELECT version FROM anchor)
             RETURNING bytes),
-        basis AS (
-            SELECT h.checksum FROM switchyard_history h JOIN base ON h.session = base.id
-            WHERE h.version = $15 AND $15 >= 0 FOR SHARE OF h),
         moved AS (
             UPDATE switchyard_sessions
-            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4),
+            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4), checksum = $18,
                 history_bytes = history_bytes + $11 - COALESCE((SELECT sum(bytes) FROM gone), 0)
             WHERE id = (SELECT id FROM base) RETURNING id),
         entry AS (
             INSERT INTO switchyard_history(
-                session, version, time, source, request, visible_path, state, lifecycle, base, checksum)
-            SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($15, -1), $18 FROM moved WHERE $10
+                session, version, time, source, request, visible_path, state, lifecycle, base)
+            SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($15, -1) FROM moved WHERE $10
             RETURNING 1)
         SELECT 1 / (SELECT count(*)::int FROM moved) + (SELECT count(*)::int FROM entry)
-            + ln(CASE WHEN $15 >= 0 AND EXISTS (SELECT 1 FROM moved) AND (SELECT checksum FROM basis) IS DISTINCT FROM $19
+            + ln(CASE WHEN $15 >= 0 AND EXISTS (SELECT 1 FROM moved) AND (SELECT checksum FROM base) IS DISTINCT FROM $19
                 THEN 0::float8 ELSE 1::float8 END)::int
         """,
         [
             .text, .int8, .int8, .float8, .text, .bytea, .text, .bytea, .text, .bool, .int8, .int8, .int8, .int8, .int8,
             .int8, .bool, .int8, .int8,
         ])
-    /// An earlier version's entry, when one change made several versions (a whole document, of checksum `$9`).
+    /// An earlier version's entry, when one change made several versions (a whole document).
     static let insertHistory = PostgresStatement(
         "sy_insert_history",
         """
-        INSERT INTO switchyard_history(
-            session, version, time, source, request, visible_path, state, lifecycle, checksum)
-        VALUES($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''), $9)
-        """, [.text, .int8, .float8, .text, .bytea, .text, .bytea, .text, .int8])
+        INSERT INTO switchyard_history(session, version, time, source, request, visible_path, state, lifecycle)
+        VALUES($1, $2, $3, $4, $5, $6, $7, NULLIF($8, ''))
+        """, [.text, .int8, .float8, .text, .bytea, .text, .bytea, .text])
     /// A change without a new version: the current version's state is this one now (of checksum `$4`), in its
     /// history entry (the session's history bytes follow) or, without one, in the session's row.
     static let replaceState = PostgresStatement(
@@ -93,10 +89,9 @@ enum PostgresStatements {
         """
         WITH old AS (SELECT bytes FROM switchyard_history WHERE session = $1 AND version = $2),
         entry AS (
-            UPDATE switchyard_history SET state = $3, base = NULL, checksum = $4 WHERE session = $1 AND version = $2
-            RETURNING bytes)
+            UPDATE switchyard_history SET state = $3, base = NULL WHERE session = $1 AND version = $2 RETURNING bytes)
         UPDATE switchyard_sessions
-        SET state = CASE WHEN EXISTS (SELECT 1 FROM entry) THEN state ELSE $3 END,
+        SET state = CASE WHEN EXISTS (SELECT 1 FROM entry) THEN state ELSE $3 END, checksum = $4,
             history_bytes = history_bytes + COALESCE((SELECT bytes FROM entry), 0) - COALESCE((SELECT bytes FROM old), 0)
         WHERE id = $1
         """, [.text, .int8, .bytea, .int8])
