@@ -41,9 +41,9 @@ final class PostgresConnection {
         PQsetNoticeProcessor(started, { _, _ in }, nil)
         connection = started
         self.timeout = timeout
-        // The schema this program writes, which the store's trigger reads (``PostgresSchema``, migration 6): set
-        // here rather than in the connection's options, which a URL's own `options` would replace.
-        _ = try execute("SET switchyard.schema = '\(PostgresSchema.current)'", until: deadline)
+        // That this node keeps the session rows' checksums, which the store's trigger reads (``PostgresSchema``,
+        // migration 6): set here rather than in the connection's options, which a URL's own `options` replace.
+        _ = try execute("SET switchyard.checksums = 'on'", until: deadline)
     }
 
     deinit {

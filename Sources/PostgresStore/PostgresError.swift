@@ -13,8 +13,9 @@ enum PostgresError: Error, CustomStringConvertible {
     /// SQLSTATE the compare-and-set raises when the session is not at the expected version
     /// (``PostgresStatements/advance``: division by zero).
     static let versionConflict = "22012"
-    /// SQLSTATE the compare-and-set raises when the entry a delta builds on does not hold the document the delta
-    /// was made against (``PostgresStatements/advance``: the logarithm of zero): the change is written again whole.
+    /// SQLSTATE the compare-and-set raises when a change is a delta but the session's row does not know its
+    /// document's checksum (``PostgresStatements/advance``: the logarithm of zero): the change is written again
+    /// whole.
     static let staleDeltaBase = "2201E"
 
     var description: String {

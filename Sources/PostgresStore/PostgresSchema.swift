@@ -61,15 +61,18 @@ enum PostgresSchema {
         "ALTER TABLE switchyard_history ADD COLUMN base bigint;",
         // 6: the checksum (`StateDelta.checksum(of:)`) of the session's current restore document, which a delta's
         // base must match when it is written (another node may have rewritten that document since: a change that
-        // made no version); NULL: not known, and no delta builds on it. Every write of this schema's nodes sets it
-        // (their connections say `switchyard.schema = 6`). A node of an older schema still running while this one
-        // migrates does not: the trigger forgets the checksum of any row such a node updates.
+        // made no version); NULL: not known (a new session, or one an older node wrote), and no delta builds on it.
+        // A change and a change without a new version set it; other updates keep it. Nodes that keep it say so on
+        // each connection (`switchyard.checksums = on`); a node of an older schema still running while this one
+        // migrates does not, and the trigger forgets the checksum of any row such a node updates. (A connection
+        // pooler that moves a node's transactions between server connections would mix them up: not supported,
+        // as LISTEN already needs a session of its own.)
         """
         ALTER TABLE switchyard_sessions ADD COLUMN checksum bigint;
         CREATE FUNCTION switchyard_forget_checksum() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN NEW.checksum := NULL; RETURN NEW; END $$;
         CREATE TRIGGER switchyard_sessions_older_writer BEFORE UPDATE ON switchyard_sessions FOR EACH ROW
-            WHEN (NEW.checksum IS NOT NULL AND current_setting('switchyard.schema', true) IS DISTINCT FROM '6')
+            WHEN (NEW.checksum IS NOT NULL AND current_setting('switchyard.checksums', true) IS DISTINCT FROM 'on')
             EXECUTE FUNCTION switchyard_forget_checksum();
         """,
     ]

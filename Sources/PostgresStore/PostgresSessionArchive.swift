@@ -4,7 +4,7 @@ import Synchronization
 /// Sessions in a PostgreSQL database that several Switchyard nodes share (``SharedSessionArchive``).
 ///
 /// Every write is one transaction sent in one round trip (libpq's pipeline mode; a second one, whole, when a
-/// delta turns out to build on a document another node rewrote); a change is a compare-and-set on the session's
+/// delta turns out to build on a document whose checksum the store does not know); a change is a compare-and-set on the session's
 /// version. After it commits, the node tells the others on the channel `switchyard`
 /// (`NOTIFY` outside the writing transaction, which would otherwise hold a global lock through its commit; many
 /// changes to one notification: ``PostgresAnnouncer``), and each node's listener (``follow(_:)``) passes the
@@ -80,7 +80,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                 return try connection.pipeline(statements, until: deadline)
             } catch {
                 guard case .server(let state, _, _) = error, state == PostgresError.staleDeltaBase else { throw error }
-                // Another node rewrote the document a delta builds on: the same writes, with whole documents.
+                // The store does not know the checksum of the document a delta builds on: the same writes, whole.
                 var again: [String] = []
                 return try connection.pipeline(self.statements(writes, deltas: false, notices: &again), until: deadline)
             }
@@ -116,7 +116,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             }
         case .change(let id, let base, let version, let state, let history, let reply):
             let entries = Self.kept(
-                Self.checkedDeltas(history, base: base, deltas: deltas), version: version, state: state, limits: limits)
+                Self.checkedDeltas(history, base: base, version: version, deltas: deltas), version: version,
+                state: state,
+                limits: limits)
             let latest = entries.last { $0.version == version }
             // What the history's `bytes` column counts (octet_length of request and state).
             let added = entries.reduce(0) { $0 + $1.request.count + Self.storedState($1).count }
@@ -182,9 +184,11 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// the version the change started from (not version 0, kept in the session's row) and says the checksum of the
     /// document it was made against (the statement checks that the session's document is that one); the others,
     /// and all when `deltas` is off, whole.
-    private static func checkedDeltas(_ history: [StoredChange], base: Int, deltas: Bool) -> [StoredChange] {
-        if deltas, history.count == 1, let delta = history[0].delta, delta.base == base, base > 0,
-            delta.baseChecksum != nil
+    private static func checkedDeltas(
+        _ history: [StoredChange], base: Int, version: Int, deltas: Bool
+    ) -> [StoredChange] {
+        if deltas, history.count == 1, history[0].version == version, let delta = history[0].delta,
+            delta.base == base, base > 0, delta.baseChecksum != nil
         {
             return history
         }
@@ -306,8 +310,10 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     /// True: a change's entry is kept as a delta (``StateDelta``) when the entry it builds on still holds the
     /// document the delta was made against. Another node may have rewritten that document without a new version
     /// (app data changed by a keyed request), which the version compare-and-set does not see: the session's row
-    /// keeps its document's checksum, the compare-and-set checks the delta's against it, and a change whose delta
-    /// builds on another document is written again whole, in the same call.
+    /// keeps its document's checksum and the compare-and-set checks the delta's against it. A delta made against
+    /// another document is a conflict (the change runs again on the stored state, so the other node's change is
+    /// not lost); one on a document whose checksum is not known (a new session, or one an older node wrote) is
+    /// written again whole, in the same call.
     public var storesDeltas: Bool { true }
 
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {

@@ -26,9 +26,10 @@ enum PostgresStatements {
     /// entry's state is a delta from version `$15` (-1: a whole document; a delta builds on version `$2`), made
     /// against a document of checksum `$19`; `$18` is the checksum of the session's new document. When the
     /// session is not at `$2` it divides by the zero rows it moved: SQLSTATE 22012 is a conflict (no other
-    /// statement of the store divides). When the session's document is not one of checksum `$19` (another node
-    /// rewrote it, or its checksum is not known) it takes the logarithm of zero: SQLSTATE 2201E, and the change is
-    /// written again with whole documents. Either aborts the transaction.
+    /// statement of the store divides). So is a delta made against a document other than the session's (another
+    /// node rewrote it without a new version: the change runs again on the stored state, and that node's change
+    /// is not lost). When the session's checksum is not known, a delta takes the logarithm of zero: SQLSTATE
+    /// 2201E, and the change is written again with whole documents. Either aborts the transaction.
     /// The session's row is locked first (as a deletion locks it before its rows), so that concurrent writers of
     /// a session queue on it (and its checksum is read as last committed).
     static let advance = PostgresStatement(
@@ -68,7 +69,8 @@ enum PostgresStatements {
             SELECT id, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($15, -1) FROM moved WHERE $10
             RETURNING 1)
         SELECT 1 / (SELECT count(*)::int FROM moved) + (SELECT count(*)::int FROM entry)
-            + ln(CASE WHEN $15 >= 0 AND EXISTS (SELECT 1 FROM moved) AND (SELECT checksum FROM base) IS DISTINCT FROM $19
+            + 1 / (CASE WHEN $15 >= 0 AND (SELECT checksum FROM base) <> $19 THEN 0 ELSE 1 END)
+            + ln(CASE WHEN $15 >= 0 AND EXISTS (SELECT 1 FROM moved) AND (SELECT checksum FROM base) IS NULL
                 THEN 0::float8 ELSE 1::float8 END)::int
         """,
         [
