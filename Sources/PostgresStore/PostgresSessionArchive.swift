@@ -4,8 +4,8 @@ import Synchronization
 /// Sessions in a PostgreSQL database that several Switchyard nodes share (``SharedSessionArchive``).
 ///
 /// Every write is one transaction sent in one round trip (libpq's pipeline mode; a second one, whole, when a
-/// delta turns out to build on a document whose checksum the store does not know); a change is a compare-and-set on the session's
-/// version. After it commits, the node tells the others on the channel `switchyard`
+/// delta turns out to build on a document whose checksum the store does not know); a change is a compare-and-set
+/// on the session's version. After it commits, the node tells the others on the channel `switchyard`
 /// (`NOTIFY` outside the writing transaction, which would otherwise hold a global lock through its commit; many
 /// changes to one notification: ``PostgresAnnouncer``), and each node's listener (``follow(_:)``) passes the
 /// notices on. A commit is as durable as the server's
@@ -115,10 +115,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                 statements.append((PostgresStatements.insertCreation, Self.reply(creation, first: creation.key)))
             }
         case .change(let id, let base, let version, let state, let history, let reply):
-            let entries = Self.kept(
-                Self.checkedDeltas(history, base: base, version: version, deltas: deltas), version: version,
-                state: state,
-                limits: limits)
+            let checked = Self.checkedDeltas(history, base: base, version: version, deltas: deltas)
+            let entries = Self.kept(checked, version: version, state: state, limits: limits)
             let latest = entries.last { $0.version == version }
             // What the history's `bytes` column counts (octet_length of request and state).
             let added = entries.reduce(0) { $0 + $1.request.count + Self.storedState($1).count }

@@ -3,9 +3,10 @@
 /// Any node may change any session, so a node's copy in memory can fall behind: before serving a session the
 /// server asks ``session(_:unlessAt:reply:)`` whether it moved on, and every change is a compare-and-set
 /// (``ArchiveWrite/change(session:base:version:state:history:reply:)``). For a change without an idempotency
-/// key (not a preview) it asks only when a notice said the session moved on, or before an answer without a write. To keep event streams live across nodes,
-/// the archive tells every node what was written (``follow(_:)``), and the server reconciles the sessions it
-/// streams with ``versions(of:)`` now and then, so that a notice lost while a node was disconnected is made up.
+/// key (not a preview) it asks only when a notice said the session moved on, or before an answer without a write.
+/// To keep event streams live across nodes, the archive tells every node what was written (``follow(_:)``), and
+/// the server reconciles the sessions it streams with ``versions(of:)`` now and then, so that a notice lost while
+/// a node was disconnected is made up.
 public protocol SharedSessionArchive: SessionArchive {
     /// The stored versions of these sessions, in one read; sessions not stored are absent.
     func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int]
