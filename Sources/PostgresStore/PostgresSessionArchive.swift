@@ -117,6 +117,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         case .change(let id, let base, let version, let state, let history, let reply):
             let checked = Self.checkedDeltas(history, base: base, version: version, deltas: deltas)
             let entries = Self.kept(checked, version: version, state: state, limits: limits)
+            let checksum = Int(StateDelta.checksum(of: state))
             let latest = entries.last { $0.version == version }
             // What the history's `bytes` column counts (octet_length of request and state).
             let added = entries.reduce(0) { $0 + $1.request.count + Self.storedState($1).count }
@@ -134,7 +135,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                             .integer(limits.historyBytes), .integer(limits.historyBytes / 4 * 3),
                             .integer(latest?.delta?.base ?? -1), .integer(entries.first?.version ?? version),
                             .boolean(entries.first.map { $0.delta == nil } ?? false),
-                            .integer(Int(StateDelta.checksum(of: state))),
+                            .integer(checksum),
                             .integer(Int(latest?.delta?.baseChecksum ?? 0)),
                         ]
                 ))
@@ -149,7 +150,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                 statements.append(
                     (
                         PostgresStatements.replaceState,
-                        [.text(id), .integer(version), .bytes(state), .integer(Int(StateDelta.checksum(of: state)))]
+                        [.text(id), .integer(version), .bytes(state), .integer(checksum)]
                     ))
                 statements.append(
                     (

@@ -25,10 +25,13 @@ extension SessionStore {
     /// moved it on (and then brings the stored session, which the copy takes: true). A session no longer stored
     /// leaves memory.
     /// `key`: the request's idempotency key; the answer stored under it (on another node) comes with the read.
+    /// `known`: the stored version a notice gave, if any; a copy at it or later is not read.
     @discardableResult
-    package func checkCurrent(_ session: Session, key: String? = nil) throws(LookupFailure) -> Bool {
+    package func checkCurrent(_ session: Session, key: String? = nil, known: Int? = nil) throws(LookupFailure) -> Bool {
         guard archive.shared != nil else { return false }
-        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, check: true, key: key) }
+        let outcome = session.catchingUp { state in
+            catchUp(&state, app: session.app, known: known, check: true, key: key)
+        }
         try settle(outcome, of: session)
         if case .caughtUp = outcome { return true }
         return false

@@ -159,9 +159,7 @@ package final class SessionStore: Sendable {
     /// that saves a read per change.
     package func sessionToChange(_ id: String) throws(LookupFailure) -> Session {
         guard archive.shared != nil, let session = live(id) else { return try self.session(id) }
-        let heard = session.currentActivity.heard
-        let outcome = session.catchingUp { state in catchUp(&state, app: session.app, known: heard, check: true) }
-        try settle(outcome, of: session)
+        try checkCurrent(session, known: session.currentActivity.heard)
         session.markUsed()
         return session
     }
