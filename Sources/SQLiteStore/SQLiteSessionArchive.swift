@@ -120,7 +120,12 @@ public final class SQLiteSessionArchive: SessionArchive {
 
     public func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
         guard !writes.isEmpty else { return }
-        try writer.submit(writes)
+        try writer.apply(writes)
+    }
+
+    /// Queues `writes` for the next group commit; the caller finishes the submission.
+    public func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission {
+        writer.submit(writes)
     }
 
     public func session(_ id: String) throws(ArchiveError) -> StoredSession? {
@@ -152,7 +157,7 @@ public final class SQLiteSessionArchive: SessionArchive {
             try reader.idleSessions(usedBefore: usedBefore, unusedBefore: unusedBefore)
         }
         guard !expired.isEmpty else { return [] }
-        try writer.submit(expired.map { ArchiveWrite.remove(session: $0) })
+        try writer.apply(expired.map { ArchiveWrite.remove(session: $0) })
         return expired
     }
 

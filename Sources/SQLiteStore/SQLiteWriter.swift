@@ -10,14 +10,54 @@ import Synchronization
 /// No writer thread: a lone caller commits its own batch at once (no hand-off between threads), and under load the
 /// callers that arrive while a commit runs share the next one.
 final class SQLiteWriter: Sendable {
-    /// A batch waiting for its commit.
-    private final class Ticket: Sendable {
+    /// A batch waiting for its commit: what ``submit(_:)`` returns, finished by the thread that submitted it.
+    final class Ticket: ArchiveSubmission {
         let writes: [ArchiveWrite]
         /// Signalled when the batch is committed (or failed), or when this caller is to lead.
         let wake = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Result<Void, ArchiveError>?>(nil)
+        /// Left once the outcome is set: what other threads wait on.
+        private let settled = DispatchGroup()
+        private let result = Mutex<Result<Void, ArchiveError>?>(nil)
+        /// The writer whose queue it is in; nil when it was settled before it was queued.
+        private let writer: SQLiteWriter?
+        /// Whether it was first in the queue: its caller commits without waiting to be woken.
+        fileprivate let leads: Bool
 
-        init(_ writes: [ArchiveWrite]) { self.writes = writes }
+        fileprivate init(_ writes: [ArchiveWrite], writer: SQLiteWriter, leads: Bool) {
+            self.writes = writes
+            self.writer = writer
+            self.leads = leads
+            settled.enter()
+        }
+
+        /// A batch settled before it was queued (refused, or empty).
+        fileprivate init(settled outcome: Result<Void, ArchiveError>) {
+            writes = []
+            writer = nil
+            leads = false
+            result.withLock { $0 = outcome }
+        }
+
+        var outcome: Result<Void, ArchiveError>? { result.withLock { $0 } }
+
+        func finish() -> Result<Void, ArchiveError> {
+            guard let writer else { return outcome ?? .failure(.closed) }
+            if !leads { wake.wait() }
+            if let outcome { return outcome }
+            writer.lead(from: self)
+            return outcome ?? .failure(.closed)
+        }
+
+        func awaitOutcome() -> Result<Void, ArchiveError> {
+            settled.wait()
+            return outcome ?? .failure(.closed)
+        }
+
+        /// Sets the outcome and lets every thread waiting for it go on.
+        fileprivate func settle(_ outcome: Result<Void, ArchiveError>) {
+            result.withLock { $0 = outcome }
+            settled.leave()
+        }
     }
 
     private struct Queue {
@@ -51,28 +91,31 @@ final class SQLiteWriter: Sendable {
     }
 
     /// Commits `writes`; returns once they are durable.
-    func submit(_ writes: [ArchiveWrite]) throws(ArchiveError) {
+    func apply(_ writes: [ArchiveWrite]) throws(ArchiveError) {
+        try submit(writes).finish().get()
+    }
+
+    /// Queues `writes` behind the batches already waiting and returns at once; the caller then finishes the
+    /// ticket (``Ticket/finish()``), which commits them (leading the group when it is at the front).
+    func submit(_ writes: [ArchiveWrite]) -> Ticket {
+        guard !writes.isEmpty else { return Ticket(settled: .success(())) }
         if space.isFull, writes.contains(where: Self.grows), !space.recovered() {
-            throw .unavailable(Self.diskFull)
+            return Ticket(settled: .failure(.unavailable(Self.diskFull)))
         }
         if let damage = integrity.damaged, writes.contains(where: Self.grows) {
-            throw .unreadable(damage)
+            return Ticket(settled: .failure(.unreadable(damage)))
         }
-        let ticket = Ticket(writes)
-        let leads = try queue.withLock { queue throws(ArchiveError) in
-            guard !queue.closed else { throw .closed }
+        return queue.withLock { queue in
+            guard !queue.closed else { return Ticket(settled: .failure(.closed)) }
+            let ticket = Ticket(writes, writer: self, leads: queue.waiting.isEmpty)
             queue.waiting.append(ticket)
-            return queue.waiting.count == 1
+            return ticket
         }
-        if !leads { ticket.wake.wait() }
-        if let outcome = ticket.outcome.withLock({ $0 }) { return try outcome.get() }
-        lead(from: ticket)
-        try (ticket.outcome.withLock { $0 } ?? .failure(.closed)).get()
     }
 
     /// Commits the batches at the front of the queue (the leader's first), wakes their callers, and hands the lead
     /// to the next caller waiting.
-    private func lead(from leader: Ticket) {
+    fileprivate func lead(from leader: Ticket) {
         let group = queue.withLock { Array($0.waiting.prefix(Self.maxBatches)) }
         var outcomes = Self.commit(group.map(\.writes), statements.writes)
         if outcomes.contains(where: Self.filledTheDisk), space.diskFilled() {
@@ -93,7 +136,7 @@ final class SQLiteWriter: Sendable {
             let result = outcome.mapError {
                 $0.primary == Self.full && space.isFull ? .unavailable(Self.diskFull) : $0.archiveError
             }
-            ticket.outcome.withLock { $0 = result }
+            ticket.settle(result)
             if ticket !== leader { ticket.wake.signal() }
         }
         next?.wake.signal()

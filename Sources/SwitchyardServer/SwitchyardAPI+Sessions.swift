@@ -114,6 +114,9 @@ extension SwitchyardAPI {
             do {
                 return try body(session)
             } catch ChangeRefusal.sessionMoved {
+                // The copy has ended (its write failed, or it was taken out of memory): read the session back, even
+                // before the request that ended it has dropped it.
+                sessions.evict(session)
                 session = try sessions.session(id, key: key)
             }
         }

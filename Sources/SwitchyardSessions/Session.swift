@@ -87,13 +87,63 @@ package final class Session: Sendable {
         }
     }
 
-    /// Runs `body` with exclusive access to the session's state; counts as activity. The count of streams that
-    /// expiry reads is updated under the same lock, so concurrent subscribes and closes cannot leave it stale.
+    /// Runs `body` with exclusive access to the session's state once no write of it is in flight (it sees only
+    /// what the store has); counts as activity. The count of streams that expiry reads is updated under the same
+    /// lock, so concurrent subscribes and closes cannot leave it stale.
     func withState<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
+        touch()
+        return try settled(body)
+    }
+
+    /// Runs `body` with exclusive access to the session's state, writes in flight or not (a change, which may run
+    /// ahead of the store: ``SessionStore/change(_:_:render:)``); counts as activity.
+    func changing<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         touch()
         return try state.withLock { state in
             defer { recordSubscribers(state.subscribers.count) }
+            state.settleInFlight()
             return try body(&state)
+        }
+    }
+
+    /// Runs `body` under the lock once the writes in flight are settled, waiting for them without the lock (and
+    /// holding back changes that would run ahead of the store meanwhile, so that the wait ends).
+    private func settled<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
+        var waited = false
+        while true {
+            let turn: Turn<Result> = try state.withLock { state in
+                defer { recordSubscribers(state.subscribers.count) }
+                if waited { state.waiting -= 1 }
+                state.settleInFlight()
+                if let last = state.inFlight.last {
+                    state.waiting += 1
+                    return .wait(last.submission)
+                }
+                return .ran(try body(&state))
+            }
+            switch turn {
+            case .ran(let result): return result
+            case .wait(let submission):
+                _ = submission.awaitOutcome()
+                waited = true
+            }
+        }
+    }
+
+    /// What a turn under the lock came to: the body ran, or a write in flight must be waited for first.
+    private enum Turn<Value: Sendable>: Sendable {
+        case ran(Value)
+        case wait(any ArchiveSubmission)
+    }
+
+    /// Waits, without the lock, for `submission` (the session's latest write in flight) to settle, for a change
+    /// that may not run ahead of the store and counted itself in ``SessionState/waiting`` (which holds back the
+    /// changes that would run ahead meanwhile).
+    func awaitInFlight(_ submission: any ArchiveSubmission) {
+        _ = submission.awaitOutcome()
+        state.withLock { state in
+            state.waiting -= 1
+            state.settleInFlight()
         }
     }
 
@@ -161,10 +211,7 @@ package final class Session: Sendable {
     /// Runs `body` with exclusive access to the session's state without counting as activity (this node catching
     /// up with a change another one made).
     func catchingUp<Result: Sendable>(_ body: (inout SessionState) -> Result) -> Result {
-        state.withLock { state in
-            defer { recordSubscribers(state.subscribers.count) }
-            return body(&state)
-        }
+        settled(body)
     }
 
     /// Removes a stream subscriber (from its close callback); the session's idle time starts again now.
@@ -183,8 +230,10 @@ package final class Session: Sendable {
     /// Ends the session's streams; a stream that subscribes later is closed at once. Not a use of the session (it
     /// is how expiry ends one).
     func closeStreams() {
-        let subscribers = catchingUp { state in
+        // Not after the writes in flight: they may be what ended the session.
+        let subscribers = state.withLock { state in
             state.ended = true
+            defer { recordSubscribers(0) }
             return state.removeSubscribers()
         }
         for subscriber in subscribers { subscriber.close() }

@@ -24,6 +24,11 @@ struct SessionState {
     /// The restore document the archive holds for the latest stored version, when known: the next version is
     /// stored as a delta from it (``StateDelta``).
     var storedState: (version: Int, state: [UInt8])?
+    /// Changes submitted to the store and not yet known to be durable, oldest first. Only changes run while there
+    /// are any: every other use of the session waits for them (``Session``).
+    private(set) var inFlight: [InFlightWrite] = []
+    /// How many requests wait for the writes in flight: while any does, no change runs ahead of the store.
+    var waiting = 0
 
     init(id: String, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.id = id
@@ -99,7 +104,7 @@ struct SessionState {
     func archiveWrite(
         _ entries: [HistoryEntry], reply: StoredReply?, hooksRanAfterLastCommit: Bool, deltas: Bool
     ) throws -> ArchiveWrite {
-        let base = announced
+        let base = inFlight.last?.version ?? announced
         let earlier = documents.takeRestoreDocuments()
         let captured = hooksRanAfterLastCommit ? nil : earlier[engine.version]
         let state = try captured ?? engine.restoreDocument()
@@ -120,9 +125,36 @@ struct SessionState {
     /// Whether the engine (its tree and its coordinators' data) is what the archive holds for its version; false
     /// when app code changed data without a commit, or when the archive cannot say.
     func matchesStore(_ archive: any SessionArchive) -> Bool {
+        if let last = inFlight.last {
+            return last.version == engine.version && (try? engine.restoreDocument()) == last.state
+        }
         guard let stored = try? archive.state(of: id, at: engine.version), let now = try? engine.restoreDocument()
         else { return false }
         return stored == now
+    }
+
+    /// Whether a change may run before the writes in flight are durable, and leave its own in flight: not while a
+    /// stream follows the session (its events go out in version order, each once it is durable), nor while another
+    /// request waits for them.
+    var runsAhead: Bool { subscribers.isEmpty && waiting == 0 }
+
+    /// Takes `write`, just submitted, in flight: the engine holds its state, and the next change builds on it.
+    mutating func submitted(_ write: InFlightWrite, deltas: Bool) {
+        inFlight.append(write)
+        stored(write.state, deltas: deltas)
+    }
+
+    /// Settles the writes in flight whose outcome is known, oldest first: a durable one is made public (its
+    /// versions announced); a failed one ends this copy, which holds changes the store does not have (every later
+    /// write fails too: its base version is not stored).
+    mutating func settleInFlight() {
+        while let first = inFlight.first, let outcome = first.submission.outcome {
+            inFlight.removeFirst()
+            switch outcome {
+            case .success: if !ended { _ = announce(first.entries) }
+            case .failure: ended = true
+            }
+        }
     }
 
     /// Makes stored changes public: sends the new state to every subscriber, once (``send(version:_:)``). Returns

@@ -38,41 +38,71 @@ extension SessionStore {
         // A change without a key may run on a copy that was not compared with a shared store
         // (``sessionToChange(_:)``): until it has caught up once, an answer without a write is checked first.
         var unchecked = request.key == nil && archive.shared != nil
-        for attempt in 0..<Self.conflictAttempts {
+        var attempt = 0
+        while attempt < Self.conflictAttempts {
             if attempt > 1 {
                 // Nodes racing for one session: a random pause (without the lock, so that this node's other
                 // requests go on), longer each time, so that one of them gets through.
                 usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
             }
-            let (reply, aftermath, version) = session.withState { state -> (SessionReply?, Aftermath, AppVersion??) in
+            let (step, version) = session.changing { state -> (Step, AppVersion??) in
                 // Left memory while this request waited: not counted as a change (the caller reads it back).
-                if state.ended { return (render(.refused(.sessionMoved)), .none, nil) }
+                if state.ended { return (.answer(render(.refused(.sessionMoved)), .none), nil) }
                 // The version the change is counted under (the outer nil: not counted).
                 let version: AppVersion?? = .some(state.engine.app)
                 let attempt = attemptChange(
                     &state, app: session.app, request, time: time, unchecked: unchecked, render: render)
                 switch attempt {
                 case .done(let reply, let aftermath):
-                    return (reply, aftermath, version)
+                    return (.answer(reply, aftermath), version)
+                case .settleFirst(let submission):
+                    state.waiting += 1
+                    return (.settleFirst(submission), nil)
+                case .inFlight(let reply, let submission, let transition):
+                    return (.inFlight(reply, submission, transition: transition), version)
+                case .afterInFlight(let reply, let submission):
+                    return (.afterInFlight(reply, submission), version)
                 case .conflict:
                     counters.countConflict()
                     // Take what the other node stored, then run again on it.
                     unchecked = false
                     switch catchUp(&state, app: session.app) {
-                    case .current, .caughtUp: return (nil, .none, version)
-                    case .removed: return (render(.refused(.lookup(.unknown))), .evict, version)
+                    case .current, .caughtUp: return (.answer(nil, .none), version)
+                    case .removed: return (.answer(render(.refused(.lookup(.unknown))), .evict), version)
                     case .incompatible(let reason):
-                        return (render(.refused(.lookup(.incompatible(reason)))), .evict, version)
+                        return (.answer(render(.refused(.lookup(.incompatible(reason)))), .evict), version)
                     case .failed(let error):
                         let incident = health.failed(error, during: "catch up", session: session.id)
-                        return (render(.refused(.store(incident))), .evict, version)
+                        return (.answer(render(.refused(.store(incident))), .evict), version)
                     }
                 }
             }
-            switch aftermath {
-            case .none: break
-            case .broadcast: counters.countBroadcast()
-            case .evict: evict(session)
+            let reply: SessionReply?
+            switch step {
+            case .answer(let answer, let aftermath):
+                switch aftermath {
+                case .none: break
+                case .broadcast: counters.countBroadcast()
+                case .evict: evict(session)
+                }
+                reply = answer
+            case .settleFirst(let submission):
+                // Not an attempt: the change has not run yet.
+                session.awaitInFlight(submission)
+                continue
+            case .inFlight(let answer, let submission, let transition):
+                reply = settle(answer, written: submission, of: session, transition: transition, render: render)
+            case .afterInFlight(let answer, let submission):
+                // An answer without a write stands only on versions that are durable: if one failed, the copy
+                // it ran on has ended, and the change runs again on the session read back.
+                let outcome = submission.awaitOutcome()
+                session.changing { _ in }
+                switch outcome {
+                case .success: reply = answer
+                case .failure:
+                    evict(session)
+                    reply = nil
+                }
             }
             if let reply {
                 if let version {
@@ -81,15 +111,60 @@ extension SessionStore {
                 }
                 return reply
             }
+            attempt += 1
         }
         counters.countChange(of: session.appVersion, accepted: false)
         return render(.refused(.writeConflict))
+    }
+
+    /// What one turn under the session's lock leaves to do without it.
+    private enum Step {
+        /// The answer (nil: run the change again), and what follows it.
+        case answer(SessionReply?, Aftermath)
+        /// Wait for the session's writes in flight, then run the change (it may not run ahead of them).
+        case settleFirst(any ArchiveSubmission)
+        /// The change's write is in flight: finish it, then answer.
+        case inFlight(SessionReply, any ArchiveSubmission, transition: Bool?)
+        /// An answer without a write, given once the session's writes in flight are durable.
+        case afterInFlight(SessionReply, any ArchiveSubmission)
+    }
+
+    /// Finishes a change's write in flight (``ArchiveSubmission/finish()``, without the session's lock) and returns
+    /// its answer once the write is durable; nil when the write failed because an earlier one of the session did (the
+    /// copy has ended: the change runs again on the session read back). A write that failed first is the store's
+    /// failure, answered as such.
+    private func settle(
+        _ answer: SessionReply, written submission: any ArchiveSubmission, of session: Session, transition: Bool?,
+        render: (ChangeOutcome) -> SessionReply
+    ) -> SessionReply? {
+        let outcome = submission.finish()
+        session.changing { _ in }  // settles the writes whose outcome is known, this one included
+        switch outcome {
+        case .success:
+            health.succeeded()
+            if let transition { counters.countTransition(accepted: transition) }
+            return answer
+        case .failure(.conflict):
+            evict(session)
+            return nil
+        case .failure(let error):
+            let incident = health.failed(error, during: "change", session: session.id)
+            evict(session)
+            return render(.refused(.store(incident)))
+        }
     }
 
     private enum Attempt {
         case done(SessionReply, Aftermath)
         /// The store refused the write: another node changed the session first.
         case conflict
+        /// Writes of the session are in flight, and this change may not run ahead of them.
+        case settleFirst(any ArchiveSubmission)
+        /// The change ran ahead of the store: its write is in flight (`transition`: the transition to count once
+        /// it is durable, and whether it was accepted).
+        case inFlight(SessionReply, any ArchiveSubmission, transition: Bool?)
+        /// The change made no write, but ran on versions still in flight.
+        case afterInFlight(SessionReply, any ArchiveSubmission)
     }
 
     /// One run of the pipeline (``change(_:_:render:)``) on the state under the lock; `unchecked`: the copy may be
@@ -99,6 +174,8 @@ extension SessionStore {
         render: (ChangeOutcome) -> SessionReply
     ) -> Attempt {
         if state.ended { return .done(render(.refused(.sessionMoved)), .none) }
+        let runsAhead = mayRunAhead(request, state)
+        if let last = state.inFlight.last, !runsAhead { return .settleFirst(last.submission) }
         if let key = request.key, let remembered = state.replies[key] {
             let outcome: ChangeOutcome =
                 remembered.fingerprint == request.fingerprint ? .replayed(remembered.reply) : .refused(.keyReused(key))
@@ -108,7 +185,10 @@ extension SessionStore {
         switch state.admit(request) {
         case .failure(let refusal):
             if unchecked, let behind = confirmCurrent(&state, render: render) { return behind }
-            return .done(refuse(refusal, request, &state, time: time, render: render), .none)
+            let reply = refuse(refusal, request, &state, time: time, render: render)
+            // Refused on versions still in flight: answered once they are durable.
+            if let last = state.inFlight.last { return .afterInFlight(reply, last.submission) }
+            return .done(reply, .none)
         case .success(let admitted): change = admitted
         }
         state.documents.beginChange()  // app code runs now: screens may show other data
@@ -140,12 +220,26 @@ extension SessionStore {
                 let write = try state.archiveWrite(
                     entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false,
                     deltas: archive.storesDeltas)
-                try archive.apply([write])
+                let submission = archive.submit([write])
+                if runsAhead, submission.outcome == nil, case .change(_, _, let version, let document, _, _) = write {
+                    // The session's next change may run now: this one is answered once it is durable.
+                    state.submitted(
+                        InFlightWrite(submission: submission, version: version, entries: entries, state: document),
+                        deltas: archive.storesDeltas)
+                    if state.subscribers.isEmpty { state.documents.forget() }
+                    if case .refused = ended {
+                        state.refusals.add(
+                            reply, request: request.body, source: change.source, version: engine.version, time: time)
+                    }
+                    let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
+                    return .inFlight(reply, submission, transition: transition)
+                }
+                try submission.finish().get()
                 health.succeeded()
                 if case .change(_, _, _, let stored, _, _) = write {
                     state.stored(stored, deltas: archive.storesDeltas)
                 }
-            } catch ArchiveError.conflict {
+            } catch ArchiveError.conflict where state.inFlight.isEmpty {
                 return .conflict
             } catch {
                 // Not stored, so not acknowledged: the session leaves memory and is read back from the store (as it
@@ -173,7 +267,19 @@ extension SessionStore {
                 reply, request: request.body, source: change.source, version: engine.version, time: time)
         }
         if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
+        // Ran on versions still in flight: answered once they are durable.
+        if let last = state.inFlight.last { return .afterInFlight(reply, last.submission) }
         return .done(reply, broadcast ? .broadcast : .none)
+    }
+
+    /// Whether `request` may run on versions of the session still in flight, and leave its own write in flight:
+    /// not with an idempotency key (its answer is remembered once it is durable), not a restore (it reads the
+    /// history the store has), not on a store other nodes write to (each change is compared with it), and not while
+    /// a stream follows the session or another request waits for its writes (``SessionState/runsAhead``).
+    private func mayRunAhead(_ request: ChangeRequest, _ state: SessionState) -> Bool {
+        guard request.key == nil, archive.shared == nil, state.runsAhead else { return false }
+        if case .success(.restore) = request.change { return false }
+        return true
     }
 
     /// Whether a copy is still the stored version, for an answer that has no write (whose compare-and-set would

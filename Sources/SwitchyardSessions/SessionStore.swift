@@ -282,8 +282,9 @@ package final class SessionStore: Sendable {
     }
 
     /// Drops a session from memory, keeping what the archive holds: after a write failed, the archive is the truth,
-    /// and the next request reads the session back from it.
-    func evict(_ session: Session) {
+    /// and the next request reads the session back from it. A copy that has ended (a request on it was refused with
+    /// ``ChangeRefusal/sessionMoved``) may be dropped by whoever meets it first: nothing else is dropped in its place.
+    package func evict(_ session: Session) {
         let count = sessions.withLock { sessions in
             if sessions[session.id] === session { sessions[session.id] = nil }
             return sessions.count

@@ -12,6 +12,11 @@ import Switchyard
 public protocol SessionArchive: Sendable {
     /// Stores `writes` atomically and durably; throws ``ArchiveError`` when they were not stored (none of them is).
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError)
+    /// Queues `writes` for the same commit as ``apply(_:)`` and returns without waiting for it: the caller then
+    /// finishes the submission (``ArchiveSubmission/finish()``). Writes submitted one after the other are
+    /// committed in that order, so a change submitted after another of its session never lands without it (its
+    /// base version would not be stored). By default the writes are applied at once.
+    func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission
     /// The stored session with this id (its history is read with ``history(of:after:limit:)``); nil when there
     /// is none.
     func session(_ id: String) throws(ArchiveError) -> StoredSession?
@@ -53,6 +58,10 @@ public protocol SessionArchive: Sendable {
 }
 
 extension SessionArchive {
+    public func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission {
+        SettledSubmission(Result { () throws(ArchiveError) in try apply(writes) })
+    }
+
     public var statistics: ArchiveStatistics? { nil }
     public var condition: ArchiveCondition { .ready }
     public var isDurable: Bool { true }
