@@ -160,6 +160,13 @@ if [[ $SKIP != *" http "* ]]; then
                 -- busy "$OUT/sessions-process.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
             echo "{\"round\": $round, \"mode\": \"durable-busy\", \"result\": $line}" >> "$OUT/http.jsonl"
         fi
+        if [ -n "${DURABLE_PORT[machine]:-}" ]; then
+            # The same with an fsync per commit: what a session's changes sharing commits (early lock release) saves.
+            echo "bench: HTTP round $round/$ROUNDS, one busy session, durable machine, ${DURATION}s" >&2
+            line=$(wrk -t2 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${DURABLE_PORT[machine]}" \
+                -- busy "$OUT/sessions-machine.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2-)
+            echo "{\"round\": $round, \"mode\": \"durable-busy-machine\", \"result\": $line}" >> "$OUT/http.jsonl"
+        fi
     done
 fi
 

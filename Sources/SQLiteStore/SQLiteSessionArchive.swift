@@ -124,8 +124,8 @@ public final class SQLiteSessionArchive: SessionArchive {
     }
 
     /// Queues `writes` for the next group commit; the caller finishes the submission.
-    public func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission {
-        writer.submit(writes)
+    public func submit(_ writes: [ArchiveWrite], after previous: (any ArchiveSubmission)?) -> any ArchiveSubmission {
+        writer.submit(writes, after: previous as? SQLiteWriter.Ticket)
     }
 
     public func session(_ id: String) throws(ArchiveError) -> StoredSession? {

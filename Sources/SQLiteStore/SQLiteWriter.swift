@@ -5,7 +5,8 @@ import Synchronization
 /// The archive's writes, committed in groups: callers queue their batches, and the caller at the front of the
 /// queue leads: it commits every batch waiting (up to ``maxBatches``) in one transaction, each inside its own
 /// savepoint so that one failing batch does not fail the others, then hands the lead to the next caller. A caller
-/// returns once its batch is committed, or throws if it is not.
+/// queues its batch (``submit(_:)``) and then finishes its ticket, which returns once the batch is committed (or
+/// not); between the two it may do other work (a session's next change). Batches are committed in queue order.
 ///
 /// No writer thread: a lone caller commits its own batch at once (no hand-off between threads), and under load the
 /// callers that arrive while a commit runs share the next one.
@@ -22,11 +23,14 @@ final class SQLiteWriter: Sendable {
         private let writer: SQLiteWriter?
         /// Whether it was first in the queue: its caller commits without waiting to be woken.
         fileprivate let leads: Bool
+        /// The batch it builds on (queued before it): if that one fails, this one fails unapplied.
+        fileprivate let after: Ticket?
 
-        fileprivate init(_ writes: [ArchiveWrite], writer: SQLiteWriter, leads: Bool) {
+        fileprivate init(_ writes: [ArchiveWrite], writer: SQLiteWriter, leads: Bool, after: Ticket?) {
             self.writes = writes
             self.writer = writer
             self.leads = leads
+            self.after = after
             settled.enter()
         }
 
@@ -35,6 +39,7 @@ final class SQLiteWriter: Sendable {
             writes = []
             writer = nil
             leads = false
+            after = nil
             result.withLock { $0 = outcome }
         }
 
@@ -96,8 +101,9 @@ final class SQLiteWriter: Sendable {
     }
 
     /// Queues `writes` behind the batches already waiting and returns at once; the caller then finishes the
-    /// ticket (``Ticket/finish()``), which commits them (leading the group when it is at the front).
-    func submit(_ writes: [ArchiveWrite]) -> Ticket {
+    /// ticket (``Ticket/finish()``), which commits them (leading the group when it is at the front). Writes queued
+    /// `after` another ticket fail unapplied if that one fails.
+    func submit(_ writes: [ArchiveWrite], after previous: Ticket? = nil) -> Ticket {
         guard !writes.isEmpty else { return Ticket(settled: .success(())) }
         if space.isFull, writes.contains(where: Self.grows), !space.recovered() {
             return Ticket(settled: .failure(.unavailable(Self.diskFull)))
@@ -107,7 +113,7 @@ final class SQLiteWriter: Sendable {
         }
         return queue.withLock { queue in
             guard !queue.closed else { return Ticket(settled: .failure(.closed)) }
-            let ticket = Ticket(writes, writer: self, leads: queue.waiting.isEmpty)
+            let ticket = Ticket(writes, writer: self, leads: queue.waiting.isEmpty, after: previous)
             queue.waiting.append(ticket)
             return ticket
         }
@@ -117,11 +123,19 @@ final class SQLiteWriter: Sendable {
     /// to the next caller waiting.
     fileprivate func lead(from leader: Ticket) {
         let group = queue.withLock { Array($0.waiting.prefix(Self.maxBatches)) }
-        var outcomes = Self.commit(group.map(\.writes), statements.writes)
+        let bases = group.map { ticket -> Basis in
+            guard let after = ticket.after else { return .none }
+            if let index = group.firstIndex(where: { $0 === after }) { return .batch(index) }
+            if case .failure = after.outcome { return .failed }
+            return .none
+        }
+        var outcomes = Self.commit(group.map(\.writes), bases: bases, statements.writes)
         if outcomes.contains(where: Self.filledTheDisk), space.diskFilled() {
             // The reserve is free now: the deletions and touches of the group may fit in it.
             let retried = group.indices.filter { !group[$0].writes.contains(where: Self.grows) && outcomes[$0].failed }
-            for (index, outcome) in zip(retried, Self.commit(retried.map { group[$0].writes }, statements.writes)) {
+            let again = Self.commit(
+                retried.map { group[$0].writes }, bases: retried.map { _ in .none }, statements.writes)
+            for (index, outcome) in zip(retried, again) {
                 outcomes[index] = outcome
             }
         }
@@ -173,9 +187,25 @@ final class SQLiteWriter: Sendable {
         queue.withLock { $0.closed = true }
     }
 
-    /// One transaction for every batch; a batch is acknowledged only if the commit succeeded.
-    private static func commit(_ batches: [[ArchiveWrite]], _ statements: SQLiteWrites) -> [Result<Void, SQLiteError>] {
+    /// What a batch of a group builds on (``submit(_:after:)``).
+    private enum Basis {
+        case none
+        /// A batch that failed in an earlier group.
+        case failed
+        /// The batch at this index of the group.
+        case batch(Int)
+    }
+
+    /// What a batch built on a batch that failed fails with, unapplied.
+    private static let builtOnFailure = SQLiteError.conflict("the write it builds on was not stored")
+
+    /// One transaction for every batch (except those built on a batch that failed); a batch is acknowledged only if
+    /// the commit succeeded.
+    private static func commit(
+        _ batches: [[ArchiveWrite]], bases: [Basis], _ statements: SQLiteWrites
+    ) -> [Result<Void, SQLiteError>] {
         guard !batches.isEmpty else { return [] }
+        if batches.count == 1, case .failed = bases[0] { return [.failure(builtOnFailure)] }
         let connection = statements.connection
         func failAll(_ error: SQLiteError) -> [Result<Void, SQLiteError>] {
             if connection.inTransaction { try? statements.rollback.run() }
@@ -197,7 +227,17 @@ final class SQLiteWriter: Sendable {
                 return failAll(error)
             }
         } else {
-            for writes in batches {
+            for (writes, basis) in zip(batches, bases) {
+                let builtOnFailure: Bool =
+                    switch basis {
+                    case .none: false
+                    case .failed: true
+                    case .batch(let index): outcomes[index].failed
+                    }
+                if builtOnFailure {
+                    outcomes.append(.failure(Self.builtOnFailure))
+                    continue
+                }
                 do {
                     try statements.savepoint.run()
                     try statements.apply(writes)

@@ -4,7 +4,9 @@ import Synchronization
 /// One user session: its engine, history, stream subscribers and idempotency replies (``SessionState``), behind
 /// one lock, and its activity, which expiry reads without that lock.
 ///
-/// Requests on one session are serialized; different sessions run in parallel on the server's threads.
+/// Requests on one session are serialized, except that a change may run while the store commits the change before
+/// it (nothing else sees that one until it is durable: ``withState(_:)``); different sessions run in parallel on the
+/// server's threads.
 package final class Session: Sendable {
     /// What expiry reads while requests may hold the session's lock.
     struct Activity: Sendable {
@@ -87,8 +89,9 @@ package final class Session: Sendable {
         }
     }
 
-    /// Runs `body` with exclusive access to the session's state once no write of it is in flight (it sees only
-    /// what the store has); counts as activity. The count of streams that expiry reads is updated under the same
+    /// Runs `body` with exclusive access to the session's state once no write of it is in flight (it never sees a
+    /// version before the store has it; after a write failed, the copy has ended: ``SessionState/ended``); counts
+    /// as activity. The count of streams that expiry reads is updated under the same
     /// lock, so concurrent subscribes and closes cannot leave it stale.
     func withState<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         touch()
@@ -134,17 +137,6 @@ package final class Session: Sendable {
     private enum Turn<Value: Sendable>: Sendable {
         case ran(Value)
         case wait(any ArchiveSubmission)
-    }
-
-    /// Waits, without the lock, for `submission` (the session's latest write in flight) to settle, for a change
-    /// that may not run ahead of the store and counted itself in ``SessionState/waiting`` (which holds back the
-    /// changes that would run ahead meanwhile).
-    func awaitInFlight(_ submission: any ArchiveSubmission) {
-        _ = submission.awaitOutcome()
-        state.withLock { state in
-            state.waiting -= 1
-            state.settleInFlight()
-        }
     }
 
     /// The session's activity, for expiry (safe to read from any thread).

@@ -25,7 +25,7 @@ struct SessionState {
     /// stored as a delta from it (``StateDelta``).
     var storedState: (version: Int, state: [UInt8])?
     /// Changes submitted to the store and not yet known to be durable, oldest first. Only changes run while there
-    /// are any: every other use of the session waits for them (``Session``).
+    /// are any: reads, streams and every other request wait for them (``Session/withState(_:)``).
     private(set) var inFlight: [InFlightWrite] = []
     /// How many requests wait for the writes in flight: while any does, no change runs ahead of the store.
     var waiting = 0

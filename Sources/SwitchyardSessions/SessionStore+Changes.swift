@@ -31,6 +31,12 @@ extension SessionStore {
     /// the session leaves memory (the store is the truth). With a shared store, a change without a key may run on a
     /// copy nobody compared with it (``sessionToChange(_:)``): an answer without a write is then given only once a
     /// read says the copy is current (behind, it is taken as a conflict).
+    ///
+    /// A change that may run ahead of the store (``mayRunAhead(_:_:)``) releases the lock once its write is queued
+    /// (``SessionArchive/submit(_:)``), and is answered once the write is durable; the session's next change runs on
+    /// it meanwhile. A write that fails fails every later one of its session (each builds on the version before):
+    /// the copy ends, and the changes that ran ahead run again on the session read back. Whatever else is answered
+    /// on versions in flight (a refusal, a change without a write) waits for them.
     package func change(
         _ session: Session, _ request: ChangeRequest, render: (ChangeOutcome) -> SessionReply
     ) -> SessionReply {
@@ -39,6 +45,9 @@ extension SessionStore {
         // (``sessionToChange(_:)``): until it has caught up once, an answer without a write is checked first.
         var unchecked = request.key == nil && archive.shared != nil
         var attempt = 0
+        // Set after waiting for the session's writes in flight: the next turn takes this request out of
+        // `SessionState.waiting`, in the same turn that runs it (no change runs ahead in between).
+        var waited = false
         while attempt < Self.conflictAttempts {
             if attempt > 1 {
                 // Nodes racing for one session: a random pause (without the lock, so that this node's other
@@ -46,6 +55,10 @@ extension SessionStore {
                 usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
             }
             let (step, version) = session.changing { state -> (Step, AppVersion??) in
+                if waited {
+                    state.waiting -= 1
+                    waited = false
+                }
                 // Left memory while this request waited: not counted as a change (the caller reads it back).
                 if state.ended { return (.answer(render(.refused(.sessionMoved)), .none), nil) }
                 // The version the change is counted under (the outer nil: not counted).
@@ -60,8 +73,8 @@ extension SessionStore {
                     return (.settleFirst(submission), nil)
                 case .inFlight(let reply, let submission, let transition):
                     return (.inFlight(reply, submission, transition: transition), version)
-                case .afterInFlight(let reply, let submission):
-                    return (.afterInFlight(reply, submission), version)
+                case .afterInFlight(let reply, let submission, let transition):
+                    return (.afterInFlight(reply, submission, transition: transition), version)
                 case .conflict:
                     counters.countConflict()
                     // Take what the other node stored, then run again on it.
@@ -88,20 +101,21 @@ extension SessionStore {
                 reply = answer
             case .settleFirst(let submission):
                 // Not an attempt: the change has not run yet.
-                session.awaitInFlight(submission)
+                _ = submission.awaitOutcome()
+                waited = true
                 continue
             case .inFlight(let answer, let submission, let transition):
                 reply = settle(answer, written: submission, of: session, transition: transition, render: render)
-            case .afterInFlight(let answer, let submission):
+            case .afterInFlight(let answer, let submission, let transition):
                 // An answer without a write stands only on versions that are durable: if one failed, the copy
                 // it ran on has ended, and the change runs again on the session read back.
                 let outcome = submission.awaitOutcome()
-                session.changing { _ in }
+                if session.changing({ $0.ended }) { evict(session) }
                 switch outcome {
-                case .success: reply = answer
-                case .failure:
-                    evict(session)
-                    reply = nil
+                case .success:
+                    if let transition { counters.countTransition(accepted: transition) }
+                    reply = answer
+                case .failure: reply = nil
                 }
             }
             if let reply {
@@ -125,8 +139,9 @@ extension SessionStore {
         case settleFirst(any ArchiveSubmission)
         /// The change's write is in flight: finish it, then answer.
         case inFlight(SessionReply, any ArchiveSubmission, transition: Bool?)
-        /// An answer without a write, given once the session's writes in flight are durable.
-        case afterInFlight(SessionReply, any ArchiveSubmission)
+        /// An answer without a write, given once the session's writes in flight are durable (and the transition
+        /// it counts then, if any).
+        case afterInFlight(SessionReply, any ArchiveSubmission, transition: Bool?)
     }
 
     /// Finishes a change's write in flight (``ArchiveSubmission/finish()``, without the session's lock) and returns
@@ -163,8 +178,9 @@ extension SessionStore {
         /// The change ran ahead of the store: its write is in flight (`transition`: the transition to count once
         /// it is durable, and whether it was accepted).
         case inFlight(SessionReply, any ArchiveSubmission, transition: Bool?)
-        /// The change made no write, but ran on versions still in flight.
-        case afterInFlight(SessionReply, any ArchiveSubmission)
+        /// The change made no write (or could not), but ran on versions still in flight: its answer waits for them
+        /// (`transition`: as for ``inFlight``).
+        case afterInFlight(SessionReply, any ArchiveSubmission, transition: Bool?)
     }
 
     /// One run of the pipeline (``change(_:_:render:)``) on the state under the lock; `unchecked`: the copy may be
@@ -187,7 +203,7 @@ extension SessionStore {
             if unchecked, let behind = confirmCurrent(&state, render: render) { return behind }
             let reply = refuse(refusal, request, &state, time: time, render: render)
             // Refused on versions still in flight: answered once they are durable.
-            if let last = state.inFlight.last { return .afterInFlight(reply, last.submission) }
+            if let last = state.inFlight.last { return .afterInFlight(reply, last.submission, transition: nil) }
             return .done(reply, .none)
         case .success(let admitted): change = admitted
         }
@@ -220,7 +236,7 @@ extension SessionStore {
                 let write = try state.archiveWrite(
                     entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false,
                     deltas: archive.storesDeltas)
-                let submission = archive.submit([write])
+                let submission = archive.submit([write], after: state.inFlight.last?.submission)
                 if runsAhead, submission.outcome == nil, case .change(_, _, let version, let document, _, _) = write {
                     // The session's next change may run now: this one is answered once it is durable.
                     state.submitted(
@@ -243,19 +259,26 @@ extension SessionStore {
                 return .conflict
             } catch {
                 // Not stored, so not acknowledged: the session leaves memory and is read back from the store (as it
-                // was before this change) by the next request.
+                // was before this change) by the next request; once the writes still in flight are settled, so that
+                // the store it is read back from has those that are durable.
                 state.ended = true
                 let incident = health.failed(
                     error as? ArchiveError ?? .unavailable("\(error)"), during: "change", session: id)
-                return .done(render(.refused(.store(incident))), .evict)
+                let reply = render(.refused(.store(incident)))
+                if let last = state.inFlight.last { return .afterInFlight(reply, last.submission, transition: nil) }
+                return .done(reply, .evict)
             }
         }
-        // Counted once the answer stands (a run on a copy found behind is not).
-        if case .transition = change { counters.countTransition(accepted: (try? result.get()) != nil) }
+        // Counted once the answer stands (a run on a copy found behind is not; one on versions in flight, once
+        // they are durable).
+        let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
+        let inFlight = state.inFlight.last?.submission
+        if let transition, inFlight == nil { counters.countTransition(accepted: transition) }
         if entries.isEmpty, !state.matchesStore(archive) {
             // App code changed data without committing (a handler that failed after changing it): the session
             // leaves memory and comes back from the store, which has it as it was acknowledged.
             state.ended = true
+            if let inFlight { return .afterInFlight(reply, inFlight, transition: transition) }
             return .done(reply, .evict)
         }
         let broadcast = state.announce(entries)
@@ -268,7 +291,7 @@ extension SessionStore {
         }
         if state.subscribers.isEmpty { state.documents.forget() }  // an idle session keeps no rendering
         // Ran on versions still in flight: answered once they are durable.
-        if let last = state.inFlight.last { return .afterInFlight(reply, last.submission) }
+        if let inFlight { return .afterInFlight(reply, inFlight, transition: transition) }
         return .done(reply, broadcast ? .broadcast : .none)
     }
 

@@ -39,7 +39,7 @@ final class HeldWritesArchive: ForwardingArchive {
         self.inner = inner
     }
 
-    func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission {
+    func submit(_ writes: [ArchiveWrite], after previous: (any ArchiveSubmission)?) -> any ArchiveSubmission {
         let held = Held()
         counts.withLock { $0.submitted += 1 }
         committer.async { [self] in
@@ -48,6 +48,8 @@ final class HeldWritesArchive: ForwardingArchive {
                 defer { counts.failNext = false }
                 return counts.failNext
             }
+            // The writes before were settled first (one queue, in order).
+            if case .failure? = previous?.outcome { return held.settle(.failure(.builtOnFailure)) }
             held.settle(
                 fails
                     ? .failure(.unavailable("I/O error (simulated)"))

@@ -67,6 +67,7 @@ struct RunAheadTests {
             #expect(archive.awaitSubmitted(2))
             let read = Pending { try session.state() }
             usleep(100_000)
+            #expect(!read.answered, "the read waits for the push's write")
             archive.release(failing: true)
             #expect(push.reply()?.status == 503)
             #expect(read.reply()?.status == 200)
@@ -114,6 +115,7 @@ struct RunAheadTests {
                 try session.transition(Self.push("buy-milk", on: todos), headers: [("If-Match", "\"\(version)\"")])
             }
             usleep(100_000)
+            #expect(!conditional.answered, "its refusal waits for the push's write")
             archive.release(failing: true)
             #expect(lost.reply()?.status == 503)
             #expect(archive.awaitSubmitted(3), "the conditional push runs again on the stored version, and writes")
@@ -139,6 +141,72 @@ struct RunAheadTests {
             #expect(keyed.reply()?.version == version + 2)
         }
     }
+
+    @Test func aBusySessionOnSQLiteKeepsEveryChangeWithKeyedChangesAndReadsAmongThem() throws {
+        let store = try TemporaryStore()
+        let (session, start, accepted) = try store.withServer { server, _ throws in
+            let session = try server.createSession()
+            let login = try session.must(session.transition(Self.login))
+            let todos = try #require(login.json["result"]?["coordinator"]?.stringValue)
+            let start = try #require(login.version)
+            // Valid in any order: each one commits a version.
+            let both =
+                #"{"coordinator":"\#(todos)","steps":[{"action":"push","route":"todo","input":"hello-world"},"#
+                + #"{"action":"pop"}]}"#
+            let accepted = Atomic(0)
+            let problems = Mutex<[String]>([])
+            let threads = DispatchGroup()
+            func worker(_ body: @escaping @Sendable () throws -> Void) {
+                threads.enter()
+                Thread.detachNewThread {
+                    do { try body() } catch { problems.withLock { $0.append("\(error)") } }
+                    threads.leave()
+                }
+            }
+            for _ in 0..<6 {
+                worker {
+                    for _ in 0..<30 {
+                        let reply = try session.transition(both)
+                        guard reply.status == 200 else {
+                            throw ProblemText("transition: \(reply.status) \(reply.text)")
+                        }
+                        accepted.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            worker {
+                for index in 0..<15 {
+                    let reply = try session.transition(both, headers: [("Idempotency-Key", "busy-\(index)")])
+                    guard reply.status == 200 else { throw ProblemText("keyed: \(reply.status) \(reply.text)") }
+                    accepted.add(1, ordering: .relaxed)
+                    let again = try session.transition(both, headers: [("Idempotency-Key", "busy-\(index)")])
+                    guard again.version == reply.version else { throw ProblemText("a keyed retry ran again") }
+                }
+            }
+            worker {
+                var seen = 0
+                for _ in 0..<40 {
+                    let version = try session.state().version ?? -1
+                    guard version >= seen else { throw ProblemText("a read went back from \(seen) to \(version)") }
+                    seen = version
+                }
+            }
+            #expect(threads.wait(timeout: .now() + 120) == .success, "no writer stalls")
+            #expect(problems.withLock { $0 } == [])
+            #expect(try session.state().version == start + accepted.load(ordering: .relaxed))
+            return (session.id, start, accepted.load(ordering: .relaxed))
+        }
+        #expect(accepted == 6 * 30 + 15)
+        let reopened = try store.open()
+        defer { reopened.close() }
+        #expect(try reopened.version(of: session) == start + accepted, "every change answered is stored")
+    }
+}
+
+/// A failed expectation inside a worker thread, as an error.
+private struct ProblemText: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A request made on another thread, and its answer once given.

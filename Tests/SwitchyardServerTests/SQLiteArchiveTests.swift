@@ -110,4 +110,27 @@ struct SQLiteArchiveTests {
         #expect(try archive.session("here")?.version == 1)
         #expect(try archive.session("missing") == nil)
     }
+
+    /// A change that ran ahead of the one before it (``SessionArchive/submit(_:after:)``) is not stored when that one
+    /// failed, even on a base version the store holds (another copy of the session may have written it, with
+    /// other contents): in the same commit, and in a later one.
+    @Test func aWriteBuiltOnAWriteThatFailedIsNotStored() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        // Fails: the session is at version 0, not 4. The next one builds on version 0, which the store holds.
+        let failing = archive.submit([Self.change("s", 5)], after: nil)
+        let sameCommit = archive.submit([Self.change("s", 1)], after: failing)
+        #expect(throws: ArchiveError.self) { try failing.finish().get() }
+        #expect(throws: ArchiveError.builtOnFailure) { try sameCommit.finish().get() }
+        let laterCommit = archive.submit([Self.change("s", 1)], after: failing)
+        #expect(throws: ArchiveError.builtOnFailure) { try laterCommit.finish().get() }
+        #expect(try archive.session("s")?.version == 0, "neither is stored")
+        let alone = archive.submit([Self.change("s", 1)], after: nil)
+        try alone.finish().get()
+        let next = archive.submit([Self.change("s", 2)], after: alone)
+        try next.finish().get()
+        #expect(try archive.session("s")?.version == 2, "one built on a stored write is stored")
+    }
 }

@@ -14,6 +14,11 @@ public protocol ArchiveSubmission: AnyObject, Sendable {
     func awaitOutcome() -> Result<Void, ArchiveError>
 }
 
+extension ArchiveError {
+    /// What writes submitted after a submission that failed fail with (``SessionArchive/submit(_:after:)``).
+    public static let builtOnFailure = ArchiveError.conflict("the write it builds on was not stored")
+}
+
 /// Writes an archive stored (or refused) at once, when they were submitted.
 final class SettledSubmission: ArchiveSubmission {
     private let result: Result<Void, ArchiveError>

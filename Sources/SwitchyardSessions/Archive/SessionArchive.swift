@@ -13,10 +13,11 @@ public protocol SessionArchive: Sendable {
     /// Stores `writes` atomically and durably; throws ``ArchiveError`` when they were not stored (none of them is).
     func apply(_ writes: [ArchiveWrite]) throws(ArchiveError)
     /// Queues `writes` for the same commit as ``apply(_:)`` and returns without waiting for it: the caller then
-    /// finishes the submission (``ArchiveSubmission/finish()``). Writes submitted one after the other are
-    /// committed in that order, so a change submitted after another of its session never lands without it (its
-    /// base version would not be stored). By default the writes are applied at once.
-    func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission
+    /// finishes the submission (``ArchiveSubmission/finish()``). Writes are committed in the order they were
+    /// submitted; writes submitted `after` an earlier submission build on it (a session's next change, made on the
+    /// state that one stores), and fail with ``ArchiveError/conflict(_:)``, unapplied, if it failed: the version
+    /// they build on may be stored by then with other contents. By default the writes are applied at once.
+    func submit(_ writes: [ArchiveWrite], after previous: (any ArchiveSubmission)?) -> any ArchiveSubmission
     /// The stored session with this id (its history is read with ``history(of:after:limit:)``); nil when there
     /// is none.
     func session(_ id: String) throws(ArchiveError) -> StoredSession?
@@ -58,8 +59,9 @@ public protocol SessionArchive: Sendable {
 }
 
 extension SessionArchive {
-    public func submit(_ writes: [ArchiveWrite]) -> any ArchiveSubmission {
-        SettledSubmission(Result { () throws(ArchiveError) in try apply(writes) })
+    public func submit(_ writes: [ArchiveWrite], after previous: (any ArchiveSubmission)?) -> any ArchiveSubmission {
+        if let previous, case .failure = previous.awaitOutcome() { return SettledSubmission(.failure(.builtOnFailure)) }
+        return SettledSubmission(Result { () throws(ArchiveError) in try apply(writes) })
     }
 
     public var statistics: ArchiveStatistics? { nil }
