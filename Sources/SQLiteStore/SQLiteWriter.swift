@@ -5,13 +5,13 @@ import Synchronization
 /// The archive's writes, committed in groups: callers queue their batches, and the caller at the front of the
 /// queue leads: it commits every batch waiting (up to ``maxBatches``) in one transaction, each inside its own
 /// savepoint so that one failing batch does not fail the others, then hands the lead to the next caller. A caller
-/// queues its batch (``submit(_:)``) and then finishes its ticket, which returns once the batch is committed (or
+/// queues its batch (``submit(_:after:)``) and then finishes its ticket, which returns once the batch is committed (or
 /// not); between the two it may do other work (a session's next change). Batches are committed in queue order.
 ///
 /// No writer thread: a lone caller commits its own batch at once (no hand-off between threads), and under load the
 /// callers that arrive while a commit runs share the next one.
 final class SQLiteWriter: Sendable {
-    /// A batch waiting for its commit: what ``submit(_:)`` returns, finished by the thread that submitted it.
+    /// A batch waiting for its commit: what ``submit(_:after:)`` returns, finished by the thread that submitted it.
     final class Ticket: ArchiveSubmission {
         let writes: [ArchiveWrite]
         /// Signalled when the batch is committed (or failed), or when this caller is to lead.
@@ -23,14 +23,16 @@ final class SQLiteWriter: Sendable {
         private let writer: SQLiteWriter?
         /// Whether it was first in the queue: its caller commits without waiting to be woken.
         fileprivate let leads: Bool
-        /// The batch it builds on (queued before it): if that one fails, this one fails unapplied.
-        fileprivate let after: Ticket?
+        /// The batch it builds on (queued before it), until this one is settled: if that one fails, this one
+        /// fails unapplied. Let go once settled, so that a busy session's tickets do not keep each other alive.
+        private let basis: Mutex<Ticket?>
+        fileprivate var after: Ticket? { basis.withLock { $0 } }
 
         fileprivate init(_ writes: [ArchiveWrite], writer: SQLiteWriter, leads: Bool, after: Ticket?) {
             self.writes = writes
             self.writer = writer
             self.leads = leads
-            self.after = after
+            basis = Mutex(after)
             settled.enter()
         }
 
@@ -39,7 +41,7 @@ final class SQLiteWriter: Sendable {
             writes = []
             writer = nil
             leads = false
-            after = nil
+            basis = Mutex(nil)
             result.withLock { $0 = outcome }
         }
 
@@ -61,6 +63,7 @@ final class SQLiteWriter: Sendable {
         /// Sets the outcome and lets every thread waiting for it go on.
         fileprivate func settle(_ outcome: Result<Void, ArchiveError>) {
             result.withLock { $0 = outcome }
+            basis.withLock { $0 = nil }
             settled.leave()
         }
     }
@@ -141,18 +144,19 @@ final class SQLiteWriter: Sendable {
         }
         if space.isFull, outcomes.contains(where: \.succeeded) { statements.writes.giveBackFreePages() }
         let next = queue.withLock { queue in
+            // Settled before they leave the queue: a batch queued after one of them then finds its outcome.
+            for (ticket, outcome) in zip(group, outcomes) {
+                ticket.settle(
+                    outcome.mapError {
+                        $0.primary == Self.full && space.isFull ? .unavailable(Self.diskFull) : $0.archiveError
+                    })
+            }
             queue.waiting.removeFirst(group.count)
             queue.commits += 1
             queue.batches += group.count
             return queue.waiting.first
         }
-        for (ticket, outcome) in zip(group, outcomes) {
-            let result = outcome.mapError {
-                $0.primary == Self.full && space.isFull ? .unavailable(Self.diskFull) : $0.archiveError
-            }
-            ticket.settle(result)
-            if ticket !== leader { ticket.wake.signal() }
-        }
+        for ticket in group where ticket !== leader { ticket.wake.signal() }
         next?.wake.signal()
     }
 

@@ -206,6 +206,12 @@ package final class Session: Sendable {
         settled(body)
     }
 
+    /// Returns once no write of the session is in flight: a copy leaving memory stays reachable until then, so that
+    /// the session is never read back from the store before writes it will acknowledge are there.
+    func awaitWrites() {
+        settled { _ in }
+    }
+
     /// Removes a stream subscriber (from its close callback); the session's idle time starts again now.
     package func unsubscribe(_ subscriber: any SessionSubscriber) {
         let time = now()

@@ -33,7 +33,7 @@ extension SessionStore {
     /// read says the copy is current (behind, it is taken as a conflict).
     ///
     /// A change that may run ahead of the store (``mayRunAhead(_:_:)``) releases the lock once its write is queued
-    /// (``SessionArchive/submit(_:)``), and is answered once the write is durable; the session's next change runs on
+    /// (``SessionArchive/submit(_:after:)``), and is answered once the write is durable; the session's next change runs on
     /// it meanwhile. A write that fails fails every later one of its session (each builds on the version before):
     /// the copy ends, and the changes that ran ahead run again on the session read back. Whatever else is answered
     /// on versions in flight (a refusal, a change without a write) waits for them.
@@ -59,8 +59,15 @@ extension SessionStore {
                     state.waiting -= 1
                     waited = false
                 }
-                // Left memory while this request waited: not counted as a change (the caller reads it back).
-                if state.ended { return (.answer(render(.refused(.sessionMoved)), .none), nil) }
+                // Left memory while this request waited: not counted as a change (the caller reads it back, once
+                // the writes still in flight are settled).
+                if state.ended {
+                    if let last = state.inFlight.last {
+                        state.waiting += 1
+                        return (.settleFirst(last.submission), nil)
+                    }
+                    return (.answer(render(.refused(.sessionMoved)), .none), nil)
+                }
                 // The version the change is counted under (the outer nil: not counted).
                 let version: AppVersion?? = .some(state.engine.app)
                 let attempt = attemptChange(
@@ -145,9 +152,10 @@ extension SessionStore {
     }
 
     /// Finishes a change's write in flight (``ArchiveSubmission/finish()``, without the session's lock) and returns
-    /// its answer once the write is durable; nil when the write failed because an earlier one of the session did (the
-    /// copy has ended: the change runs again on the session read back). A write that failed first is the store's
-    /// failure, answered as such.
+    /// its answer once the write is durable; nil when the write was refused as a conflict, such as one built on a
+    /// write of the session that failed (the copy has ended: the change runs again on the session read back). A
+    /// write that failed otherwise (on its own, or in a commit that failed as a whole) is the store's failure,
+    /// answered as such.
     private func settle(
         _ answer: SessionReply, written submission: any ArchiveSubmission, of session: Session, transition: Bool?,
         render: (ChangeOutcome) -> SessionReply
@@ -237,7 +245,10 @@ extension SessionStore {
                     entries, reply: stored, hooksRanAfterLastCommit: commits.last?.ranLifecycleHooks ?? false,
                     deltas: archive.storesDeltas)
                 let submission = archive.submit([write], after: state.inFlight.last?.submission)
-                if runsAhead, submission.outcome == nil, case .change(_, _, let version, let document, _, _) = write {
+                // In flight if it is not settled yet, or if writes before it are (which settle in order).
+                if runsAhead, submission.outcome == nil || !state.inFlight.isEmpty,
+                    case .change(_, _, let version, let document, _, _) = write
+                {
                     // The session's next change may run now: this one is answered once it is durable.
                     state.submitted(
                         InFlightWrite(submission: submission, version: version, entries: entries, state: document),

@@ -57,6 +57,11 @@ extension SessionStore {
     /// streams end; clients reconnect) and are read back under `new` by their next request (migrated, pinned or
     /// started over as ``ServedApps/destination(of:)`` says). What a node does when another node published a change.
     package func serve(_ new: ServedApps, changing changed: Set<String>) {
+        // Ended, and their writes in flight settled, before they leave (see `evictLeastRecentlyUsed`); a copy
+        // read back meanwhile was made under the served apps being replaced, and leaves below.
+        let ending = sessions.withLock { $0.values.filter { changed.contains($0.app) } }
+        for session in ending { session.closeStreams() }
+        for session in ending { session.awaitWrites() }
         let (leaving, count) = sessions.withLock { sessions in
             served.withLock { $0 = (new, $0.generation + 1) }
             let leaving = sessions.values.filter { changed.contains($0.app) }

@@ -285,6 +285,7 @@ package final class SessionStore: Sendable {
     /// and the next request reads the session back from it. A copy that has ended (a request on it was refused with
     /// ``ChangeRefusal/sessionMoved``) may be dropped by whoever meets it first: nothing else is dropped in its place.
     package func evict(_ session: Session) {
+        session.awaitWrites()
         let count = sessions.withLock { sessions in
             if sessions[session.id] === session { sessions[session.id] = nil }
             return sessions.count
@@ -310,6 +311,11 @@ package final class SessionStore: Sendable {
             return activity.subscribers == 0 ? (session, activity.lastAccess) : nil
         }
         let chosen = idle.sorted { $0.1 < $1.1 }.prefix(batch).map(\.0)
+        // Ended, and their writes in flight settled, before they leave: a request meanwhile reads a session back
+        // only once the writes it will acknowledge are stored. A request waiting for one of them is refused with
+        // `sessionMoved`, and its retry reads the session back.
+        for session in chosen { session.closeStreams() }
+        for session in chosen { session.awaitWrites() }
         let victims = sessions.withLock { sessions in
             chosen.filter { session in
                 guard sessions[session.id] === session else { return false }
@@ -331,8 +337,6 @@ package final class SessionStore: Sendable {
             // They are stored still; at worst they expire a little earlier than they would have.
             health.failed(error, during: "evict")
         }
-        // A request waiting for one of them answers 503 sessionReloading and its retry reads it back.
-        for session in victims { session.closeStreams() }
     }
 
     /// Ends every session idle for longer than its TTL: ``SessionConfiguration/sessionTTL``, or the shorter

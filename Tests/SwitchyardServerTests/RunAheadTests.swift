@@ -3,6 +3,8 @@ import Switchyard
 import Synchronization
 import Testing
 
+@testable import SwitchyardServer
+
 /// A session's next change is computed while the store commits the one before (early lock release), and nothing
 /// is answered, read or refused from a version before it is durable; a failed write takes back the changes that
 /// ran ahead of it.
@@ -89,10 +91,10 @@ struct RunAheadTests {
             let ahead = Pending { try session.transition(Self.push("buy-milk", on: todos)) }
             #expect(archive.awaitSubmitted(3), "the second push ran on the first, in flight")
             archive.release(failing: true)
-            #expect(lost.reply()?.status == 503, "the first push was not stored: a store failure")
-            // The second push's write had the first's version as its base: it is not stored either, and the push
-            // runs again on the session read back from the store.
+            // The second push's write builds on the first: it is not stored either (the session is read back only
+            // once it is settled), and the push runs again on the session read back from the store.
             archive.release()
+            #expect(lost.reply()?.status == 503, "the first push was not stored: a store failure")
             #expect(archive.awaitSubmitted(4), "the second push is written again")
             archive.release()
             let answer = try #require(ahead.reply())
@@ -139,6 +141,28 @@ struct RunAheadTests {
             archive.release()
             #expect(push.reply()?.version == version + 1)
             #expect(keyed.reply()?.version == version + 2)
+        }
+    }
+
+    @Test func aSessionTakenOutOfMemoryIsReadBackOnlyOnceItsWritesInFlightAreStored() throws {
+        try withHeldWrites { archive, session, todos, version throws in
+            let push = Pending { try session.transition(Self.push("hello-world", on: todos)) }
+            #expect(archive.awaitSubmitted(2))
+            // A change of the served apps takes the app's sessions out of memory (as a full server does the least
+            // recently used).
+            let sessions = session.server.api.sessions
+            let reload = Pending {
+                sessions.serve(sessions.servedApps.apps, changing: ["todo"])
+                return Reply(status: 0, headers: [], body: [])
+            }
+            usleep(100_000)
+            #expect(!reload.answered, "the copy leaves once its write in flight is settled")
+            let read = Pending { try session.state() }
+            usleep(100_000)
+            archive.release()
+            #expect(push.reply()?.version == version + 1)
+            #expect(reload.reply() != nil)
+            #expect(read.reply()?.version == version + 1, "read back with the push, which was acknowledged")
         }
     }
 

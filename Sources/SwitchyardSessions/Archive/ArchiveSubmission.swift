@@ -1,4 +1,4 @@
-/// Writes handed to an archive whose commit the caller waits for later (``SessionArchive/submit(_:)``): a session
+/// Writes handed to an archive whose commit the caller waits for later (``SessionArchive/submit(_:after:)``): a session
 /// can go on computing its next change while the store commits the one before.
 ///
 /// The thread that submitted the writes calls ``finish()`` exactly once (an archive that commits in groups may have

@@ -3,9 +3,10 @@ import Switchyard
 /// Where sessions are kept beyond the process: a durable store the server writes every change to before it
 /// answers, and reads a session back from on its first use after a restart.
 ///
-/// An archive must be safe to call from many threads at once. ``apply(_:)`` is the only write: it stores a batch
-/// atomically (all of it or none of it) and returns only once the batch is as durable as the archive promises;
-/// an archive is free to group the batches of concurrent callers into one commit. Every other call reads.
+/// An archive must be safe to call from many threads at once. ``apply(_:)`` writes: it stores a batch atomically
+/// (all of it or none of it) and returns only once the batch is as durable as the archive promises; an archive is
+/// free to group the batches of concurrent callers into one commit. ``submit(_:after:)`` queues a batch for the
+/// same commit without waiting for it (by default it applies the batch at once). Every other call reads.
 ///
 /// The server keeps a session in memory while it is used and treats the archive as the truth: a session whose
 /// write failed is dropped from memory and read back from the archive when next named.
