@@ -229,6 +229,9 @@ extension SessionStore {
         let entries = state.historyEntries(commits, cause: cause, time: time)
         let ended = outcome(of: result, committed: !commits.isEmpty, state.snapshot)
         let reply = render(ended)
+        // The transition to count (and whether it was accepted) once the answer stands: not for a run on a copy
+        // found behind; for one on versions in flight, once they are durable.
+        let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
         let remembered = request.key.map { key in
             (key, ReplyCache.Entry(fingerprint: request.fingerprint, reply: reply))
         }
@@ -258,7 +261,6 @@ extension SessionStore {
                         state.refusals.add(
                             reply, request: request.body, source: change.source, version: engine.version, time: time)
                     }
-                    let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
                     return .inFlight(reply, submission, transition: transition)
                 }
                 try submission.finish().get()
@@ -280,9 +282,6 @@ extension SessionStore {
                 return .done(reply, .evict)
             }
         }
-        // Counted once the answer stands (a run on a copy found behind is not; one on versions in flight, once
-        // they are durable).
-        let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
         let inFlight = state.inFlight.last?.submission
         if let transition, inFlight == nil { counters.countTransition(accepted: transition) }
         if entries.isEmpty, !state.matchesStore(archive) {
