@@ -6,6 +6,24 @@ struct DefinedScreen: Screen {
     let definition: ScreenDefinition
     let input: JSONValue?
     let owner: any DefinedCoordinator
+    /// Whether a condition it tests (`open`) reads which coordinators the tree holds, not only the data.
+    private let readsTree: Bool
+
+    init(definition: ScreenDefinition, input: JSONValue?, owner: any DefinedCoordinator) {
+        self.definition = definition
+        self.input = input
+        self.owner = owner
+        let conditions =
+            definition.content.compactMap(\.when)
+            + (definition.bindings + owner.context.definition.bindings).compactMap(\.filter)
+        readsTree = conditions.contains { !$0.coordinators.isEmpty }
+    }
+
+    /// The session data's revision: the rest of what it reads (its input, its coordinator's input, the definition)
+    /// never changes. None when it tests which coordinators are open: the tree changes without the data.
+    var contentRevision: Int? {
+        readsTree ? nil : owner.context.data.revision
+    }
 
     func render() -> ScreenContent {
         let scope = owner.templateContext(["input": input ?? .null]).binding(definition.bindings)

@@ -75,7 +75,8 @@ extension SwitchyardAPI {
                             200,
                             api.metrics.exposition(
                                 store: api.sessions.archive.statistics, versions: api.sessions.sessionsByVersion,
-                                publishedGeneration: api.releases.generation),
+                                publishedGeneration: api.releases.generation,
+                                renderingBytes: api.sessions.renderingBytes),
                             headers: api.noStore)
                     }
                 )

@@ -58,7 +58,8 @@ final class Metrics: Sendable {
 
     /// The Prometheus text exposition (with the store's commit counts when it reports them).
     func exposition(
-        store: ArchiveStatistics? = nil, versions: [AppVersion: Int] = [:], publishedGeneration: Int = 0
+        store: ArchiveStatistics? = nil, versions: [AppVersion: Int] = [:], publishedGeneration: Int = 0,
+        renderingBytes: Int = 0
     ) -> String {
         let counts = self.counts.withLock { $0 }
         let session = sessions.current
@@ -130,6 +131,9 @@ final class Metrics: Sendable {
             "# HELP switchyard_change_conflicts_total Changes run again because another node changed the session first.\n"
         text += "# TYPE switchyard_change_conflicts_total counter\n"
         text += "switchyard_change_conflicts_total \(session.conflicts)\n"
+        text += "# HELP switchyard_screen_rendering_bytes Bytes of screens' JSON kept for the next documents of the "
+        text += "sessions changed last (bounded by SessionConfiguration.maxRenderingBytes).\n"
+        text += "# TYPE switchyard_screen_rendering_bytes gauge\nswitchyard_screen_rendering_bytes \(renderingBytes)\n"
         text += "# HELP switchyard_store_failures_total Failed writes and reads of the durable store.\n"
         text +=
             "# TYPE switchyard_store_failures_total counter\nswitchyard_store_failures_total \(session.storeFailures)\n"

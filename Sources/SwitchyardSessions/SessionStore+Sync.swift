@@ -104,6 +104,7 @@ extension SessionStore {
             if !intact { state.ended = true }
             return .failed(.unreadable("\(error)"))
         }
+        engine.screenRenderings = renderings.makeRenderings()
         state.adopt(engine, stored: stored, configuration: configuration, deltas: archive.storesDeltas)
         counters.countCaughtUp()
         if stored.version > seen, !state.subscribers.isEmpty {

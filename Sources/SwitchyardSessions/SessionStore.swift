@@ -27,6 +27,11 @@ package final class SessionStore: Sendable {
     package let counters: SessionCounters
     /// Failures of the store: counted, logged, and named to clients by an incident id.
     package let health: StoreHealth
+    /// What the live sessions' kept screen renderings may take together.
+    let renderings: RenderingBudget
+
+    /// About how many bytes the live sessions' kept screen renderings hold now.
+    package var renderingBytes: Int { renderings.bytes }
     let logger: Logger
 
     /// Sessions as `configuration` says; what goes wrong with the store is logged to `logger`. With a shared
@@ -46,6 +51,7 @@ package final class SessionStore: Sendable {
         archive = configuration.archive ?? MemorySessionArchive(limits: .inMemory)
         self.logger = logger
         counters = SessionCounters()
+        renderings = RenderingBudget(maxBytes: configuration.maxRenderingBytes)
         health = StoreHealth(counters: counters, logger: logger, now: configuration.now)
         health.observe(archive.condition)
         archive.shared?.follow { [weak self] notice in self?.handle(notice) }
@@ -94,6 +100,7 @@ package final class SessionStore: Sendable {
         } catch {
             throw .engine("\(error)")
         }
+        engine.screenRenderings = renderings.makeRenderings()
         return Session(
             id: Self.newID(), app: app.name, engine: engine, configuration: configuration, generation: generation)
     }
@@ -207,6 +214,7 @@ package final class SessionStore: Sendable {
             // Another node changed it while it was being migrated: read again.
             guard case .ready(let engine, let current) = try readBack(stored, under: apps) else { continue }
             counters.countRestored()
+            engine.screenRenderings = renderings.makeRenderings()
             let restored = Session(
                 restoring: current, engine: engine, configuration: configuration, generation: generation,
                 deltas: archive.storesDeltas)

@@ -120,10 +120,11 @@ struct DemoWalker {
             guard let name = action["name"]?.stringValue, let from = action["from"]?.stringValue else { return [] }
             var fields: [String: String] = [:]
             if case .array(let names)? = action["fields"] {
+                // A toggle sends its own field on or off; any other field gets typed text.
+                let toggle = element["type"] == "toggle" ? element["id"]?.stringValue : nil
                 for field in names.compactMap(\.stringValue) {
                     fields[field] =
-                        field == "favourite"
-                        ? (coin() ? "true" : "false") : Self.typedText.randomElement(using: &generator)
+                        field == toggle ? (coin() ? "true" : "false") : Self.typedText.randomElement(using: &generator)
                 }
             }
             let event = FlowEvent(name: name, payload: action["payload"] ?? .null, fields: fields)

@@ -42,7 +42,21 @@ struct NodeState {
     var stack: [EntryState] = []
     var tabs: [EntryState] = []
     var selectedTab = 0
-    var alert: Alert?
+    /// The alert shown, if any. Boxed: few nodes show one, and every node is stored inline in the engine's
+    /// dictionary (8 bytes instead of 40 per node).
+    var alert: Alert? {
+        get { shownAlert?.alert }
+        set { shownAlert = newValue.map(ShownAlert.init) }
+    }
+    private var shownAlert: ShownAlert?
+
+    init(id: NodeID, typeName: String, kind: CoordinatorKind, parent: NodeID?, host: ItemID?) {
+        self.id = id
+        self.typeName = typeName
+        self.kind = kind
+        self.parent = parent
+        self.host = host
+    }
 
     func slot(of entryID: ItemID) -> EntrySlot? {
         if root?.id == entryID { return .root }
@@ -62,6 +76,15 @@ struct NodeState {
     /// The entry at the bottom of what this node shows: its root, or its selected tab.
     var baseEntry: EntryState? {
         kind == .tab ? (tabs.indices.contains(selectedTab) ? tabs[selectedTab] : nil) : root
+    }
+}
+
+/// An alert a node shows, boxed (``NodeState/alert``); never changed in place, so nodes that share one stay values.
+private final class ShownAlert {
+    let alert: Alert
+
+    init(_ alert: Alert) {
+        self.alert = alert
     }
 }
 

@@ -41,6 +41,10 @@ public final class NavigationEngine {
     /// growing its buffer (and copying it) several times.
     var documentSizeHint = 4096
 
+    /// Where state documents keep their screens' renderings for the next document; nil (the default): every
+    /// document renders and writes every screen. See ``ScreenRenderings``.
+    public var screenRenderings: ScreenRenderings?
+
     /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
     /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and
     /// is rethrown to the caller. The server uses it to refuse a change whose state document would exceed the
@@ -109,12 +113,10 @@ public final class NavigationEngine {
             result = try body()
             try deliverOutcomes()
         } catch let redirect as GuardRedirect where followingRedirects {
-            storage = snapshot
-            rollBackOutsideTheTree()
+            rollBack(to: snapshot)
             try follow(redirect)
         } catch {
-            storage = snapshot
-            rollBackOutsideTheTree()
+            rollBack(to: snapshot)
             throw error
         }
         let finished = journal ?? Journal()  // set above; the body cannot end it
@@ -126,6 +128,7 @@ public final class NavigationEngine {
                     try commitCheck(self)
                 } catch {
                     storage = snapshot
+                    screenRenderings?.removeAll()  // the check rendered items whose ids will be given again
                     finished.undo.reversed().forEach { $0() }
                     refusedByCommitCheck = true
                     throw error
@@ -146,6 +149,12 @@ public final class NavigationEngine {
     package func onRollback(_ undo: @escaping () -> Void) {
         journal?.undo.append(undo)
         journal?.changed = true
+    }
+
+    /// Puts the tree back as `snapshot` had it and undoes what the running transaction changed outside it.
+    private func rollBack(to snapshot: EngineStorage) {
+        storage = snapshot
+        rollBackOutsideTheTree()
     }
 
     /// Ends the running transaction's journal, undoing what it changed outside the tree, newest first.

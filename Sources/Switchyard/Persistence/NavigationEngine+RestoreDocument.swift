@@ -127,6 +127,8 @@ extension NavigationEngine {
         // data back.
         let persistentRoot = rootCoordinator as? any PersistentCoordinator
         let rootData = try? persistentRoot?.savedState()
+        // The document's ids may name other screens than the ones rendered last.
+        screenRenderings?.removeAll()
         do {
             try restoreTree(snapshot, document)
         } catch {

@@ -57,23 +57,27 @@ extension NavigationEngine {
     /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object.
     public func writeState(into writer: inout JSONWriter) {
         let top = openVisible(into: &writer)
-        // The top screen appears twice (here and in the tree): render it once.
-        var rendered: RenderedScreen?
+        var screens = DocumentScreens(kept: screenRenderings?.entries)
         if let top {
-            var screenWriter = JSONWriter(capacity: 2048)
-            writeScreen(top.entry.id, owner: top.owner, into: &screenWriter)
-            rendered = RenderedScreen(item: top.entry.id, json: screenWriter.bytes)
+            // The top screen appears twice (here and in the tree): it is rendered once.
+            let json = screenJSON(top.entry.id, owner: top.owner, &screens)
             writer.member("coordinator", top.owner.description)
             writer.member("item", top.entry.id.description)
             writer.key("screen")
-            writer.raw(screenWriter.bytes)
+            writer.raw(json)
         }
         writer.endObject()
         writer.key("tree")
-        writeNode(storage.rootNode, reusing: rendered, into: &writer)
+        writeNode(storage.rootNode, &screens, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
         if let pending = storage.pendingRoute { writer.member("pendingRoute", pending.json) }
         writer.member("nextId", storage.nextID)
+        // A document written inside a running transaction (app code asking for it) shows a state that may yet be
+        // rolled back: its renderings are not kept.
+        if let screenRenderings, journal == nil {
+            for item in screens.unkept { screens.written[item] = nil }
+            screenRenderings.replace(with: screens.written)
+        }
     }
 
     /// Writes `"version"` and opens `"visible"` with its `path`; returns the top-most visible screen entry.
@@ -94,7 +98,7 @@ extension NavigationEngine {
         (try? JSONValue(parsing: stateDocument())) ?? .null
     }
 
-    private func writeNode(_ nodeID: NodeID, reusing rendered: RenderedScreen?, into writer: inout JSONWriter) {
+    private func writeNode(_ nodeID: NodeID, _ screens: inout DocumentScreens, into writer: inout JSONWriter) {
         guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
             writer.null()
             return
@@ -103,11 +107,11 @@ extension NavigationEngine {
         node.writeIdentity(into: &writer)
         if let root = node.root {
             writer.key("root")
-            writeEntry(root, owner: nodeID, tabItem: nil, reusing: rendered, into: &writer)
+            writeEntry(root, owner: nodeID, tabItem: nil, &screens, into: &writer)
         }
         writer.key("stack")
         writer.beginArray()
-        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, reusing: rendered, into: &writer) }
+        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, &screens, into: &writer) }
         writer.endArray()
         var decoration = Decoration()
         coordinator.customize(&decoration)
@@ -118,7 +122,7 @@ extension NavigationEngine {
             for tab in node.tabs {
                 var item = table.routes[tab.route]?.makeTabItem(owner: coordinator)
                 if let badge = decoration.badges[tab.route] { item?.badge = badge }
-                writeEntry(tab, owner: nodeID, tabItem: item, reusing: rendered, into: &writer)
+                writeEntry(tab, owner: nodeID, tabItem: item, &screens, into: &writer)
             }
             writer.endArray()
             if let selected = node.baseEntry {
@@ -138,7 +142,7 @@ extension NavigationEngine {
     }
 
     private func writeEntry(
-        _ entry: EntryState, owner: NodeID, tabItem: TabItem?, reusing rendered: RenderedScreen?,
+        _ entry: EntryState, owner: NodeID, tabItem: TabItem?, _ screens: inout DocumentScreens,
         into writer: inout JSONWriter
     ) {
         writer.beginObject()
@@ -154,16 +158,36 @@ extension NavigationEngine {
         switch entry.content {
         case .screen:
             writer.key("screen")
-            if let rendered, rendered.item == entry.id {
-                writer.raw(rendered.json)
+            if let json = screens.written[entry.id]?.json {
+                writer.raw(json)
+            } else if screens.keeps, storage.items[entry.id]?.screen?.contentRevision != nil {
+                writer.raw(screenJSON(entry.id, owner: owner, &screens))
             } else {
                 writeScreen(entry.id, owner: owner, into: &writer)
             }
         case .coordinator(let child):
             writer.key("coordinator")
-            writeNode(child, reusing: rendered, into: &writer)
+            writeNode(child, &screens, into: &writer)
         }
         writer.endObject()
+    }
+
+    /// The JSON of the screen item `itemID` shows, noted in `screens`: its kept rendering while the screen's revision
+    /// is the one it was written at, else rendered now (kept when the screen has a revision).
+    private func screenJSON(_ itemID: ItemID, owner: NodeID, _ screens: inout DocumentScreens) -> [UInt8] {
+        guard let screen = storage.items[itemID]?.screen else { return Array("null".utf8) }
+        let revision = screen.contentRevision
+        if let revision, let kept = screens.kept[itemID], kept.owner == owner, kept.revision == revision {
+            screens.written[itemID] = kept
+            return kept.json
+        }
+        var writer = JSONWriter(capacity: 1024)
+        write(screen.render(), itemID, owner: owner, into: &writer)
+        let json = writer.bytes
+        // Without a revision it is kept for this document only (the top screen is written twice).
+        screens.written[itemID] = ScreenRendering(owner: owner, revision: revision ?? 0, json: json)
+        if revision == nil { screens.unkept.append(itemID) }
+        return json
     }
 
     private func writeScreen(_ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
@@ -171,7 +195,10 @@ extension NavigationEngine {
             writer.null()
             return
         }
-        let content = screen.render()
+        write(screen.render(), itemID, owner: owner, into: &writer)
+    }
+
+    private func write(_ content: ScreenContent, _ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("title", content.title)
         writer.member("background", ifPresent: content.background)
@@ -233,8 +260,19 @@ extension EntryState {
     }
 }
 
-/// The top screen's JSON, written once and copied into the tree.
-private struct RenderedScreen {
-    let item: ItemID
-    let json: [UInt8]
+/// The screens of one state document: the renderings kept from the last one, and those this one wrote.
+private struct DocumentScreens {
+    /// The last document's renderings; empty when the engine keeps none.
+    let kept: [ItemID: ScreenRendering]
+    /// Whether the engine keeps renderings: the screens with a revision are then written once as bytes, to keep.
+    let keeps: Bool
+    /// This document's screens written as bytes so far: those to keep, and the top one (written twice).
+    var written: [ItemID: ScreenRendering] = [:]
+    /// The screens in `written` without a revision, which are not kept.
+    var unkept: [ItemID] = []
+
+    init(kept: [ItemID: ScreenRendering]?) {
+        self.kept = kept ?? [:]
+        keeps = kept != nil
+    }
 }

@@ -54,6 +54,9 @@ final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
 struct FavouritesScreen: Screen {
     let home: HomeCoordinator
 
+    /// Both counts only grow: their sum changes whenever either does.
+    var contentRevision: Int? { home.store.revision + home.refreshes }
+
     func render() -> ScreenContent {
         let favourites = home.store.favourites
         var content: [ScreenElement] = [.text("Favourites", style: .headline)]

@@ -8,6 +8,8 @@ struct PickFavouriteScreen: Screen, ProducesResult {
 
     let store: TodoStore
 
+    var contentRevision: Int? { store.revision }
+
     func render() -> ScreenContent {
         let candidates = store.todos.filter { !$0.favourite }
         var content: [ScreenElement] = [.text("Pick a todo to mark as a favourite.", style: .caption)]

@@ -4,6 +4,9 @@ import Switchyard
 struct ProfileScreen: Screen {
     let tabs: AuthenticatedCoordinator
 
+    /// The user's name never changes; the admin switch does.
+    var contentRevision: Int? { tabs.adminMode ? 1 : 0 }
+
     func render() -> ScreenContent {
         ScreenContent(
             title: "Profile",

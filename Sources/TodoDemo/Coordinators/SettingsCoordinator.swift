@@ -60,6 +60,9 @@ struct TestbedScreen: Screen {
     let title: String
     let color: String?
 
+    /// Fixed: it reads only its title and colour.
+    var contentRevision: Int? { 0 }
+
     func render() -> ScreenContent {
         ScreenContent(
             title: title, background: color,

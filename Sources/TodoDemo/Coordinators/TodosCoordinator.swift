@@ -61,6 +61,8 @@ final class TodosCoordinator: NavigationCoordinatable {
 struct TodoListScreen: Screen {
     let store: TodoStore
 
+    var contentRevision: Int? { store.revision }
+
     func render() -> ScreenContent {
         ScreenContent(
             title: "Todos",
@@ -80,6 +82,8 @@ struct TodoListScreen: Screen {
 struct TodoScreen: Screen {
     let store: TodoStore
     let id: String
+
+    var contentRevision: Int? { store.revision }
 
     func render() -> ScreenContent {
         guard let todo = store.todo(id) else {

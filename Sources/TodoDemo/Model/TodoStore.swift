@@ -1,7 +1,13 @@
 /// The todos of one session. Owned by the session's ``AppCoordinator``; screens read it when rendered.
 public final class TodoStore {
     /// The todos in order of creation.
-    public private(set) var todos: [Todo]
+    public private(set) var todos: [Todo] {
+        didSet { revision += 1 }
+    }
+
+    /// Counts every change of ``todos``: the screens that show them give it as their `contentRevision`, so an
+    /// unchanged list is not rendered again.
+    public private(set) var revision = 0
 
     /// The most todos a session holds (the store lives outside the navigation tree, so it bounds itself).
     public static let maxTodos = 100

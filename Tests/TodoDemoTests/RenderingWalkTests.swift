@@ -1,0 +1,45 @@
+import Switchyard
+import Testing
+import TodoDemo
+
+/// The property kept renderings rely on: the screens of the demo, and those of its twin written as data, give a
+/// `contentRevision` that moves whenever what they show does, so on random walks a document written from kept
+/// renderings is byte for byte one written afresh.
+@Suite("Kept renderings on random walks")
+struct RenderingWalkTests {
+    @Test(arguments: 0..<16)
+    func theDemosDocumentsAreTheOnesWrittenAfresh(seed: UInt64) throws {
+        try walk(TodoDemo.app, seed: seed)
+    }
+
+    @Test(arguments: 0..<16)
+    func theDataTwinsDocumentsAreTheOnesWrittenAfresh(seed: UInt64) throws {
+        try walk(try DataTwinTests.twin(), seed: seed)
+    }
+
+    private func walk(_ app: NavigationApp, seed: UInt64) throws {
+        var walker = DemoWalker(seed: seed)
+        let engine = try app.makeEngine()
+        let renderings = ScreenRenderings()
+        engine.screenRenderings = renderings
+        // As the server does: each commit's document is written (and its renderings kept) by the commit check.
+        engine.commitCheck = { engine in _ = engine.stateDocument() }
+        var reused = 0
+        for step in 0..<80 {
+            walker.move(engine)
+            let kept = renderings.count
+            let fromRenderings = String(decoding: engine.stateDocument(), as: UTF8.self)
+            engine.screenRenderings = nil
+            let afresh = String(decoding: engine.stateDocument(), as: UTF8.self)
+            engine.screenRenderings = renderings
+            guard fromRenderings == afresh else {
+                let at = zip(fromRenderings, afresh).prefix { $0 == $1 }.count
+                let around = String(fromRenderings.dropFirst(max(at - 80, 0)).prefix(160))
+                Issue.record("seed \(seed), step \(step) (\(walker.log.last ?? "")): differs at \(at): \(around)")
+                return
+            }
+            reused += kept
+        }
+        #expect(reused > 0, "the walk kept renderings to reuse")
+    }
+}
