@@ -18,6 +18,9 @@ struct MemorySuite {
         let rssBeforeBytes: Int
         let rssAfterBytes: Int
         let bytesPerSession: Double
+        /// Of the memory measured, the screens' renderings the sessions keep (bounded across sessions by
+        /// `maxRenderingBytes`, so their share per session falls as sessions grow); 0 in `engine` mode.
+        let renderingBytes: Int
         let seconds: Double
     }
 
@@ -49,11 +52,24 @@ struct MemorySuite {
         }
         let seconds = Double(Harness.now() - start) / 1e9
         let after = Self.residentBytes()
+        let renderingBytes = mode == .api ? try Self.renderingBytes(api) : 0
         withExtendedLifetime(engines) {}
         withExtendedLifetime(api) {}
         return Result(
             id: "memory.\(mode.rawValue)", mode: mode, sessions: count, rssBeforeBytes: before, rssAfterBytes: after,
-            bytesPerSession: Double(after - before) / Double(count), seconds: seconds)
+            bytesPerSession: Double(after - before) / Double(count), renderingBytes: renderingBytes, seconds: seconds)
+    }
+
+    /// The `switchyard_screen_rendering_bytes` gauge of `/metrics`.
+    private static func renderingBytes(_ api: SwitchyardAPI) throws -> Int {
+        let metrics = try api.handle(HTTPRequest(method: "GET", path: "/metrics"))
+        guard case .bytes(let body) = metrics.body else { throw BenchError("/metrics answered no body") }
+        let line = String(decoding: body, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("switchyard_screen_rendering_bytes ") }
+        guard let value = line.flatMap({ Int($0.split(separator: " ").last ?? "") }) else {
+            throw BenchError("/metrics has no switchyard_screen_rendering_bytes")
+        }
+        return value
     }
 
     /// `POST /api/sessions` then a transition that logs in and focuses the todos tab, through the handler.

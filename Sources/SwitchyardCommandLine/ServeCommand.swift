@@ -116,6 +116,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "Memory for the screens kept rendered between changes, across sessions, e.g. 8M; 0 renders every screen every time (env SWITCHYARD_MAX_RENDERINGS; default 8M)."
+    )
+    var maxRenderings: String?
+
+    @Option(
+        help:
             "sqlite (sessions survive restarts), postgres (several nodes share them; needs --database-url) or memory (env SWITCHYARD_STORE; default sqlite, postgres with a database URL)."
     )
     var store: String?
@@ -188,6 +194,7 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.sessionCreationsPerMinute = settings.sessionCreateRate
         apiConfiguration.unusedSessionTTL = settings.unusedSessionTTL
         apiConfiguration.maxDocumentBytes = settings.maxDocument
+        apiConfiguration.maxRenderingBytes = settings.maxRenderings
         apiConfiguration.maxFieldBytes = settings.maxField
         apiConfiguration.reconcileInterval = settings.reconcileInterval
         apiConfiguration.rollouts = settings.rollouts

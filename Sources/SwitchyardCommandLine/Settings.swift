@@ -34,6 +34,8 @@ struct Settings {
     var maxField = 4096
     /// nil: 64 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
     var maxHistory: Int?
+    /// The screens kept rendered across sessions (`SessionConfiguration.maxRenderingBytes`).
+    var maxRenderings = 8 << 20
     var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, limits: .standard)
     var reconcileInterval: Duration = .seconds(1)
     /// Which versions of each app new sessions get (`--rollout`, `SWITCHYARD_ROLLOUTS`).
@@ -126,6 +128,9 @@ struct Settings {
         }
         if let (text, source) = value(command.maxHistory, "max-history") {
             maxHistory = try Self.size(text, source, at: 0...(1 << 30))
+        }
+        if let (text, source) = value(command.maxRenderings, "max-renderings") {
+            maxRenderings = try Self.size(text, source, at: 0...(1 << 40))
         }
         try readStore(command, value)
     }
@@ -295,7 +300,7 @@ struct Settings {
             "firstRequestTimeout": "\(firstRequestTimeout)",
             "sessionCreateRate": "\(sessionCreateRate)", "unusedSessionTTL": "\(unusedSessionTTL)",
             "maxDocument": "\(maxDocument)", "maxField": "\(maxField)",
-            "maxHistory": "\(maxHistory.map(String.init) ?? "default")",
+            "maxHistory": "\(maxHistory.map(String.init) ?? "default")", "maxRenderings": "\(maxRenderings)",
             "store": "\(storeDescription)",
         ]
     }

@@ -186,6 +186,7 @@ def bad_flags(folder):
     for flags, expected in [(["--store", "disk"], "sqlite, postgres or memory"),
                             (["--durability", "fast"], "process or machine"),
                             (["--data-max-size", "1K"], "at least 1M"), (["--history-retention", "none"], "or all"),
+                            (["--max-renderings", "lots"], "must be a size such as 512K"),
                             (["--store", "postgres"], "needs --database-url"),
                             (["--database-url", "mysql://db/app"], "must be a postgresql:// URL"),
                             (["--store", "memory", "--database-url", "postgresql://db/app"], "choose one store"),

@@ -54,8 +54,10 @@ def memory_rows(parts):
         rows.append({
             "section": "memory", "id": result["id"], "label": f"RSS {label}", "value": value / KIB, "unit": "KiB",
             "detail": f"{result['sessions']:,} logged-in sessions on todos, "
-                      f"RSS {result['rssBeforeBytes'] / 2**20:.0f}→{result['rssAfterBytes'] / 2**20:.0f} MiB, "
-                      f"created in {result['seconds']:.1f} s",
+                      f"RSS {result['rssBeforeBytes'] / 2**20:.0f}→{result['rssAfterBytes'] / 2**20:.0f} MiB"
+                      + (f" (kept screen renderings {result['renderingBytes'] / 2**20:.1f} MiB in all)"
+                         if result.get("renderingBytes") else "")
+                      + f", created in {result['seconds']:.1f} s",
             "target": "≤ 10 KiB", "pass": value <= 10 * KIB,
         })
     return rows

@@ -142,3 +142,31 @@ final class InboxCoordinator: NavigationCoordinatable {
     }
 }
 // end snippet
+
+// snippet: coordinators-revision-declare
+/// The messages of a mailbox, counting every change.
+final class Mailbox {
+    private(set) var messages: [String] = [] {
+        didSet { revision += 1 }
+    }
+    private(set) var revision = 0
+    func receive(_ message: String) { messages.append(message) }
+}
+
+struct MailboxScreen: Screen {
+    let mailbox: Mailbox
+    var contentRevision: Int? { mailbox.revision }  // render() reads nothing else
+    func render() -> ScreenContent {
+        ScreenContent(
+            title: "Mail (\(mailbox.messages.count))",
+            content: [.list(mailbox.messages.map { ListRow(id: $0, title: $0) })])
+    }
+}
+
+final class MailCoordinator: NavigationCoordinatable {
+    let stack = NavigationStack(initial: \MailCoordinator.mail)
+    let mailbox = Mailbox()
+    @Root var mail = makeMail
+    func makeMail() -> MailboxScreen { MailboxScreen(mailbox: mailbox) }
+}
+// end snippet

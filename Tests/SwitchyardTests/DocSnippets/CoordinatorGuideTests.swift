@@ -97,3 +97,17 @@ import Testing
         try inbox.send(FlowEvent(name: "archive"))
     }
 }
+
+@Test func aScreenWithARevisionIsRenderedAgainOnlyWhenItMoves() throws {
+    // snippet: coordinators-revision-use
+    let coordinator = MailCoordinator()
+    let engine = try NavigationEngine(root: coordinator)
+    engine.screenRenderings = ScreenRenderings()  // the server gives every session's engine one
+    _ = engine.stateDocument()  // renders the mailbox and keeps its JSON
+    _ = engine.stateDocument()  // same revision: the kept JSON, render() is not called
+    coordinator.mailbox.receive("Hello")
+    let document = engine.stateDocument()  // the revision moved: rendered again, "Mail (1)"
+    // end snippet
+    #expect(String(decoding: document, as: UTF8.self).contains("Mail (1)"))
+    #expect(engine.screenRenderings?.count == 1)
+}
