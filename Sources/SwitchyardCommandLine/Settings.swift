@@ -212,7 +212,8 @@ struct Settings {
         guard let value = Int(digits), value >= 0, value <= range.upperBound / scale, range.contains(value * scale)
         else {
             let least = range.lowerBound >= 1 << 20 ? "\(range.lowerBound >> 20)M" : "\(range.lowerBound)"
-            throw ValidationError("\(source) must be a size such as 512K, 64M or 4G (at least \(least))")
+            let bound = range.lowerBound > 0 ? " (at least \(least))" : ""
+            throw ValidationError("\(source) must be a size such as 512K, 64M or 4G\(bound)")
         }
         return value * scale
     }

@@ -6,10 +6,10 @@ import Synchronization
 /// Each session's engine keeps the renderings of its last document, so that its next change writes again only the
 /// screens that changed. Past ``maxBytes``, the renderings of the sessions whose documents were written longest ago
 /// are dropped: such a session renders every screen for its next document, as without renderings, and keeps them
-/// again from then on. A session that leaves memory leaves its renderings with its engine.
-final class RenderingBudget: Sendable {
+/// again from then on. A session that leaves memory frees its renderings with its engine, and they leave the count.
+package final class RenderingBudget: Sendable {
     /// The most bytes all kept renderings may hold; 0 keeps none.
-    let maxBytes: Int
+    package let maxBytes: Int
     private let state = Mutex(State())
 
     private struct State {
@@ -22,34 +22,47 @@ final class RenderingBudget: Sendable {
     }
 
     private struct Entry {
-        /// Weak: an engine that left memory takes its renderings along (its bytes are counted until their turn).
+        /// Weak: an engine that left memory frees its renderings (which then leave, ``released(_:)``).
         weak var renderings: ScreenRenderings?
         var bytes: Int
         var stamp: Int
     }
 
-    init(maxBytes: Int) {
+    package init(maxBytes: Int) {
         self.maxBytes = maxBytes
     }
 
     /// About how many bytes the kept renderings hold now.
-    var bytes: Int {
+    package var bytes: Int {
         state.withLock { $0.bytes }
     }
 
-    /// Renderings for a new engine, within this budget; nil when it keeps none.
-    func makeRenderings() -> ScreenRenderings? {
-        guard maxBytes > 0 else { return nil }
-        return ScreenRenderings { [weak self] renderings in self?.used(renderings) }
+    /// How many renderings are counted, and how many uses the list holds (for tests: both stay bounded).
+    package var bookkeeping: (renderings: Int, uses: Int) {
+        state.withLock { ($0.entries.count, $0.uses.count) }
     }
 
-    /// `renderings` were just replaced: they become the most recent, and the oldest go while the total is over.
+    /// Renderings for a new engine, within this budget; nil when it keeps none.
+    package func makeRenderings() -> ScreenRenderings? {
+        guard maxBytes > 0 else { return nil }
+        return ScreenRenderings(
+            onUpdate: { [weak self] renderings in self?.used(renderings) },
+            onRelease: { [weak self] id in self?.released(id) })
+    }
+
+    /// `renderings` were just replaced (or dropped): they become the most recent, and the oldest go while the total
+    /// is over. Renderings that hold nothing are not counted at all.
     private func used(_ renderings: ScreenRenderings) {
         let bytes = renderings.bytes
         let id = ObjectIdentifier(renderings)
         let dropped = state.withLock { state in
+            state.bytes -= state.entries[id]?.bytes ?? 0
+            guard bytes > 0 else {
+                state.entries[id] = nil
+                return [ScreenRenderings]()
+            }
             state.clock += 1
-            state.bytes += bytes - (state.entries[id]?.bytes ?? 0)
+            state.bytes += bytes
             state.entries[id] = Entry(renderings: renderings, bytes: bytes, stamp: state.clock)
             state.uses.append((id, state.clock))
             let dropped = Self.dropOldest(&state, over: maxBytes)
@@ -58,6 +71,13 @@ final class RenderingBudget: Sendable {
         }
         // Outside the budget's lock: each set of renderings has its own.
         for renderings in dropped { renderings.removeAll() }
+    }
+
+    /// Renderings freed with their engine: their bytes are no longer held.
+    private func released(_ id: ObjectIdentifier) {
+        state.withLock { state in
+            if let entry = state.entries.removeValue(forKey: id) { state.bytes -= entry.bytes }
+        }
     }
 
     private static func dropOldest(_ state: inout State, over maxBytes: Int) -> [ScreenRenderings] {
@@ -73,9 +93,11 @@ final class RenderingBudget: Sendable {
         return dropped
     }
 
-    /// Forgets the uses that a later use of the same renderings replaced, once they are most of the list.
+    /// Forgets the uses already dropped, and those that a later use of the same renderings replaced, once they are
+    /// most of the list.
     private static func compact(_ state: inout State) {
-        guard state.uses.count - state.head > 2 * state.entries.count + 64 else { return }
+        let waiting = state.uses.count - state.head
+        guard waiting > 2 * state.entries.count + 64 || state.head > max(64, waiting) else { return }
         let entries = state.entries
         state.uses = state.uses[state.head...].filter { entries[$0.id]?.stamp == $0.stamp }
         state.head = 0

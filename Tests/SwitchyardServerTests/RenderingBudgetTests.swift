@@ -1,5 +1,7 @@
 import Switchyard
+import SwitchyardSessions
 import Testing
+import TodoDemo
 
 /// The screens' renderings the sessions keep (`SessionConfiguration.maxRenderingBytes`): bounded across sessions,
 /// shown in the metrics, and never in what a client reads.
@@ -58,5 +60,55 @@ struct RenderingBudgetTests {
         let list = kept[kept.count - 3]["visible"]?["screen"]?["content"]?.array?.first?["rows"]?.array
         #expect(list?.first { $0["id"] == "buy-milk" }?["icon"] == "star.fill")
         #expect(kept.last?["tree"]?.jsonString.contains(#""isOn":true"#) == true)
+    }
+
+    /// Engines of the demo that take turns writing documents, each with renderings from `budget`.
+    private func engines(_ count: Int, _ budget: RenderingBudget) throws -> [NavigationEngine] {
+        try (0..<count).map { _ in
+            let engine = try TodoDemo.app.makeEngine()
+            engine.screenRenderings = budget.makeRenderings()
+            return engine
+        }
+    }
+
+    @Test func aBudgetTakenInTurnsKeepsItsBookkeepingBounded() throws {
+        let one = try TodoDemo.app.makeEngine()
+        one.screenRenderings = ScreenRenderings()
+        _ = one.stateDocument()
+        let size = try #require(one.screenRenderings?.bytes)
+        // Room for two of three engines: each document brings one back and drops the oldest.
+        let budget = RenderingBudget(maxBytes: 2 * size + size / 2)
+        let engines = try engines(3, budget)
+        for round in 0..<2_000 {
+            _ = engines[round % 3].stateDocument()
+        }
+        #expect(budget.bytes <= budget.maxBytes)
+        #expect(budget.bookkeeping.renderings == 2)
+        #expect(budget.bookkeeping.uses < 200, "\(budget.bookkeeping.uses) uses listed")
+        // Renderings larger than the whole budget drop themselves, and leave nothing listed.
+        let small = RenderingBudget(maxBytes: size / 2)
+        let alone = try self.engines(1, small)[0]
+        for _ in 0..<500 { _ = alone.stateDocument() }
+        #expect(small.bytes == 0 && alone.screenRenderings?.bytes == 0)
+        #expect(small.bookkeeping.renderings == 0 && small.bookkeeping.uses < 200)
+    }
+
+    @Test func renderingsFreedWithTheirEngineLeaveTheCount() throws {
+        let budget = RenderingBudget(maxBytes: 1 << 20)
+        var engines = try engines(5, budget)
+        for engine in engines { _ = engine.stateDocument() }
+        #expect(budget.bookkeeping.renderings == 5 && budget.bytes > 0)
+        engines.removeAll()
+        #expect(budget.bookkeeping.renderings == 0)
+        #expect(budget.bytes == 0)
+    }
+
+    @Test func renderingsDroppedByTheirEngineLeaveTheCount() throws {
+        let budget = RenderingBudget(maxBytes: 1 << 20)
+        let engine = try engines(1, budget)[0]
+        _ = engine.stateDocument()
+        #expect(budget.bytes > 0)
+        engine.screenRenderings?.removeAll()
+        #expect(budget.bytes == 0 && budget.bookkeeping.renderings == 0)
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One navigation state machine: a tree of coordinators, the routes they took, and a version.
 ///
 /// The engine owns the coordinators in its tree. Every operation runs in a transaction: it commits fully (the version
@@ -44,6 +46,10 @@ public final class NavigationEngine {
     /// Where state documents keep their screens' renderings for the next document; nil (the default): every
     /// document renders and writes every screen. See ``ScreenRenderings``.
     public var screenRenderings: ScreenRenderings?
+    /// Which kept renderings this engine may reuse: those written with this number. Unique across engines, and
+    /// taken anew whenever item ids may be given again (``forgetRenderings()``).
+    var renderingEpoch = NavigationEngine.newRenderingEpoch()
+    private static let renderingEpochs = Atomic<Int>(0)
 
     /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
     /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and
@@ -128,7 +134,7 @@ public final class NavigationEngine {
                     try commitCheck(self)
                 } catch {
                     storage = snapshot
-                    screenRenderings?.removeAll()  // the check rendered items whose ids will be given again
+                    forgetRenderings()  // the check rendered items whose ids will be given again
                     finished.undo.reversed().forEach { $0() }
                     refusedByCommitCheck = true
                     throw error
@@ -137,6 +143,16 @@ public final class NavigationEngine {
         }
         afterCommit(finished, cause: commitCause)
         return result
+    }
+
+    /// Makes every kept rendering unusable (item ids may be given again to other screens) and drops them.
+    func forgetRenderings() {
+        renderingEpoch = Self.newRenderingEpoch()
+        screenRenderings?.removeAll()
+    }
+
+    private static func newRenderingEpoch() -> Int {
+        renderingEpochs.add(1, ordering: .relaxed).newValue
     }
 
     /// Marks the running transaction as having changed the tree.

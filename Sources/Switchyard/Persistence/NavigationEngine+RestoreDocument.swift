@@ -128,7 +128,7 @@ extension NavigationEngine {
         let persistentRoot = rootCoordinator as? any PersistentCoordinator
         let rootData = try? persistentRoot?.savedState()
         // The document's ids may name other screens than the ones rendered last.
-        screenRenderings?.removeAll()
+        forgetRenderings()
         do {
             try restoreTree(snapshot, document)
         } catch {

@@ -68,7 +68,7 @@ extension NavigationEngine {
         }
         writer.endObject()
         writer.key("tree")
-        writeNode(storage.rootNode, &screens, into: &writer)
+        writeNode(storage.rootNode, screens: &screens, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
         if let pending = storage.pendingRoute { writer.member("pendingRoute", pending.json) }
         writer.member("nextId", storage.nextID)
@@ -98,7 +98,7 @@ extension NavigationEngine {
         (try? JSONValue(parsing: stateDocument())) ?? .null
     }
 
-    private func writeNode(_ nodeID: NodeID, _ screens: inout DocumentScreens, into writer: inout JSONWriter) {
+    private func writeNode(_ nodeID: NodeID, screens: inout DocumentScreens, into writer: inout JSONWriter) {
         guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
             writer.null()
             return
@@ -107,11 +107,11 @@ extension NavigationEngine {
         node.writeIdentity(into: &writer)
         if let root = node.root {
             writer.key("root")
-            writeEntry(root, owner: nodeID, tabItem: nil, &screens, into: &writer)
+            writeEntry(root, owner: nodeID, tabItem: nil, screens: &screens, into: &writer)
         }
         writer.key("stack")
         writer.beginArray()
-        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, &screens, into: &writer) }
+        for item in node.stack { writeEntry(item, owner: nodeID, tabItem: nil, screens: &screens, into: &writer) }
         writer.endArray()
         var decoration = Decoration()
         coordinator.customize(&decoration)
@@ -122,7 +122,7 @@ extension NavigationEngine {
             for tab in node.tabs {
                 var item = table.routes[tab.route]?.makeTabItem(owner: coordinator)
                 if let badge = decoration.badges[tab.route] { item?.badge = badge }
-                writeEntry(tab, owner: nodeID, tabItem: item, &screens, into: &writer)
+                writeEntry(tab, owner: nodeID, tabItem: item, screens: &screens, into: &writer)
             }
             writer.endArray()
             if let selected = node.baseEntry {
@@ -142,7 +142,7 @@ extension NavigationEngine {
     }
 
     private func writeEntry(
-        _ entry: EntryState, owner: NodeID, tabItem: TabItem?, _ screens: inout DocumentScreens,
+        _ entry: EntryState, owner: NodeID, tabItem: TabItem?, screens: inout DocumentScreens,
         into writer: inout JSONWriter
     ) {
         writer.beginObject()
@@ -167,7 +167,7 @@ extension NavigationEngine {
             }
         case .coordinator(let child):
             writer.key("coordinator")
-            writeNode(child, &screens, into: &writer)
+            writeNode(child, screens: &screens, into: &writer)
         }
         writer.endObject()
     }
@@ -177,7 +177,9 @@ extension NavigationEngine {
     private func screenJSON(_ itemID: ItemID, owner: NodeID, _ screens: inout DocumentScreens) -> [UInt8] {
         guard let screen = storage.items[itemID]?.screen else { return Array("null".utf8) }
         let revision = screen.contentRevision
-        if let revision, let kept = screens.kept[itemID], kept.owner == owner, kept.revision == revision {
+        if let revision, let kept = screens.kept[itemID], kept.epoch == renderingEpoch, kept.owner == owner,
+            kept.revision == revision
+        {
             screens.written[itemID] = kept
             return kept.json
         }
@@ -185,7 +187,8 @@ extension NavigationEngine {
         write(screen.render(), itemID, owner: owner, into: &writer)
         let json = writer.bytes
         // Without a revision it is kept for this document only (the top screen is written twice).
-        screens.written[itemID] = ScreenRendering(owner: owner, revision: revision ?? 0, json: json)
+        screens.written[itemID] = ScreenRendering(
+            epoch: renderingEpoch, owner: owner, revision: revision ?? 0, json: json)
         if revision == nil { screens.unkept.append(itemID) }
         return json
     }

@@ -8,24 +8,35 @@ import Synchronization
 /// rendered and written for every document, as without renderings. The document is byte for byte the one written
 /// without renderings. Only the screens of the last document are kept: an item that left the tree leaves its
 /// rendering. A transaction that is rolled back after its commit check wrote a document, or a restore, drops them
-/// all (item ids may be given again then).
+/// all (item ids may be given again then); a rendering is only ever reused by the engine that wrote it, in the
+/// same stretch between such events, so renderings moved to another engine are written again, never shown stale.
 ///
 /// The renderings are safe to drop from any thread (``removeAll()``): that is how an owner bounds the memory many
-/// engines' renderings take together (``bytes``, and the `onUpdate` closure). An engine without renderings (the
-/// default) keeps nothing.
+/// engines' renderings take together (``bytes``, and the `onUpdate` and `onRelease` closures). An engine without
+/// renderings (the default) keeps nothing.
 public final class ScreenRenderings: Sendable {
     private let state = Mutex(State())
     private let onUpdate: @Sendable (ScreenRenderings) -> Void
+    private let onRelease: @Sendable (ObjectIdentifier) -> Void
 
     private struct State {
         var entries: [ItemID: ScreenRendering] = [:]
         var bytes = 0
     }
 
-    /// Creates an empty set of renderings; `onUpdate` is called (on the engine's thread, with no lock held) after
-    /// each document replaced them, for example to account their ``bytes``.
-    public init(onUpdate: @escaping @Sendable (ScreenRenderings) -> Void = { _ in }) {
+    /// Creates an empty set of renderings. `onUpdate` is called (with no lock held) after each document replaced
+    /// them and after they were dropped, for example to account their ``bytes``; `onRelease`, with their identity,
+    /// when they are freed.
+    public init(
+        onUpdate: @escaping @Sendable (ScreenRenderings) -> Void = { _ in },
+        onRelease: @escaping @Sendable (ObjectIdentifier) -> Void = { _ in }
+    ) {
         self.onUpdate = onUpdate
+        self.onRelease = onRelease
+    }
+
+    deinit {
+        onRelease(ObjectIdentifier(self))
     }
 
     /// About how many bytes the kept renderings hold.
@@ -40,10 +51,14 @@ public final class ScreenRenderings: Sendable {
 
     /// Drops every rendering: the next document renders and writes every screen. Safe from any thread.
     public func removeAll() {
-        state.withLock { state in
-            state.entries = [:]
-            state.bytes = 0
+        let held = state.withLock { state in
+            defer {
+                state.entries = [:]
+                state.bytes = 0
+            }
+            return state.bytes
         }
+        if held > 0 { onUpdate(self) }
     }
 
     /// The renderings as they are now, for one document to read.
@@ -64,6 +79,8 @@ public final class ScreenRenderings: Sendable {
 
 /// One screen's JSON as a document last wrote it, with the revision it was written at.
 struct ScreenRendering: Sendable {
+    /// The engine's rendering epoch it was written in (``NavigationEngine/renderingEpoch``): reused only in it.
+    let epoch: Int
     /// The coordinator whose entry the item is (its actions name it).
     let owner: NodeID
     /// The screen's ``Screen/contentRevision`` when it was rendered.
