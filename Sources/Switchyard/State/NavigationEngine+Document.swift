@@ -61,6 +61,7 @@ extension NavigationEngine {
         if let top {
             // The top screen appears twice (here and in the tree): it is rendered once.
             let json = screenJSON(top.entry.id, owner: top.owner, &screens)
+            screens.top = (top.entry.id, json)
             writer.member("coordinator", top.owner.description)
             writer.member("item", top.entry.id.description)
             writer.key("screen")
@@ -75,7 +76,6 @@ extension NavigationEngine {
         // A document written inside a running transaction (app code asking for it) shows a state that may yet be
         // rolled back: its renderings are not kept.
         if let screenRenderings, journal == nil {
-            for item in screens.unkept { screens.written[item] = nil }
             screenRenderings.replace(with: screens.written)
         }
     }
@@ -158,8 +158,8 @@ extension NavigationEngine {
         switch entry.content {
         case .screen:
             writer.key("screen")
-            if let json = screens.written[entry.id]?.json {
-                writer.raw(json)
+            if let top = screens.top, top.item == entry.id {
+                writer.raw(top.json)
             } else if screens.keeps, storage.items[entry.id]?.screen?.contentRevision != nil {
                 writer.raw(screenJSON(entry.id, owner: owner, &screens))
             } else {
@@ -172,8 +172,8 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    /// The JSON of the screen item `itemID` shows, noted in `screens`: its kept rendering while the screen's revision
-    /// is the one it was written at, else rendered now (kept when the screen has a revision).
+    /// The JSON of the screen item `itemID` shows: its kept rendering while the screen's revision is the one it was
+    /// written at, else rendered now. With renderings, one with a revision is noted in `screens` to keep.
     private func screenJSON(_ itemID: ItemID, owner: NodeID, _ screens: inout DocumentScreens) -> [UInt8] {
         guard let screen = storage.items[itemID]?.screen else { return Array("null".utf8) }
         let revision = screen.contentRevision
@@ -183,13 +183,13 @@ extension NavigationEngine {
             screens.written[itemID] = kept
             return kept.json
         }
-        var writer = JSONWriter(capacity: 1024)
+        var writer = JSONWriter(capacity: 2048)
         write(screen.render(), itemID, owner: owner, into: &writer)
         let json = writer.bytes
-        // Without a revision it is kept for this document only (the top screen is written twice).
-        screens.written[itemID] = ScreenRendering(
-            epoch: renderingEpoch, owner: owner, revision: revision ?? 0, json: json)
-        if revision == nil { screens.unkept.append(itemID) }
+        if screens.keeps, let revision {
+            screens.written[itemID] = ScreenRendering(
+                epoch: renderingEpoch, owner: owner, revision: revision, json: json)
+        }
         return json
     }
 
@@ -269,10 +269,10 @@ private struct DocumentScreens {
     let kept: [ItemID: ScreenRendering]
     /// Whether the engine keeps renderings: the screens with a revision are then written once as bytes, to keep.
     let keeps: Bool
-    /// This document's screens written as bytes so far: those to keep, and the top one (written twice).
+    /// The renderings to keep: this document's screens that have a revision, so far.
     var written: [ItemID: ScreenRendering] = [:]
-    /// The screens in `written` without a revision, which are not kept.
-    var unkept: [ItemID] = []
+    /// The top screen's JSON, written once and copied into the tree.
+    var top: (item: ItemID, json: [UInt8])?
 
     init(kept: [ItemID: ScreenRendering]?) {
         self.kept = kept ?? [:]
