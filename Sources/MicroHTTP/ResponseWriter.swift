@@ -11,11 +11,12 @@ enum ResponseWriter {
     /// Block size MHD asks event-stream readers to fill.
     static let streamBlockSize = 16 * 1024
 
+    /// Queues `response`; the caller has told the connection table that the request is answered (its deadline
+    /// stops), once: the table's lock is shared by every worker thread.
     static func queue(
         _ response: HTTPResponse, context: ConnectionContext, connection: OpaquePointer, core: ServerCore,
         close: Bool
     ) -> MHD_Result {
-        core.connections.answered(context)
         var response = response
         if !(100...599).contains(response.status) {
             core.logger.error("handler returned an invalid status", metadata: ["status": "\(response.status)"])

@@ -210,6 +210,7 @@ final class ServerCore: Sendable {
         -> MHD_Result
     {
         let response = HTTPResponse.problem(status: status, title: title, detail: detail)
+        connections.answered(context)
         return ResponseWriter.queue(response, context: context, connection: connection, core: self, close: true)
     }
 

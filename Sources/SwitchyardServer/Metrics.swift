@@ -132,7 +132,7 @@ final class Metrics: Sendable {
         text += "# TYPE switchyard_change_conflicts_total counter\n"
         text += "switchyard_change_conflicts_total \(session.conflicts)\n"
         text += "# HELP switchyard_screen_rendering_bytes Bytes of screens' JSON kept for the next documents of the "
-        text += "sessions changed last (bounded by SessionConfiguration.maxRenderingBytes).\n"
+        text += "sessions whose documents were written last (bounded by SessionConfiguration.maxRenderingBytes).\n"
         text += "# TYPE switchyard_screen_rendering_bytes gauge\nswitchyard_screen_rendering_bytes \(renderingBytes)\n"
         text += "# HELP switchyard_store_failures_total Failed writes and reads of the durable store.\n"
         text +=

@@ -53,9 +53,11 @@ package final class RenderingBudget: Sendable {
     /// `renderings` were just replaced (or dropped): they become the most recent, and the oldest go while the total
     /// is over. Renderings that hold nothing are not counted at all.
     private func used(_ renderings: ScreenRenderings) {
-        let bytes = renderings.bytes
         let id = ObjectIdentifier(renderings)
         let dropped = state.withLock { state in
+            // Read under this lock: a drop by another thread and a replace by the engine's are counted in order.
+            // (The renderings' own lock is never held while they call here, so the two locks never cross.)
+            let bytes = renderings.bytes
             state.bytes -= state.entries[id]?.bytes ?? 0
             guard bytes > 0 else {
                 state.entries[id] = nil

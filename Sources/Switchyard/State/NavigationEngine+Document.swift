@@ -60,7 +60,9 @@ extension NavigationEngine {
         var screens = DocumentScreens(kept: screenRenderings?.entries)
         if let top {
             // The top screen appears twice (here and in the tree): it is rendered once.
-            let json = screenJSON(top.entry.id, owner: top.owner, &screens)
+            let screen = storage.items[top.entry.id]?.screen
+            let json = screenJSON(
+                top.entry.id, screen, revision: screen?.contentRevision, owner: top.owner, &screens)
             screens.top = (top.entry.id, json)
             writer.member("coordinator", top.owner.description)
             writer.member("item", top.entry.id.description)
@@ -160,8 +162,10 @@ extension NavigationEngine {
             writer.key("screen")
             if let top = screens.top, top.item == entry.id {
                 writer.raw(top.json)
-            } else if screens.keeps, storage.items[entry.id]?.screen?.contentRevision != nil {
-                writer.raw(screenJSON(entry.id, owner: owner, &screens))
+            } else if screens.keeps, let screen = storage.items[entry.id]?.screen,
+                let revision = screen.contentRevision
+            {
+                writer.raw(screenJSON(entry.id, screen, revision: revision, owner: owner, &screens))
             } else {
                 writeScreen(entry.id, owner: owner, into: &writer)
             }
@@ -172,11 +176,13 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    /// The JSON of the screen item `itemID` shows: its kept rendering while the screen's revision is the one it was
-    /// written at, else rendered now. With renderings, one with a revision is noted in `screens` to keep.
-    private func screenJSON(_ itemID: ItemID, owner: NodeID, _ screens: inout DocumentScreens) -> [UInt8] {
-        guard let screen = storage.items[itemID]?.screen else { return Array("null".utf8) }
-        let revision = screen.contentRevision
+    /// The JSON of `screen`, which item `itemID` shows, at `revision` (its `contentRevision`, read once): its kept
+    /// rendering while that revision is the one it was written at, else rendered now. With renderings, one with a
+    /// revision is noted in `screens` to keep.
+    private func screenJSON(
+        _ itemID: ItemID, _ screen: (any Screen)?, revision: Int?, owner: NodeID, _ screens: inout DocumentScreens
+    ) -> [UInt8] {
+        guard let screen else { return Array("null".utf8) }
         if let revision, let kept = screens.kept[itemID], kept.epoch == renderingEpoch, kept.owner == owner,
             kept.revision == revision
         {

@@ -54,7 +54,8 @@ final class HomeCoordinator: NavigationCoordinatable, PersistentCoordinator {
 struct FavouritesScreen: Screen {
     let home: HomeCoordinator
 
-    /// Both counts only grow: their sum changes whenever either does.
+    /// Both counts only grow (a restore may set them back, but a restore drops the kept renderings): their sum
+    /// changes whenever either does.
     var contentRevision: Int? { home.store.revision + home.refreshes }
 
     func render() -> ScreenContent {
