@@ -99,8 +99,10 @@ extension SwitchyardAPI {
     }
 
     /// How many times a request runs on a session that keeps leaving memory while it waits (then 503
-    /// `sessionReloading`).
-    static let movedAttempts = 3
+    /// `sessionReloading`). Each try waits behind the requests already queued on the copy read back, so on a loaded
+    /// machine a burst of reloads can end several copies in a row: with 3 tries, a reload every 5 ms under a full
+    /// test run answered 1 request in 200 so. A bound stays, so that reloads without end cannot hold a request.
+    static let movedAttempts = 8
 
     /// Runs `body` on session `id` (`first`, or looked up with the idempotency `key`), and again on the session
     /// read back when it left memory while `body` waited for it (a reload of its app, an admin change, an eviction):
