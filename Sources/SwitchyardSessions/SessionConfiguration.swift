@@ -34,8 +34,8 @@ public struct SessionConfiguration: Sendable {
     /// (``ChangeRefusal/documentTooLarge(bytes:limit:)``) and nothing is applied.
     public var maxDocumentBytes: Int = 256 * 1024
     /// The most bytes the sessions' kept screen renderings take together (``ScreenRenderings``): a change writes
-    /// again only the screens it changed, in the sessions whose documents were written most recently. 0 keeps none: every document
-    /// renders every screen.
+    /// again only the screens it changed, in the sessions whose documents were written most recently. 0 keeps none:
+    /// every document renders every screen.
     public var maxRenderingBytes: Int = 8 << 20
     /// The most bytes of state documents a reconnecting stream is replayed; one that missed more gets the current
     /// state instead, as a subscriber that falls behind does. Keep it well under the transport's stream backlog.

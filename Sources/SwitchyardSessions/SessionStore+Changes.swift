@@ -33,10 +33,10 @@ extension SessionStore {
     /// read says the copy is current (behind, it is taken as a conflict).
     ///
     /// A change that may run ahead of the store (``mayRunAhead(_:_:)``) releases the lock once its write is queued
-    /// (``SessionArchive/submit(_:after:)``), and is answered once the write is durable; the session's next change runs on
-    /// it meanwhile. A write that fails fails every later one of its session (each builds on the version before):
-    /// the copy ends, and the changes that ran ahead run again on the session read back. Whatever else is answered
-    /// on versions in flight (a refusal, a change without a write) waits for them.
+    /// (``SessionArchive/submit(_:after:)``), and is answered once the write is durable; the session's next change
+    /// runs on it meanwhile. A write that fails fails every later one of its session (each builds on the version
+    /// before): the copy ends, and the changes that ran ahead run again on the session read back. Whatever else is
+    /// answered on versions in flight (a refusal, a change without a write) waits for them.
     package func change(
         _ session: Session, _ request: ChangeRequest, render: (ChangeOutcome) -> SessionReply
     ) -> SessionReply {
