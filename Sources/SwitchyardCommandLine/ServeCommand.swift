@@ -97,6 +97,12 @@ struct ServeCommand: ParsableCommand {
     var sessionCreateRate: String?
 
     @Option(
+        help:
+            "Definition checks (POST /api/definitions/check, no token) one client address may ask for per minute; 0: no limit (env SWITCHYARD_DEFINITION_CHECK_RATE; default 30)."
+    )
+    var definitionCheckRate: String?
+
+    @Option(
         help: "Lifetime of a session no request used after creating it (env SWITCHYARD_UNUSED_SESSION_TTL; default 2m)."
     )
     var unusedSessionTtl: String?
@@ -192,6 +198,7 @@ struct ServeCommand: ParsableCommand {
         apiConfiguration.corsOrigin = settings.corsOrigin
         apiConfiguration.adminToken = settings.adminToken
         apiConfiguration.sessionCreationsPerMinute = settings.sessionCreateRate
+        apiConfiguration.definitionChecksPerMinute = settings.definitionCheckRate
         apiConfiguration.unusedSessionTTL = settings.unusedSessionTTL
         apiConfiguration.maxDocumentBytes = settings.maxDocument
         apiConfiguration.maxRenderingBytes = settings.maxRenderings

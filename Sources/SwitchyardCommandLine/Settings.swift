@@ -29,6 +29,7 @@ struct Settings {
     var requestTimeout: Duration = .seconds(30)
     var firstRequestTimeout: Duration = .seconds(5)
     var sessionCreateRate = 60
+    var definitionCheckRate = 30
     var unusedSessionTTL: Duration = .seconds(2 * 60)
     var maxDocument = 256 * 1024
     var maxField = 4096
@@ -116,6 +117,9 @@ struct Settings {
         }
         if let (text, source) = value(command.sessionCreateRate, "session-create-rate") {
             sessionCreateRate = try Self.number(text, source, in: 0...1_000_000) ?? sessionCreateRate
+        }
+        if let (text, source) = value(command.definitionCheckRate, "definition-check-rate") {
+            definitionCheckRate = try Self.number(text, source, in: 0...1_000_000) ?? definitionCheckRate
         }
         if let (text, source) = value(command.unusedSessionTtl, "unused-session-ttl") {
             unusedSessionTTL = try Self.duration(text, source)
@@ -299,7 +303,8 @@ struct Settings {
             "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
             "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
             "firstRequestTimeout": "\(firstRequestTimeout)",
-            "sessionCreateRate": "\(sessionCreateRate)", "unusedSessionTTL": "\(unusedSessionTTL)",
+            "sessionCreateRate": "\(sessionCreateRate)", "definitionCheckRate": "\(definitionCheckRate)",
+            "unusedSessionTTL": "\(unusedSessionTTL)",
             "maxDocument": "\(maxDocument)", "maxField": "\(maxField)",
             "maxHistory": "\(maxHistory.map(String.init) ?? "default")", "maxRenderings": "\(maxRenderings)",
             "store": "\(storeDescription)",

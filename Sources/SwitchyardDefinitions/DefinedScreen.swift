@@ -25,13 +25,21 @@ struct DefinedScreen: Screen {
         readsTree ? nil : owner.context.data.revision
     }
 
+    /// The screen from the context of the moment; its templates share one ``RenderBudget``, and a rendering that
+    /// runs out of it is marked (``ScreenContent/failure``), so that no version shows it cut short.
     func render() -> ScreenContent {
         let scope = owner.templateContext(["input": input ?? .null]).binding(definition.bindings)
-        return ScreenContent(
+        var content = ScreenContent(
             title: definition.title.render(scope), background: definition.background?.render(scope),
             content: definition.content.flatMap { entry in
                 entry.when?.holds(in: scope) == false ? [] : render(entry.element, scope)
             })
+        if scope.budget.exceeded {
+            content.failure = ScreenRenderingFailure(
+                reason: "the screen '\(definition.name)' needs more than \(RenderBudget.steps) template steps "
+                    + "or \(RenderBudget.bytes >> 20) MiB of text")
+        }
+        return content
     }
 
     private func render(_ element: ElementDefinition, _ scope: TemplateContext) -> [ScreenElement] {

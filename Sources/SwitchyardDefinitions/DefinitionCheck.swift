@@ -21,6 +21,8 @@ struct DefinitionCheck {
         check.names()
         check.routes()
         check.coordinatorReferences()
+        // Before anything renders a screen (the engine's check does): a screen past its budget is not rendered.
+        check.renderingBudgets()
         guard !check.found.contains(where: { $0.severity == .error }) else { return check.found }
         check.startLoops()
         check.reachability()
@@ -444,6 +446,23 @@ struct DefinitionCheck {
                         didYouMean(icon.text, PageIcons.names))
                 }
             }
+        }
+    }
+
+    /// Screens whose templates can ask for more work than a rendering's budget: sections nested over lists ask for
+    /// the product of the lists' lengths. Estimated at the lengths ``RenderingEstimate`` assumes; a screen past
+    /// the budget at run time is refused anyway (``RenderBudget``), but one past it here would be at ordinary sizes.
+    private mutating func renderingBudgets() {
+        for screen in definition.screens {
+            let steps = RenderingEstimate.steps(screen)
+            guard steps > Double(RenderBudget.steps) else { continue }
+            let shown = steps < 1e15 ? String(Int(steps)) : String(format: "%.1e", steps)
+            error(
+                "renderingBudget", Pointer.append("/screens", screen.name),
+                "rendering the screen '\(screen.name)' can take \(shown) template steps, more than its budget of "
+                    + "\(RenderBudget.steps) (sections counted as lists of \(Int(RenderingEstimate.sectionLength)), "
+                    + "bound lists as \(Int(RenderingEstimate.listLength)) rows)",
+                "nest fewer sections: each one over a list multiplies the work of what it holds")
         }
     }
 

@@ -1,50 +1,41 @@
 import Foundation
-import Mustache
 import Switchyard
 
 /// Text with `{{…}}` tags (Mustache, rendered as plain text: nothing is HTML-escaped), rendered with the context of
 /// the moment: `input` (the route's input), `data` (the session's data), `item` (a list row's element), `payload`
 /// and `fields` (a flow event's), `link` (a deep link's parameters), `result` (a delivered result).
+///
+/// Parsed once, when the definition is read (``MustacheParser``), within ``maxLength`` bytes and
+/// ``maxSectionDepth`` nested sections; rendered (``MustacheRenderer``) within the context's ``RenderBudget``.
 struct Template: Sendable, Hashable {
     let text: String
-    private let compiled: MustacheTemplate?
+    /// The parsed template; nil for text without tags.
+    private let nodes: [MustacheNode]?
     /// The context path when the whole text is one tag (`{{data.user}}`): its value is taken as JSON, not as text.
     let wholePath: String?
 
     /// Text without tags, as it is.
     init(literal text: String) {
         self.text = text
-        compiled = nil
+        nodes = nil
         wholePath = nil
     }
 
-    /// The deepest nesting of `{{#…}}`/`{{^…}}` sections a template may have (the renderer's parser recurses).
+    /// The deepest nesting of sections a template may have.
     static let maxSectionDepth = 32
     /// The longest template.
     static let maxLength = 64 * 1024
 
-    init(_ text: String) throws {
+    init(_ text: String) throws(TemplateError) {
         self.text = text
-        if text.contains("{{") {
-            guard text.utf8.count <= Self.maxLength else { throw TemplateError.tooLong(Self.maxLength) }
-            var depth = 0
-            var rest = Substring(text)
-            while let open = rest.range(of: "{{") {
-                rest = rest[open.upperBound...]
-                let tag = rest.drop { $0 == " " }
-                if tag.hasPrefix("#") || tag.hasPrefix("^") {
-                    depth += 1
-                    if depth > Self.maxSectionDepth { throw TemplateError.tooDeep(Self.maxSectionDepth) }
-                } else if tag.hasPrefix("/") {
-                    depth -= 1
-                }
-            }
-            compiled = try MustacheTemplate(string: "{{% CONTENT_TYPE: TEXT}}" + text)
-            wholePath = Self.wholePath(of: text)
-        } else {
-            compiled = nil
+        guard text.contains("{{") else {
+            nodes = nil
             wholePath = nil
+            return
         }
+        guard text.utf8.count <= Self.maxLength else { throw .tooLong(Self.maxLength) }
+        nodes = try MustacheParser.parse(text, maxDepth: Self.maxSectionDepth)
+        wholePath = Self.wholePath(of: text)
     }
 
     /// The path of a template that is one variable tag, spaces allowed (`{{data.user}}`, `{{ item.id }}`); nil for
@@ -59,10 +50,12 @@ struct Template: Sendable, Hashable {
         return inner
     }
 
-    /// The text with its tags filled in from `context`.
+    /// The text with its tags filled in from `context`, within the context's budget.
     func render(_ context: TemplateContext) -> String {
-        guard let compiled else { return text }
-        return compiled.render(context.mustacheValue)
+        guard let nodes else { return text }
+        var renderer = MustacheRenderer(root: .object(context.values), budget: context.budget)
+        renderer.render(nodes)
+        return String(decoding: renderer.output, as: UTF8.self)
     }
 
     /// The value: the JSON at ``wholePath`` for a one-tag template, else the rendered text.
@@ -71,21 +64,21 @@ struct Template: Sendable, Hashable {
         return .string(render(context))
     }
 
+    /// The parsed template (no nodes for text without tags).
+    var parsed: [MustacheNode] { nodes ?? [] }
+
     /// The context paths its tags read (`data.user.name`), for the check.
     var paths: [String] {
-        guard compiled != nil else { return [] }
         var found: [String] = []
-        var rest = Substring(text)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
-            let tag = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
-            let name = tag.drop(while: { "#^/&{!>%".contains($0) }).trimmingCharacters(
-                in: CharacterSet(charactersIn: " }"))
-            if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
-                found.append(String(name[name.index(after: open)..<name.index(before: name.endIndex)]))
-            } else if !name.isEmpty, name != "." {
-                found.append(name)
+        var pending = nodes ?? []
+        while let node = pending.popLast() {
+            switch node {
+            case .text: break
+            case .variable(let name): if !name.keys.isEmpty { found.append(name.keys.joined(separator: ".")) }
+            case .section(let name, _, let children):
+                if !name.keys.isEmpty { found.append(name.keys.joined(separator: ".")) }
+                pending += children
             }
-            rest = rest[close.upperBound...]
         }
         return found
     }

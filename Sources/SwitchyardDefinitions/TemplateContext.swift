@@ -8,6 +8,8 @@ struct TemplateContext {
     var values: [String: JSONValue]
     /// Whether a coordinator of that definition name is in the session's tree (false outside a session).
     var isOpen: (String) -> Bool = { _ in false }
+    /// The template work left to the renderings made in this context and every context made from it.
+    var budget = RenderBudget()
 
     init(_ values: [String: JSONValue] = [:]) {
         self.values = values
@@ -30,23 +32,5 @@ struct TemplateContext {
             }
         }
         return current
-    }
-
-    /// The context as the Mustache renderer reads it.
-    var mustacheValue: Any {
-        Self.mustache(.object(values))
-    }
-
-    private static func mustache(_ value: JSONValue) -> Any {
-        switch value {
-        case .null: return ""
-        case .bool(let flag): return flag
-        case .number(let number):
-            if let integer = Int(exactly: number) { return integer }
-            return number
-        case .string(let text): return text
-        case .array(let elements): return elements.map(mustache)
-        case .object(let members): return members.filter { $0.value != .null }.mapValues(mustache)
-        }
     }
 }

@@ -13,12 +13,15 @@ struct JSONParser {
     private var depth = 0
     /// Inside the value of a duplicate key, which `JSONDecoder` never converts: only its syntax is checked.
     private var ignoring = 0
+    /// Bounds that throw ``JSONLimitExceeded`` (with where), or nil for the defaults of ``JSONValue/init(parsing:)``.
+    private let limits: JSONLimits?
+    private var nodes = 0
 
     /// The nesting limit `JSONDecoder` also enforces.
     static let maxDepth = 512
 
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits? = nil) throws -> JSONValue {
+        var parser = JSONParser(bytes: bytes, limits: limits)
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.index = 3 }
         parser.skipWhitespace()
         let value = try parser.value()
@@ -27,8 +30,9 @@ struct JSONParser {
         return value
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits?) {
         self.bytes = bytes
+        self.limits = limits
     }
 
     private func failure(_ reason: String) -> DecodingError {
@@ -43,6 +47,10 @@ struct JSONParser {
     }
 
     private mutating func value() throws -> JSONValue {
+        if let limits {
+            nodes += 1
+            guard nodes <= limits.maxNodes else { throw JSONLimitExceeded(.nodes(limits.maxNodes), at: "") }
+        }
         switch current {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
@@ -68,6 +76,7 @@ struct JSONParser {
 
     private mutating func nest() throws {
         depth += 1
+        if let limits, depth > limits.maxDepth { throw JSONLimitExceeded(.depth(limits.maxDepth), at: "") }
         guard depth <= Self.maxDepth else { throw failure("too many nested arrays or objects") }
         index += 1
         skipWhitespace()
@@ -94,7 +103,11 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             if members[name] == nil {
-                members[name] = try value()
+                do {
+                    members[name] = try value()
+                } catch let exceeded as JSONLimitExceeded {
+                    throw exceeded.within(name)
+                }
             } else {
                 ignoring += 1
                 _ = try value()
@@ -128,7 +141,11 @@ struct JSONParser {
                 depth -= 1
                 return .array(elements)
             }
-            elements.append(try value())
+            do {
+                elements.append(try value())
+            } catch let exceeded as JSONLimitExceeded {
+                throw exceeded.within(String(elements.count))
+            }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -198,6 +215,9 @@ struct JSONParser {
 
     /// The string of UTF-8 bytes; throws if they are not valid UTF-8.
     private func validated(_ utf8: UnsafeBufferPointer<UInt8>) throws -> String {
+        if let limits, utf8.count > limits.maxStringBytes {
+            throw JSONLimitExceeded(.stringBytes(limits.maxStringBytes), at: "")
+        }
         let text = String(decoding: utf8, as: UTF8.self)
         // Decoding repairs invalid sequences (U+FFFD), so valid input is exactly what comes back.
         if utf8.contains(where: { $0 >= 0x80 }), !text.utf8.elementsEqual(utf8) {

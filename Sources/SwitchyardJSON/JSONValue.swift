@@ -115,6 +115,16 @@ extension JSONValue {
         }
     }
 
+    /// Parses JSON text within `limits`, checked as it reads: a text past one throws ``JSONLimitExceeded`` (with a
+    /// pointer to where) before more of it is read or built; bad syntax throws as ``init(parsing:)`` does.
+    public init(parsing bytes: some Collection<UInt8>, limits: JSONLimits) throws {
+        if let value = try bytes.withContiguousStorageIfAvailable({ try JSONParser.parse($0, limits: limits) }) {
+            self = value
+        } else {
+            self = try Array(bytes).withUnsafeBufferPointer { try JSONParser.parse($0, limits: limits) }
+        }
+    }
+
     /// The compact JSON text of this value, object keys sorted (deterministic).
     public func serialized() -> [UInt8] {
         var writer = JSONWriter()

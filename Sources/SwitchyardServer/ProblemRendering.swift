@@ -50,6 +50,18 @@ extension CreateFailure: ProblemRendering {
             Problem(
                 status: 500, code: "appFailed", title: "Internal error",
                 detail: "the app's root coordinator could not start: \(reason)")
+        case .firstDocument(.documentTooLarge(let bytes, let limit)):
+            Problem(
+                status: 500, code: "documentTooLarge", title: "Internal error",
+                detail: "the app's first state document would be \(bytes) bytes, over the session's limit of "
+                    + "\(limit); no session was created",
+                extra: [("limit", Array(String(limit).utf8))])
+        case .firstDocument(.renderingBudgetExceeded(let reason)):
+            Problem(
+                status: 500, code: "renderingBudgetExceeded", title: "Internal error",
+                detail: "the app's first screen cannot be rendered within its budget (\(reason)); no session was "
+                    + "created")
+        case .firstDocument(let refusal): refusal.problem(session: session)
         case .keyTaken:
             // Answered by replaying the other node's creation; reaching here means that one could not be read.
             Problem(
@@ -80,6 +92,11 @@ extension ChangeRefusal: ProblemRendering {
                 detail: "the change would make the state document \(bytes) bytes, over the session's limit of "
                     + "\(limit); nothing was applied (go back or dismiss something first)",
                 extra: [("limit", Array(String(limit).utf8))])
+        case .renderingBudgetExceeded(let reason):
+            Problem(
+                status: 409, code: "renderingBudgetExceeded", title: "Session limit reached",
+                detail: "the change would show a screen that cannot be rendered within its budget (\(reason)); "
+                    + "nothing was applied")
         case .unknownVersion(let version, let current):
             .notFound(
                 "session '\(id)' is at version \(current); version \(version) does not exist yet",

@@ -17,6 +17,14 @@ public struct ServerConfiguration: Sendable {
     /// Sessions one client address (an IPv6 address's /64 prefix) may create per minute, with bursts of as many;
     /// over it `POST /api/sessions` answers 429 with `Retry-After`. 0: no limit.
     public var sessionCreationsPerMinute: Int = 60
+    /// Definition checks (`POST /api/definitions/check`, which needs no token) one client address may ask for per
+    /// minute, with bursts of as many (its network, 16 times as many); over it 429 with `Retry-After`. 0: no limit.
+    public var definitionChecksPerMinute: Int = 30
+    /// Definition checks that may run at once, whoever asks: the rest are answered 503 `checkBusy` at once, so that
+    /// checks never hold the threads that serve sessions.
+    public var concurrentDefinitionChecks: Int = 2
+    /// The largest definition `POST /api/definitions/check` reads (a served file may be up to 8 MiB): 413 over it.
+    public var maxDefinitionCheckBytes: Int = 512 * 1024
     /// An origin allowed to call the API from a browser (`Access-Control-Allow-Origin`); nil sends no CORS headers.
     public var corsOrigin: String?
     /// The secret the admin endpoints (`/api/admin/…`) require as `Authorization: Bearer <token>`, at least 16

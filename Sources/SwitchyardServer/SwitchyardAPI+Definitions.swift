@@ -11,7 +11,39 @@ extension SwitchyardAPI {
     /// `POST /api/definitions/check`: reads and checks the app definition in the body (JSON, or YAML sent as
     /// `application/yaml`) and answers 200 with `valid`, the app's `name` and every finding. Nothing is served or
     /// stored.
+    ///
+    /// It needs no token (CI and editors call it), so it is bounded on its own: a body of at most
+    /// ``ServerConfiguration/maxDefinitionCheckBytes`` (413), ``ServerConfiguration/definitionChecksPerMinute`` per
+    /// client address (429 with `Retry-After`), and ``ServerConfiguration/concurrentDefinitionChecks`` at once
+    /// (503 `checkBusy` with `Retry-After`, answered at once): the rest of the server's threads stay with sessions.
+    /// Reading is bounded by the definition limits (``DefinitionFormat/limits``), so each check's work is too.
     func checkDefinition(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard request.body.count <= configuration.maxDefinitionCheckBytes else {
+            throw Problem(
+                status: 413, code: "definitionTooLarge", title: "Request too large",
+                detail: "a definition to check is at most \(configuration.maxDefinitionCheckBytes) bytes; check a "
+                    + "larger file with `switchyard check FILE`")
+        }
+        if case .refused(let wait) = definitionChecks.take(for: request.peer) {
+            throw Problem(
+                status: 429, code: "tooManyChecks", title: "Too many checks",
+                detail: "this address asked for \(configuration.definitionChecksPerMinute) definition checks in the "
+                    + "last minute, its limit; retry in \(wait) s",
+                headers: [("Retry-After", String(wait))])
+        }
+        let limit = configuration.concurrentDefinitionChecks
+        let admitted = definitionChecksRunning.withLock { running in
+            guard running < limit else { return false }
+            running += 1
+            return true
+        }
+        guard admitted else {
+            throw Problem(
+                status: 503, code: "checkBusy", title: "Checks busy",
+                detail: "\(limit) definition checks are running, the most at once; retry shortly",
+                headers: [("Retry-After", "1")])
+        }
+        defer { definitionChecksRunning.withLock { $0 -= 1 } }
         let (text, format) = try definitionText(request)
         let loaded = AppDefinition.load(text, format: format)
         let answer: JSONValue = [

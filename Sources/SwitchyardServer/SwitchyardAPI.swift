@@ -3,6 +3,7 @@ import Logging
 import MicroHTTP
 import Switchyard
 import SwitchyardSessions
+import Synchronization
 
 /// The REST/JSON API: one navigation engine per session behind HTTP, plus the static page.
 ///
@@ -20,6 +21,10 @@ public final class SwitchyardAPI: HTTPHandler {
     let catalogs: LockedCatalogs
     let createdSessions = IdempotencyLedger(limit: 1024)
     let creations: CreationRateLimiter
+    /// Definition checks per client address.
+    let definitionChecks: CreationRateLimiter
+    /// Definition checks running now.
+    let definitionChecksRunning = Mutex<Int>(0)
     let cors: CORSPolicy
     /// The admin endpoints' token; nil: they are off.
     let adminToken: AdminToken?
@@ -66,6 +71,8 @@ public final class SwitchyardAPI: HTTPHandler {
             settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
             logger: logger, now: configuration.now, changed: { catalogs.forget() })
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
+        definitionChecks = CreationRateLimiter(
+            perMinute: configuration.definitionChecksPerMinute, now: configuration.now)
         cors = CORSPolicy(origin: configuration.corsOrigin)
         adminToken = AdminToken(configuration.adminToken)
         crossSite = CrossSiteRefusal(allowedOrigin: configuration.corsOrigin)

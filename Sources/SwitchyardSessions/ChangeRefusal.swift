@@ -13,6 +13,8 @@ package enum ChangeRefusal: Error, Sendable {
     case staleVersion(current: Int, wanted: [Int], document: [UInt8])
     /// The change would make the state document `bytes` long, over `limit`.
     case documentTooLarge(bytes: Int, limit: Int)
+    /// The change would show a screen whose rendering went past its budget (why).
+    case renderingBudgetExceeded(String)
     /// A version asked for does not exist yet.
     case unknownVersion(Int, current: Int)
     /// A version asked for is no longer kept by the store.

@@ -33,7 +33,13 @@ final class DocumentCache {
     }
 
     private func admit(_ engine: NavigationEngine) throws {
-        let document = engine.stateDocument(session: session)
+        let document: [UInt8]
+        switch engine.checkedStateDocument(session: session) {
+        case .success(let bytes): document = bytes
+        case .failure(let failure):
+            bytes = nil
+            throw ChangeRefusal.renderingBudgetExceeded(failure.reason)
+        }
         guard document.count <= maxBytes else {
             bytes = nil
             throw ChangeRefusal.documentTooLarge(bytes: document.count, limit: maxBytes)
@@ -50,6 +56,20 @@ final class DocumentCache {
             restoreDocuments[engine.version] = restore
         }
         bytes = document
+    }
+
+    /// Checks the first document of a new session (`engine` as made) as a commit is checked, keeping its rendering
+    /// for the creation's answer.
+    func admitFirst(_ engine: NavigationEngine) -> Result<Void, ChangeRefusal> {
+        switch engine.checkedStateDocument(session: session) {
+        case .failure(let failure):
+            return .failure(.renderingBudgetExceeded(failure.reason))
+        case .success(let document) where document.count > maxBytes:
+            return .failure(.documentTooLarge(bytes: document.count, limit: maxBytes))
+        case .success(let document):
+            bytes = document
+            return .success(())
+        }
     }
 
     /// The document of `engine`'s current version, rendered now unless it is kept; `keep` keeps a new rendering.

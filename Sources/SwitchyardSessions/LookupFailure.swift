@@ -18,6 +18,9 @@ package enum CreateFailure: Error, Sendable {
     case unknownApp(String, choices: [String])
     /// The app's root coordinator could not start.
     case engine(String)
+    /// The new session's first state document would break a limit (``ChangeRefusal/documentTooLarge(bytes:limit:)``
+    /// or ``ChangeRefusal/renderingBudgetExceeded(_:)``): the app starts on a screen too large to show.
+    case firstDocument(ChangeRefusal)
     /// Another node created a session under the same idempotency key first.
     case keyTaken
     /// The store failed; nothing was created.

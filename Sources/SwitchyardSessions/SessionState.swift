@@ -55,6 +55,11 @@ struct SessionState {
             id: id, app: app, version: engine.version, state: state, lastAccess: time, used: false)
     }
 
+    /// Checks a new session's first document as a change's commit is checked, keeping its rendering.
+    func admitFirstDocument() -> Result<Void, ChangeRefusal> {
+        documents.admitFirst(engine)
+    }
+
     /// The state document, with `result` members when given; `keep` keeps a new rendering for later reads.
     func document(result: [String: JSONValue]? = nil, keep: Bool = false) -> [UInt8] {
         documents.document(of: engine, result: result, keep: keep)

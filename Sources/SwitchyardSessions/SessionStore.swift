@@ -101,8 +101,13 @@ package final class SessionStore: Sendable {
             throw .engine("\(error)")
         }
         engine.screenRenderings = renderings.makeRenderings()
-        return Session(
+        let session = Session(
             id: Self.newID(), app: app.name, engine: engine, configuration: configuration, generation: generation)
+        // The first document obeys the limits every change's does; the answer reuses its rendering.
+        if case .failure(let refusal) = session.withState({ $0.admitFirstDocument() }) {
+            throw .firstDocument(refusal)
+        }
+        return session
     }
 
     /// Stores a created session (with the answer to replay for a keyed creation) and makes it live.

@@ -38,7 +38,8 @@ struct DiagnosticsTests {
     @Test func brokenJSONAndYAMLSayWhere() {
         #expect(findings("{\"name\": ").first?.hasPrefix("error invalidJSON at /: the file is not JSON") == true)
         #expect(
-            findings("name: [", format: .yaml).first?.hasPrefix("error invalidYAML at /: the file is not YAML") == true)
+            findings("name: [", format: .yaml).first?.hasPrefix("error invalidYAML at /name/0: the file is not YAML")
+                == true)
         #expect(findings("[]") == ["error wrongType at /: expected an object (an app definition), found an array"])
     }
 

@@ -6,6 +6,9 @@ public struct ScreenContent: Sendable, Hashable {
     public var background: String?
     /// The elements, top to bottom.
     public var content: [ScreenElement]
+    /// Why this description is not the screen in full (its rendering ran out of budget), or nil when it is. A
+    /// document showing it is written, but ``NavigationEngine/checkedStateDocument(session:)`` refuses it.
+    public var failure: ScreenRenderingFailure?
 
     /// Creates a screen description.
     public init(title: String, background: String? = nil, content: [ScreenElement] = []) {

@@ -7,18 +7,34 @@ extension NavigationEngine {
     ///   - session: The session id to include, if any.
     ///   - result: Extra members for a `result` object (e.g. where a chain ended).
     public func stateDocument(session: String? = nil, result: [String: JSONValue]? = nil) -> [UInt8] {
+        writeDocument(session: session, result: result).bytes
+    }
+
+    /// The state document, or why a screen it shows could not be described in full (``ScreenContent/failure``):
+    /// what a change's commit is checked with, so that no version shows a screen cut short.
+    public func checkedStateDocument(session: String? = nil) -> Result<[UInt8], ScreenRenderingFailure> {
+        let written = writeDocument(session: session, result: nil)
+        if let failure = written.failure { return .failure(failure) }
+        return .success(written.bytes)
+    }
+
+    private func writeDocument(
+        session: String?, result: [String: JSONValue]?
+    ) -> (
+        bytes: [UInt8], failure: ScreenRenderingFailure?
+    ) {
         var writer = JSONWriter(capacity: documentSizeHint + 256)
         writer.beginObject()
         writer.member("session", ifPresent: session)
         writeApp(into: &writer)
-        writeState(into: &writer)
+        let failure = writeState(into: &writer)
         if let result {
             writer.member("result", .object(result))
         }
         writer.endObject()
         let bytes = writer.bytes
         documentSizeHint = bytes.count
-        return bytes
+        return (bytes, failure)
     }
 
     /// The short form of the state document, for clients that follow the stream and only need to know where a change
@@ -54,8 +70,10 @@ extension NavigationEngine {
         writer.endObject()
     }
 
-    /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object.
-    public func writeState(into writer: inout JSONWriter) {
+    /// Writes the document's members (`version`, `visible`, `tree`, …) into an open object; returns why a screen
+    /// it wrote is not described in full (``ScreenContent/failure``), if one is not.
+    @discardableResult
+    public func writeState(into writer: inout JSONWriter) -> ScreenRenderingFailure? {
         let top = openVisible(into: &writer)
         var screens = DocumentScreens(kept: screenRenderings?.entries)
         if let top {
@@ -80,6 +98,7 @@ extension NavigationEngine {
         if let screenRenderings, journal == nil {
             screenRenderings.replace(with: screens.written)
         }
+        return screens.failure
     }
 
     /// Writes `"version"` and opens `"visible"` with its `path`; returns the top-most visible screen entry.
@@ -167,7 +186,7 @@ extension NavigationEngine {
             {
                 writer.raw(screenJSON(entry.id, screen, revision: revision, owner: owner, &screens))
             } else {
-                writeScreen(entry.id, owner: owner, into: &writer)
+                writeScreen(entry.id, owner: owner, screens: &screens, into: &writer)
             }
         case .coordinator(let child):
             writer.key("coordinator")
@@ -190,21 +209,28 @@ extension NavigationEngine {
             return kept.json
         }
         var writer = JSONWriter(capacity: 2048)
-        write(screen.render(), itemID, owner: owner, into: &writer)
+        let content = screen.render()
+        write(content, itemID, owner: owner, into: &writer)
         let json = writer.bytes
-        if screens.keeps, let revision {
+        if let failure = content.failure {
+            screens.failure = screens.failure ?? failure
+        } else if screens.keeps, let revision {
             screens.written[itemID] = ScreenRendering(
                 epoch: renderingEpoch, owner: owner, revision: revision, json: json)
         }
         return json
     }
 
-    private func writeScreen(_ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
+    private func writeScreen(
+        _ itemID: ItemID, owner: NodeID, screens: inout DocumentScreens, into writer: inout JSONWriter
+    ) {
         guard let screen = storage.items[itemID]?.screen else {
             writer.null()
             return
         }
-        write(screen.render(), itemID, owner: owner, into: &writer)
+        let content = screen.render()
+        if let failure = content.failure { screens.failure = screens.failure ?? failure }
+        write(content, itemID, owner: owner, into: &writer)
     }
 
     private func write(_ content: ScreenContent, _ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
@@ -279,6 +305,8 @@ private struct DocumentScreens {
     var written: [ItemID: ScreenRendering] = [:]
     /// The top screen's JSON, written once and copied into the tree.
     var top: (item: ItemID, json: [UInt8])?
+    /// The first screen written that is not described in full.
+    var failure: ScreenRenderingFailure?
 
     init(kept: [ItemID: ScreenRendering]?) {
         self.kept = kept ?? [:]
