@@ -107,6 +107,12 @@ extension ChangeRefusal: ProblemRendering {
                     + "versions: see --history-retention and --max-history)", code: "versionNotKept")
         case .incompatible(let reason): .sessionIncompatible(id, reason: reason)
         case .keyReused(let key): .idempotencyKeyReused(key)
+        case .replayUnavailable(let key, let version):
+            Problem(
+                status: 409, code: "replayUnavailable", title: "Already applied",
+                detail: "the request under Idempotency-Key '\(key)' was applied as version \(version) of session "
+                    + "'\(id)', which is no longer kept: its answer cannot be given again, and nothing was applied "
+                    + "again (read the session's current state)")
         case .sessionMoved: .sessionMoved(id)
         case .writeConflict:
             Problem(

@@ -103,6 +103,10 @@ extension SwitchyardAPI {
         case .replayed(var reply):
             reply.headers.append(("Idempotent-Replayed", "true"))
             return reply
+        case .rebuilt(let snapshot, let result):
+            var reply = render(.committed(result: result, snapshot), to: request, session: id)
+            reply.headers.append(("Idempotent-Replayed", "true"))
+            return reply
         }
     }
 

@@ -14,4 +14,7 @@ package enum ChangeOutcome {
     case refused(ChangeRefusal)
     /// A retry of a request already answered under its idempotency key: the first answer, as rendered then.
     case replayed(SessionReply)
+    /// A retry of a request already answered under its idempotency key, whose answer is kept only as what rebuilds
+    /// it: the session as the answer's version left it, and the answer's `result`, to answer as the change was.
+    case rebuilt(SessionSnapshot, result: [String: JSONValue])
 }

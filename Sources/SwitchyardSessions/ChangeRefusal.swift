@@ -23,6 +23,9 @@ package enum ChangeRefusal: Error, Sendable {
     case incompatible(String)
     /// The idempotency key already answered a different request.
     case keyReused(String)
+    /// The request under this idempotency key was applied as `version`, which the store no longer keeps: its answer
+    /// cannot be given again, and the request is not applied again.
+    case replayUnavailable(key: String, version: Int)
     /// The session left memory while the request waited for it; a retry reads it back.
     case sessionMoved
     /// Other nodes kept changing the session while the change ran.

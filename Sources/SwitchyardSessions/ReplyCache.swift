@@ -1,28 +1,47 @@
-/// Answers remembered by idempotency key for one session, to replay a retried request; the oldest keys are
-/// forgotten first, past a count and a byte budget.
+import Switchyard
+
+/// The idempotency ledger of one session: for every key it remembers, the request's fingerprint and its answer,
+/// whole, or, for a successful change, as what rebuilds it (``ReplyRebuild``).
+///
+/// A key is remembered for the session's latest ``SessionConfiguration/idempotencyLimit`` keyed requests within
+/// ``SessionConfiguration/idempotencyRetention``, whatever the answers weigh: answer bytes bound only which answers
+/// are kept whole (``SessionConfiguration/maxIdempotencyBytes``, the oldest given up first). A retry under a key
+/// whose answer was given up is answered with the answer rebuilt from the version it reported, and is never applied
+/// again.
 struct ReplyCache {
-    /// What is remembered of an answer.
+    /// A key's entry.
     struct Entry: Sendable {
         /// The fingerprint of the request answered: the same key with another request is refused.
         let fingerprint: UInt64
-        let reply: SessionReply
+        /// The answer as it was rendered; nil once given up for the byte budget.
+        var reply: SessionReply?
+        /// What rebuilds a successful change's answer; nil for any other answer (a refusal, a redirect).
+        let rebuild: ReplyRebuild?
+        /// When it was answered (seconds, the store's clock).
+        let time: Double
 
-        /// Bytes it holds, with its key.
-        func cost(key: String) -> Int {
-            reply.body.count + key.utf8.count
-                + reply.headers.reduce(64) { $0 + $1.0.utf8.count + $1.1.utf8.count + 32 }
+        /// Bytes of answer it holds whole.
+        var bytes: Int {
+            guard let reply else { return 0 }
+            return reply.body.count + reply.headers.reduce(64) { $0 + $1.0.utf8.count + $1.1.utf8.count + 32 }
         }
     }
 
     private var entries: [String: Entry] = [:]
+    /// Keys, oldest first; those before `head` are gone.
     private var order: [String] = []
+    private var head = 0
+    /// Keys before this index in `order` hold no whole answer.
+    private var wholeFrom = 0
     private var bytes = 0
     private let maxKeys: Int
     private let maxBytes: Int
+    private let retention: Double
 
     init(configuration: SessionConfiguration) {
-        maxKeys = configuration.idempotencyLimit
+        maxKeys = max(1, configuration.idempotencyLimit)
         maxBytes = configuration.maxIdempotencyBytes
+        retention = Double(configuration.idempotencyRetention.components.seconds)
     }
 
     subscript(key: String) -> Entry? {
@@ -30,16 +49,45 @@ struct ReplyCache {
     }
 
     mutating func store(_ entry: Entry, for key: String) {
-        if let previous = entries[key] {
-            bytes -= previous.cost(key: key)
-        } else {
-            order.append(key)
+        if let previous = entries.removeValue(forKey: key) {
+            bytes -= previous.bytes
+            if let index = order[head...].firstIndex(of: key) {
+                order.remove(at: index)
+                if index < wholeFrom { wholeFrom -= 1 }
+            }
         }
+        order.append(key)
         entries[key] = entry
-        bytes += entry.cost(key: key)
-        while order.count > 1, order.count > maxKeys || bytes > maxBytes {
-            let oldest = order.removeFirst()
-            if let dropped = entries.removeValue(forKey: oldest) { bytes -= dropped.cost(key: oldest) }
+        bytes += entry.bytes
+        // Forgotten: past the count, or older than the retention (the newest key always stays).
+        while order.count - head > 1 {
+            guard let oldest = entries[order[head]] else {
+                head += 1  // given up whole and not rebuildable: forgotten already
+                continue
+            }
+            guard entries.count > maxKeys || oldest.time < entry.time - retention else { break }
+            forget(order[head])
         }
+        // Answers given up, oldest first, while the whole ones pass the byte budget.
+        wholeFrom = max(wholeFrom, head)
+        while bytes > maxBytes, wholeFrom < order.count - 1 {
+            let key = order[wholeFrom]
+            wholeFrom += 1
+            guard var kept = entries[key], kept.reply != nil else { continue }
+            bytes -= kept.bytes
+            kept.reply = nil
+            // A refusal cannot be rebuilt: forgotten (it applied nothing, so a retry may run it again).
+            entries[key] = kept.rebuild == nil ? nil : kept
+        }
+        if head > 1024, head * 2 > order.count {
+            order.removeFirst(head)
+            wholeFrom -= head
+            head = 0
+        }
+    }
+
+    private mutating func forget(_ key: String) {
+        head += 1
+        if let dropped = entries.removeValue(forKey: key) { bytes -= dropped.bytes }
     }
 }

@@ -23,10 +23,16 @@ public struct SessionConfiguration: Sendable {
     /// A session that no request named after its creation expires after this (one with an open stream never
     /// does), so that sessions created and abandoned in bulk leave soon.
     public var unusedSessionTTL: Duration = .seconds(2 * 60)
-    /// Idempotency keys remembered per session.
-    public var idempotencyLimit: Int = 256
-    /// Bytes of answers remembered for idempotency replay per session; past this the oldest keys are forgotten
-    /// (a retry of a forgotten key applies again, as after any key's lifetime).
+    /// Idempotency keys remembered per session: the latest this many keyed requests' keys (and no older than
+    /// ``idempotencyRetention``). A retry under a remembered key is answered as the first time and never applied
+    /// again; a key past them is a new request.
+    public var idempotencyLimit: Int = 1024
+    /// How long an idempotency key is remembered.
+    public var idempotencyRetention: Duration = .seconds(24 * 3600)
+    /// Bytes of answers kept whole for idempotency replay per session. Past this the oldest successful answers are
+    /// kept as the version they reported (a retry is answered with that version's state document, rebuilt from
+    /// the store, without the first answer's `result`), and refusals (which applied nothing) are forgotten; no
+    /// key is forgotten for its answer's size.
     public var maxIdempotencyBytes: Int = 512 * 1024
     /// A request larger than this is kept in the history as `{"omitted":…,"bytes":n}`.
     public var maxHistoryRequestBytes: Int = 4096

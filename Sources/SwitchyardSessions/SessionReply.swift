@@ -13,4 +13,5 @@ package struct SessionReply: Sendable {
 
     /// Whether it says the request succeeded (a status under 300).
     package var isSuccess: Bool { status < 300 }
+
 }

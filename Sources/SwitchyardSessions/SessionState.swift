@@ -248,7 +248,8 @@ struct SessionState {
         storedState = deltas && stored.version == engine.version ? (stored.version, stored.state) : nil
         documents.beginChange()
         replies = ReplyCache(configuration: configuration)
-        for reply in stored.replies { remember(reply) }
+        let time = configuration.now()
+        for reply in stored.replies { remember(reply, time: time) }
     }
 
     /// The archive stored a write whose current state was `state`: with `deltas`, the next version's delta is
@@ -257,13 +258,12 @@ struct SessionState {
         storedState = deltas ? (engine.version, state) : nil
     }
 
-    /// Keeps a stored answer for replay under its key.
-    mutating func remember(_ reply: StoredReply) {
+    /// Keeps a stored answer for replay under its key: whole, or as what rebuilds it (``ReplyRebuild``).
+    mutating func remember(_ reply: StoredReply, time: Double) {
+        let rebuild = ReplyRebuild(storedBody: reply.body)
+        let whole = rebuild == nil ? SessionReply(status: reply.status, headers: reply.headers, body: reply.body) : nil
         replies.store(
-            .init(
-                fingerprint: reply.fingerprint,
-                reply: SessionReply(status: reply.status, headers: reply.headers, body: reply.body)),
-            for: reply.key)
+            .init(fingerprint: reply.fingerprint, reply: whole, rebuild: rebuild, time: time), for: reply.key)
     }
 }
 

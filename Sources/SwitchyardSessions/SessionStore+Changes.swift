@@ -200,10 +200,12 @@ extension SessionStore {
         if state.ended { return .done(render(.refused(.sessionMoved)), .none) }
         let runsAhead = mayRunAhead(request, state)
         if let last = state.inFlight.last, !runsAhead { return .settleFirst(last.submission) }
-        if let key = request.key, let remembered = state.replies[key] {
-            let outcome: ChangeOutcome =
-                remembered.fingerprint == request.fingerprint ? .replayed(remembered.reply) : .refused(.keyReused(key))
-            return .done(render(outcome), .none)
+        if let key = request.key, let entry = state.replies[key] {
+            guard entry.fingerprint == request.fingerprint else {
+                return .done(render(.refused(.keyReused(key))), .none)
+            }
+            if let reply = entry.reply { return .done(render(.replayed(reply)), .none) }
+            if let rebuild = entry.rebuild { return .done(render(replay(key, rebuild, state, app: app)), .none) }
         }
         let change: SessionChange
         switch state.admit(request) {
@@ -233,15 +235,21 @@ extension SessionStore {
         // found behind; for one on versions in flight, once they are durable.
         let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
         let remembered = request.key.map { key in
-            (key, ReplyCache.Entry(fingerprint: request.fingerprint, reply: reply))
+            (
+                key,
+                ReplyCache.Entry(
+                    fingerprint: request.fingerprint, reply: reply, rebuild: Self.rebuild(ended, reply), time: time)
+            )
         }
         let writes = !entries.isEmpty || (remembered != nil && reply.isSuccess)
         if !writes, unchecked, let behind = confirmCurrent(&state, render: render) { return behind }
         if writes {
+            // A successful change's answer is stored as what rebuilds it (its version and result), so that the
+            // store keeps a key for every change, whatever its documents weigh.
             let stored = remembered.map { key, entry in
                 StoredReply(
                     key: key, fingerprint: entry.fingerprint, session: id, status: reply.status,
-                    headers: reply.headers, body: reply.body)
+                    headers: reply.headers, body: entry.rebuild?.storedBody ?? reply.body)
             }
             do {
                 let write = try state.archiveWrite(
@@ -344,9 +352,41 @@ extension SessionStore {
             reply, request: request.body, source: try? request.change.get().source, version: state.engine.version,
             time: time)
         if let key = request.key {
-            state.replies.store(.init(fingerprint: request.fingerprint, reply: reply), for: key)
+            state.replies.store(
+                .init(fingerprint: request.fingerprint, reply: reply, rebuild: nil, time: time), for: key)
         }
         return reply
+    }
+
+    /// What rebuilds the answer to a change that ended so (answered `reply`): its version and result, for a change
+    /// answered 200; nil for any other answer.
+    private static func rebuild(_ ended: ChangeOutcome, _ reply: SessionReply) -> ReplyRebuild? {
+        guard reply.status == 200 else { return nil }
+        switch ended {
+        case .committed(let result, let snapshot), .unchanged(let result, let snapshot):
+            return ReplyRebuild(version: snapshot.version, result: result)
+        default: return nil
+        }
+    }
+
+    /// A retry under `key` whose first answer is kept only as what rebuilds it: the session as the answer's version
+    /// left it (the current state, or that version's restore document read back from the store), answered as the
+    /// change was. Refused when the store no longer keeps the version: the request is never applied again.
+    private func replay(_ key: String, _ rebuild: ReplyRebuild, _ state: SessionState, app: String) -> ChangeOutcome {
+        let version = rebuild.version
+        if version == state.engine.version { return .rebuilt(state.snapshot, result: rebuild.result) }
+        let restore: [UInt8]?
+        do {
+            restore = try archive.state(of: state.id, at: version)
+        } catch {
+            return .refused(.store(health.failed(error, during: "read a version", session: state.id)))
+        }
+        guard let restore, let engine = try? engine(of: state.id, app: app, from: restore)
+        else { return .refused(.replayUnavailable(key: key, version: version)) }
+        let documents = DocumentCache(
+            session: state.id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: false)
+        return .rebuilt(
+            SessionSnapshot(session: state.id, engine: engine, documents: documents), result: rebuild.result)
     }
 
     /// The outcome of a change that returned `result` (or threw), having made versions when `committed`.

@@ -78,7 +78,7 @@ extension SessionStore {
                 state.ended = true
                 return .removed
             case .unchanged(let reply):
-                if let reply { state.remember(reply) }
+                if let reply { state.remember(reply, time: configuration.now()) }
                 return .current
             case .changed(let found):
                 stored = found

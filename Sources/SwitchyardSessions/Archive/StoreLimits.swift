@@ -10,14 +10,17 @@ public struct StoreLimits: Sendable, Equatable {
     public var historyEntries: Int?
     /// Bytes of history kept per session: each entry counts its request body and its restore document.
     public var historyBytes: Int
-    /// Answers remembered under idempotency keys per session.
+    /// Answers remembered under idempotency keys per session. A successful answer is stored as a stub (its status
+    /// and headers, no body: a retry is answered with the state of the version it reported), so the count, not the
+    /// bytes, is what bounds how many keys a session remembers.
     public var replies: Int
     /// Bytes of remembered answers (bodies and headers) per session.
     public var replyBytes: Int
 
-    /// Limits; the defaults keep about 1,000 versions of a small session and 1 MiB of history of any session.
+    /// Limits; the defaults keep about 1,000 versions of a small session and 1 MiB of history of any session, and
+    /// the keys of its latest 1,024 keyed requests.
     public init(
-        historyEntries: Int? = 1000, historyBytes: Int = 1 << 20, replies: Int = 256, replyBytes: Int = 512 * 1024
+        historyEntries: Int? = 1000, historyBytes: Int = 1 << 20, replies: Int = 1024, replyBytes: Int = 512 * 1024
     ) {
         self.historyEntries = historyEntries.map { max(1, $0) }
         self.historyBytes = max(0, historyBytes)

@@ -1,0 +1,87 @@
+import Foundation
+import Switchyard
+import SwitchyardSessions
+import Testing
+
+/// An `Idempotency-Key` is remembered for the session's latest 1,024 keyed requests, whatever their answers weigh:
+/// a retry of any of them is answered as the first time (rebuilt from its version when its bytes were given up)
+/// and applies nothing twice, in memory and after a restart.
+@Suite("Idempotency keys within their retention")
+struct IdempotencyRetentionTests {
+    /// Pushes `count` screens on the Settings stack, each under its own key; returns the keys with their answers.
+    private func pushes(_ session: DemoSession, count: Int) throws -> [(key: String, reply: Reply)] {
+        try session.logIn()
+        try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+        var sent: [(key: String, reply: Reply)] = []
+        for index in 0..<count {
+            let route = index % 2 == 0 ? "green" : "yellow"
+            let key = "push-\(index)"
+            let reply = try session.must(
+                session.transition(
+                    #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"\#(route)"}]}"#,
+                    headers: [("Idempotency-Key", key)]))
+            sent.append((key, reply))
+        }
+        return sent
+    }
+
+    private func retry(_ session: DemoSession, _ index: Int, key: String) throws -> Reply {
+        let route = index % 2 == 0 ? "green" : "yellow"
+        return try session.transition(
+            #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"\#(route)"}]}"#,
+            headers: [("Idempotency-Key", key)])
+    }
+
+    @Test func answersPastTheByteBudgetAreRebuiltNotAppliedAgain() throws {
+        try withServer({ $0.maxIdempotencyBytes = 16 * 1024 }) { server in
+            let session = try server.createSession()
+            let sent = try pushes(session, count: 60)  // ~5 KB answers: most are kept as their version only
+            let version = try session.state().version
+            for (index, first) in sent.enumerated() {
+                let retry = try retry(session, index, key: first.key)
+                #expect(retry.status == 200)
+                #expect(retry.header("Idempotent-Replayed") == "true")
+                #expect(retry.header("ETag") == first.reply.header("ETag"), "key \(first.key)")
+                #expect(retry.text == first.reply.text, "key \(first.key): rebuilt byte for byte")
+            }
+            #expect(try session.state().version == version, "a retry applied its push again")
+        }
+    }
+
+    @Test func everyKeyIsRememberedAfterARestart() throws {
+        let store = try TemporaryStore()
+        let address = ServerAddress()
+        let (id, sent, version): (String, [(key: String, reply: Reply)], Int?) = try {
+            let server = try store.server(at: address)
+            defer { server.stop() }
+            let session = try server.createSession()
+            let sent = try pushes(session, count: 40)
+            return (session.id, sent, try session.state().version)
+        }()
+        let server = try store.server(at: address)
+        defer { server.stop() }
+        let session = DemoSession(server: server, id: id, created: sent[0].reply)
+        for (index, first) in sent.enumerated() {
+            let retry = try retry(session, index, key: first.key)
+            #expect(retry.status == 200, "key \(first.key): \(retry.text.prefix(200))")
+            #expect(retry.header("ETag") == first.reply.header("ETag"), "key \(first.key)")
+            #expect(retry.text == first.reply.text, "key \(first.key): rebuilt byte for byte")
+        }
+        #expect(try session.state().version == version, "a retry read back from the store applied again")
+    }
+
+    @Test func aKeyWhoseVersionIsNoLongerKeptIsRefusedNotApplied() throws {
+        try withServer({ configuration in
+            configuration.maxIdempotencyBytes = 4 * 1024
+            configuration.archive = MemorySessionArchive(limits: StoreLimits(historyEntries: 5))
+        }) { server in
+            let session = try server.createSession()
+            let sent = try pushes(session, count: 30)
+            let version = try session.state().version
+            let oldest = try retry(session, 0, key: sent[0].key)
+            #expect(oldest.status == 409)
+            #expect(oldest.json["code"] == "replayUnavailable")
+            #expect(try session.state().version == version, "the oldest key applied again")
+        }
+    }
+}
