@@ -66,11 +66,21 @@ public struct HTTPServerConfiguration: Sendable {
     /// Creates a configuration with all defaults.
     public init() {}
 
-    /// Query parameter names whose values the default redaction hides (compared case-insensitively).
-    public static let secretParameterNames: Set<String> = ["token", "key", "secret", "password", "session"]
+    /// What a query parameter's name holds when the default redaction hides its value (compared case-insensitively,
+    /// anywhere in the name: `token`, `access_token`, `admin_token`, `apiKey`, `client_secret`, `password`, …).
+    public static let secretParameterNames: Set<String> = [
+        "token", "key", "secret", "password", "passwd", "session", "auth", "credential", "signature",
+    ]
 
-    /// The default redaction: values of the query parameters named in ``secretParameterNames``
-    /// become `REDACTED`, e.g. `/a?token=abc&x=1` → `/a?token=REDACTED&x=1`.
+    /// Whether a query parameter of this name may hold a credential (its name contains one of
+    /// ``secretParameterNames``).
+    public static func isSecretParameter(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return secretParameterNames.contains { lowered.contains($0) }
+    }
+
+    /// The default redaction: values of the query parameters whose names ``isSecretParameter(_:)``
+    /// become `REDACTED`, e.g. `/a?access_token=abc&x=1` → `/a?access_token=REDACTED&x=1`.
     public static func redactSecrets(_ target: String) -> String {
         guard let mark = target.firstIndex(of: "?") else { return target }
         let query = target[target.index(after: mark)...]
@@ -78,7 +88,7 @@ public struct HTTPServerConfiguration: Sendable {
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
             guard let equals = pair.firstIndex(of: "=") else { return pair }
             let name = URLComponentsParser.percentDecode(String(pair[..<equals]), plusIsSpace: true)
-            guard secretParameterNames.contains(name.lowercased()) else { return pair }
+            guard isSecretParameter(name) else { return pair }
             changed = true
             return pair[...equals] + "REDACTED"
         }

@@ -33,9 +33,9 @@ enum PostgresRows {
         Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { Array($0) }
     }
 
-    /// The state of `version` rebuilt from the rows of ``PostgresStatements/versionChain``; nil when it is no
-    /// longer kept (or its chain is broken).
-    static func state(at version: Int, _ result: PostgresResult) -> [UInt8]? {
+    /// The state of `version` rebuilt from the rows of ``PostgresStatements/versionChain``: not kept, or damaged
+    /// (a link of its chain missing or not applying).
+    static func state(at version: Int, _ result: PostgresResult) -> StateDelta.Rebuilt {
         var stored: [Int: StateDelta.Stored] = [:]
         for row in result.rows.indices {
             let at = result.integer(row, 0)
@@ -67,7 +67,7 @@ enum PostgresRows {
                 chain[Int(version)] = StateDelta.Stored(bytes: bytes, base: base)
             }
         }
-        return StateDelta.rebuild(stored.version) { chain[$0] }
+        return StateDelta.rebuild(stored.version) { chain[$0] }.document
     }
 
     /// History rows (`version, time, source, request, visible_path, lifecycle`), without their states.

@@ -302,8 +302,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
-        PostgresRows.state(
-            at: version, try query(PostgresStatements.versionChain, [.text(session), .integer(version)]))
+        try PostgresRows.state(
+            at: version, try query(PostgresStatements.versionChain, [.text(session), .integer(version)])
+        ).kept(session)
     }
 
     /// True: a change's entry is kept as a delta (``StateDelta``) when the entry it builds on still holds the

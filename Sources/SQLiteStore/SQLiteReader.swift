@@ -80,7 +80,7 @@ final class SQLiteReader {
         session.reset()
         if delta {
             // The latest entry holds a delta: its document is rebuilt from its segment's snapshot.
-            guard let state = try rebuiltState(of: id, at: stored.version) else {
+            guard let state = try rebuiltState(of: id, at: stored.version).document else {
                 throw SQLiteError(
                     code: 11, message: "session \(id): the history version \(stored.version) builds on is missing")
             }
@@ -124,7 +124,7 @@ final class SQLiteReader {
         return changes
     }
 
-    func state(of session: String, at version: Int) throws(SQLiteError) -> [UInt8]? {
+    func state(of session: String, at version: Int) throws(SQLiteError) -> StateDelta.Rebuilt {
         // One snapshot for the chain of deltas: a concurrent trim cannot take a base away halfway.
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
@@ -132,7 +132,7 @@ final class SQLiteReader {
     }
 
     /// The restore document of `version`: stored whole, or rebuilt from its segment's snapshot and deltas.
-    private func rebuiltState(of session: String, at version: Int) throws(SQLiteError) -> [UInt8]? {
+    private func rebuiltState(of session: String, at version: Int) throws(SQLiteError) -> StateDelta.Rebuilt {
         try StateDelta.rebuild(version) { (wanted: Int) throws(SQLiteError) -> StateDelta.Stored? in
             defer { versionState.reset() }
             guard try versionState.bind(.text(session), .integer(wanted)).step() else { return nil }

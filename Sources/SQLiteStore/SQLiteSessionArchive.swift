@@ -137,7 +137,8 @@ public final class SQLiteSessionArchive: SessionArchive {
     }
 
     public func state(of session: String, at version: Int) throws(ArchiveError) -> [UInt8]? {
-        try reading { reader throws(SQLiteError) in try reader.state(of: session, at: version) }
+        let rebuilt = try reading { reader throws(SQLiteError) in try reader.state(of: session, at: version) }
+        return try rebuilt.kept(session)
     }
 
     public func version(of session: String) throws(ArchiveError) -> Int? {

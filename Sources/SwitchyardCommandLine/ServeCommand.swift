@@ -122,6 +122,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
+            "With --store memory, history kept of all sessions together, e.g. 256M: past it the sessions changed longest ago keep only their current version (env SWITCHYARD_MAX_MEMORY_HISTORY; default 256M)."
+    )
+    var maxMemoryHistory: String?
+
+    @Option(
+        help:
             "Memory for the screens kept rendered between changes, across sessions, e.g. 8M; 0 renders every screen every time (env SWITCHYARD_MAX_RENDERINGS; default 8M)."
     )
     var maxRenderings: String?

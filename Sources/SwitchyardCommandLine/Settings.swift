@@ -35,6 +35,7 @@ struct Settings {
     var maxField = 4096
     /// nil: 64 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
     var maxHistory: Int?
+    var maxMemoryHistory = 256 << 20
     /// The screens kept rendered across sessions (`SessionConfiguration.maxRenderingBytes`).
     var maxRenderings = 8 << 20
     var store = StoreChoice.sqlite(folder: "data", durability: .process, maxBytes: nil, limits: .standard)
@@ -133,6 +134,9 @@ struct Settings {
         if let (text, source) = value(command.maxHistory, "max-history") {
             maxHistory = try Self.size(text, source, at: 0...(1 << 30))
         }
+        if let (text, source) = value(command.maxMemoryHistory, "max-memory-history") {
+            maxMemoryHistory = try Self.size(text, source)
+        }
         if let (text, source) = value(command.maxRenderings, "max-renderings") {
             maxRenderings = try Self.size(text, source, at: 0...(1 << 40))
         }
@@ -193,7 +197,8 @@ struct Settings {
                 limits: StoreLimits(
                     historyEntries: retention ?? StoreLimits.inMemory.historyEntries,
                     historyBytes: maxHistory ?? StoreLimits.inMemory.historyBytes,
-                    replies: StoreLimits.inMemory.replies, replyBytes: StoreLimits.inMemory.replyBytes))
+                    replies: StoreLimits.inMemory.replies, replyBytes: StoreLimits.inMemory.replyBytes),
+                historyBudget: maxMemoryHistory)
         case ((_, let source)?, nil):
             throw ValidationError("\(source) must be sqlite, postgres or memory")
         }
@@ -306,7 +311,8 @@ struct Settings {
             "sessionCreateRate": "\(sessionCreateRate)", "definitionCheckRate": "\(definitionCheckRate)",
             "unusedSessionTTL": "\(unusedSessionTTL)",
             "maxDocument": "\(maxDocument)", "maxField": "\(maxField)",
-            "maxHistory": "\(maxHistory.map(String.init) ?? "default")", "maxRenderings": "\(maxRenderings)",
+            "maxHistory": "\(maxHistory.map(String.init) ?? "default")", "maxMemoryHistory": "\(maxMemoryHistory)",
+            "maxRenderings": "\(maxRenderings)",
             "store": "\(storeDescription)",
         ]
     }

@@ -11,7 +11,7 @@ enum StoreChoice {
     case sqlite(folder: String, durability: SQLiteSessionArchive.Durability, maxBytes: Int?, limits: StoreLimits)
     /// `connections`: nil for the thread count.
     case postgres(url: String, connections: Int?, limits: StoreLimits, timeout: Duration)
-    case memory(limits: StoreLimits)
+    case memory(limits: StoreLimits, historyBudget: Int)
 }
 
 extension Settings {
@@ -22,8 +22,8 @@ extension Settings {
     /// - Throws: a message naming the folder or file and what is wrong with it.
     func openStore() throws -> any SessionArchive {
         switch store {
-        case .memory(let limits):
-            return MemorySessionArchive(limits: limits)
+        case .memory(let limits, let historyBudget):
+            return MemorySessionArchive(limits: limits, historyBudget: historyBudget)
         case .postgres(let url, let connections, let limits, let timeout):
             do {
                 return try PostgresSessionArchive(

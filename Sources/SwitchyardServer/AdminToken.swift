@@ -15,8 +15,15 @@ struct AdminToken: Sendable {
         bytes = Array(text.utf8)
     }
 
-    /// Throws 401 unless `request` carries the token.
+    /// Throws 401 unless `request` carries the token; 400 when it carries a token in its query (`?access_token=`),
+    /// where proxies, browsers' histories and access logs would keep it: never accepted there, even when right.
     func authorize(_ request: HTTPRequest) throws(Problem) {
+        if let name = request.query.keys.sorted().first(where: HTTPServerConfiguration.isSecretParameter) {
+            throw Problem(
+                status: 400, code: "tokenInQuery", title: "Invalid request",
+                detail: "the query parameter '\(name)' looks like a credential: send the admin token as "
+                    + "Authorization: Bearer <token>, never in the URL (it is not accepted there)")
+        }
         let header = request.headers["authorization"] ?? ""
         let scheme = "bearer "
         guard header.count > scheme.count, header.prefix(scheme.count).lowercased() == scheme else {

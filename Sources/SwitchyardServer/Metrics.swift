@@ -142,6 +142,11 @@ final class Metrics: Sendable {
             text += "# TYPE switchyard_store_commits_total counter\nswitchyard_store_commits_total \(store.commits)\n"
             text += "# HELP switchyard_store_batches_total Writes those commits held (group commit).\n"
             text += "# TYPE switchyard_store_batches_total counter\nswitchyard_store_batches_total \(store.batches)\n"
+            if let bytes = store.historyBytes {
+                text += "# HELP switchyard_memory_history_bytes Bytes of history (requests and restore documents) "
+                text += "the in-memory store holds, within --max-memory-history.\n"
+                text += "# TYPE switchyard_memory_history_bytes gauge\nswitchyard_memory_history_bytes \(bytes)\n"
+            }
         }
         return text
     }

@@ -17,6 +17,9 @@ package struct SessionSnapshot {
     /// The session's version.
     package var version: Int { engine.version }
 
+    /// The app version the session runs.
+    package var app: AppVersion? { engine.app }
+
     /// The state document, with `result` members when given; `keep` keeps a new rendering for later reads (until
     /// the next change).
     package func document(result: [String: JSONValue]? = nil, keep: Bool = false) -> [UInt8] {

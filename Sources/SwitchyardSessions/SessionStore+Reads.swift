@@ -23,7 +23,31 @@ extension SessionStore {
         if version == current.version { return current.document }
         guard version < current.version else { throw .unknownVersion(version, current: current.version) }
         guard let state = try restoreDocument(of: session.id, at: version) else { throw .versionNotKept(version) }
-        return try restoredEngine(of: session, from: state).stateDocument(session: session.id)
+        do {
+            return try restoredEngine(of: session, from: state).stateDocument(session: session.id)
+        } catch .incompatible(let reason) {
+            // The app version that wrote it is no longer served: shown as a restore would bring it back, migrated
+            // to the version the session runs now.
+            guard let engine = try? migratedEngine(of: session, from: state) else { throw .incompatible(reason) }
+            return engine.stateDocument(session: session.id)
+        }
+    }
+
+    /// An engine of the app version `session` runs, made from a restore document an earlier version of its app
+    /// wrote, migrated as a restore migrates it (``documentForRestore(_:on:)``).
+    private func migratedEngine(of session: Session, from state: [UInt8]) throws -> NavigationEngine {
+        let running = try session.read { $0.app }
+        let apps = served.withLock { $0.apps }
+        guard let running, let app = apps.app(running) else {
+            throw NavigationError.restoreFailed("the session's app version is not served")
+        }
+        let document = try JSONValue(parsing: state)
+        let written = try AppVersion.written(in: document, app: running.name)
+        guard written.name == running.name, written.version < running.version else {
+            throw NavigationError.restoreFailed("that version ran \(written), the session runs \(running)")
+        }
+        return try app.restoreEngine(
+            from: try app.migrated(document, from: written.version, through: apps.versions(of: running.name)))
     }
 
     /// An engine of the session's app built from a restore document; one that no longer fits is

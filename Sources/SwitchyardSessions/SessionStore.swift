@@ -406,11 +406,15 @@ package final class SessionStore: Sendable {
         }
     }
 
-    /// Seconds until the first live session expires (at least 1), for `Retry-After` when the store is full; the
-    /// idle TTL when every session has a stream open.
+    /// Seconds until there is room for a session, for `Retry-After` when the server is full: 1 when a durable store
+    /// can evict an idle session (the next try finds the room eviction makes), else until the first live session
+    /// expires (at least 1); the idle TTL when every session has a stream open.
     package func secondsUntilRoom() -> Int {
         let now = configuration.now()
         let first = sessions.withLock { $0.values.compactMap { expiry(of: $0.currentActivity) }.min() }
+        // A durable store makes room by evicting the least recently used idle session: a creation that lost the
+        // race for the place one made finds another at once.
+        if archive.isDurable, first != nil { return 1 }
         let wait = first.map { $0 - now } ?? Self.seconds(configuration.sessionTTL)
         return max(1, Int(wait.rounded(.up)))
     }

@@ -3,7 +3,9 @@ import Synchronization
 
 /// What the server knows of its store's health: every failure is counted and logged at error level with its
 /// detail (the first at once, then one line every ``logInterval`` saying how many more there were), and given an
-/// incident id that the client's answer names instead of the detail. Readiness reads it (``failing``).
+/// incident id that the client's answer names instead of the detail. The failures between two log lines share the
+/// incident id of the first line (an incident is that burst of failures), so that every id a client is given is in
+/// the log. Readiness reads it (``failing``).
 package final class StoreHealth: Sendable {
     /// A failure as the client hears of it: an id to quote, and whether retrying can help.
     package struct Incident: Error, Sendable, Equatable {
@@ -26,6 +28,8 @@ package final class StoreHealth: Sendable {
         /// Whether a success followed the latest failure.
         var recovered = true
         var lastLogged: Double = -.infinity
+        /// The incident id of the last line logged: the failures until the next line are given it too.
+        var loggedIncident: String?
         var unlogged = 0
         /// The store's condition as last observed.
         var condition = ArchiveCondition.ready
@@ -52,18 +56,21 @@ package final class StoreHealth: Sendable {
     @discardableResult
     package func failed(_ error: ArchiveError, during operation: String, session: String? = nil) -> Incident {
         counters.countStoreFailure()
-        let incident = Incident(id: Self.newID(), error: error)
         let time = now()
-        let suppressed = state.withLock { state -> Int? in
-            state.latest = Failure(incident: incident, operation: operation, time: time)
+        let (incident, suppressed) = state.withLock { state -> (Incident, Int?) in
             state.recovered = false
-            guard time - state.lastLogged >= Self.logInterval else {
+            if time - state.lastLogged < Self.logInterval, let logged = state.loggedIncident {
+                let incident = Incident(id: logged, error: error)
+                state.latest = Failure(incident: incident, operation: operation, time: time)
                 state.unlogged += 1
-                return nil
+                return (incident, nil)
             }
+            let incident = Incident(id: Self.newID(), error: error)
+            state.latest = Failure(incident: incident, operation: operation, time: time)
             defer { state.unlogged = 0 }
             state.lastLogged = time
-            return state.unlogged
+            state.loggedIncident = incident.id
+            return (incident, state.unlogged)
         }
         guard let suppressed else { return incident }
         var metadata: Logger.Metadata = [

@@ -34,12 +34,17 @@ struct AccessLogTests {
     }
 
     @Test(
-        "The default redaction hides token, key, secret, password and session values",
+        "The default redaction hides the values of parameters whose names hold token, key, secret, password, …",
         arguments: [
             ("/a", "/a"), ("/a?x=1", "/a?x=1"), ("/a?token=t", "/a?token=REDACTED"),
             ("/a?key=k&x=1&secret=s", "/a?key=REDACTED&x=1&secret=REDACTED"),
             ("/a?password=p&session=s", "/a?password=REDACTED&session=REDACTED"),
-            ("/a?TOKEN=t&tokens=keep", "/a?TOKEN=REDACTED&tokens=keep"), ("/a?token", "/a?token"),
+            ("/a?TOKEN=t&tokens=t2&page=keep", "/a?TOKEN=REDACTED&tokens=REDACTED&page=keep"), ("/a?token", "/a?token"),
+            ("/a?access_token=t&admin_token=u", "/a?access_token=REDACTED&admin_token=REDACTED"),
+            (
+                "/a?apiKey=k&client_secret=s&Authorization=b",
+                "/a?apiKey=REDACTED&client_secret=REDACTED&Authorization=REDACTED"
+            ),
             ("/a?to%6Ben=t", "/a?to%6Ben=REDACTED"),
         ])
     func defaultRedaction(input: String, expected: String) {

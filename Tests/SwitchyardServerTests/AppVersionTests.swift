@@ -64,6 +64,11 @@ struct AppVersionTests {
         try store.withServer({ $0.apps = [VersionedShop.v2] }) { server, _ throws in
             #expect(try server.get("/api/sessions/\(ids.onDetail)").version == 3)
             #expect(try server.get("/api/sessions/\(ids.onLegacy)").version == 3)
+            // Version 1 is retired: its versions read back as a restore brings them back, migrated.
+            let past = try server.get("/api/sessions/\(ids.onDetail)/versions/1")
+            #expect(past.status == 200, "\(past.text.prefix(300))")
+            #expect(past.json["app"]?["version"] == 2)
+            #expect(past.path == ["home", "item"])
         }
     }
 

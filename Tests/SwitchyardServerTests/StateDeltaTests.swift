@@ -59,10 +59,18 @@ struct StateDeltaTests {
         for version in 16...31 {
             #expect(
                 StateDelta.rebuild(version) { stored[$0] }
-                    == Self.document(version, stack: version == 16 ? 0 : version % 5))
+                    == .state(Self.document(version, stack: version == 16 ? 0 : version % 5)))
         }
         stored[20] = nil
-        #expect(StateDelta.rebuild(19) { stored[$0] } != nil)
-        #expect(StateDelta.rebuild(25) { stored[$0] } == nil, "its chain goes through a version no longer kept")
+        #expect(StateDelta.rebuild(19) { stored[$0] }.document != nil)
+        #expect(StateDelta.rebuild(20) { stored[$0] } == .notKept)
+        // History is trimmed a whole chain at a time: a missing link inside one is damage, not "not kept".
+        #expect(StateDelta.rebuild(25) { stored[$0] } == .damaged("version 25 builds on version 20, which is missing"))
+        stored[23] = .delta(StateDelta(base: 22, bytes: [0, 255, 0, 255]))
+        let rebuilt = StateDelta.rebuild(23, read: { stored[$0] })
+        guard case .damaged = rebuilt else {
+            Issue.record("a delta that does not apply is damage, not \(rebuilt)")
+            return
+        }
     }
 }

@@ -49,8 +49,12 @@ struct StoreFailureReportTests {
         #expect(logged.first?.contains("incident=\(incident)") == true)
         #expect(logged.first?.contains("56661") == true, "the log has the detail: \(logged)")
 
-        // More failures within the interval are counted, not logged one by one.
-        for _ in 0..<20 { _ = try session.event(#"{"name":"completeOnboarding"}"#) }
+        // More failures within the interval are counted, not logged one by one: they share the incident id of the
+        // line logged, so every id a client is given is in the log.
+        for _ in 0..<20 {
+            let again = try session.event(#"{"name":"completeOnboarding"}"#)
+            #expect(again.json["incident"]?.stringValue == incident)
+        }
         #expect(lines.values.filter { $0.hasPrefix("error") }.count == 1)
 
         let ready = try server.get("/readyz")

@@ -187,6 +187,7 @@ def bad_flags(folder):
                             (["--durability", "fast"], "process or machine"),
                             (["--data-max-size", "1K"], "at least 1M"), (["--history-retention", "none"], "or all"),
                             (["--max-renderings", "lots"], "must be a size such as 512K"),
+                            (["--max-memory-history", "1K"], "at least 1M"),
                             (["--store", "postgres"], "needs --database-url"),
                             (["--database-url", "mysql://db/app"], "must be a postgresql:// URL"),
                             (["--store", "memory", "--database-url", "postgresql://db/app"], "choose one store"),

@@ -2,7 +2,8 @@
 /// bytes they hold, trimmed from the oldest end as ``StoreLimits`` says (the stores trim the same way).
 struct MemoryHistory {
     private(set) var entries: [StoredChange] = []
-    private var bytes = 0
+    /// Bytes the entries hold (requests and restore documents).
+    private(set) var bytes = 0
 
     var isEmpty: Bool { entries.isEmpty }
 

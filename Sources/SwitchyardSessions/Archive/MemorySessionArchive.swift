@@ -21,6 +21,8 @@ public final class MemorySessionArchive: SharedSessionArchive {
         var session: StoredSession
         var initialState: [UInt8]
         var history = MemoryHistory()
+        /// When the session was last changed, on the archive's own count of changes.
+        var changed: UInt64 = 0
         var hasHistory: Bool { !history.isEmpty }
     }
 
@@ -32,17 +34,38 @@ public final class MemorySessionArchive: SharedSessionArchive {
         var closed = false
         var published = StoredRegistry(generation: 0, document: [])
         var observers: [@Sendable (ArchiveNotice) -> Void] = []
+        /// Bytes of history all sessions hold.
+        var historyBytes = 0
+        /// Changes applied, for ``Record/changed`` and the statistics.
+        var changes: UInt64 = 0
+        var commits = 0
+        var batches = 0
     }
 
     private let contents = Mutex(Contents())
     private let notices = DispatchQueue(label: "switchyard.memory-archive.notices")
     private let limits: StoreLimits
     private let nodes: Nodes
+    private let historyBudget: Int?
 
-    /// An empty archive keeping what `limits` allows of each session, for one server or `nodes`.
-    public init(limits: StoreLimits = .standard, nodes: Nodes = .one) {
+    /// An empty archive keeping what `limits` allows of each session, for one server or `nodes`, and at most
+    /// `historyBudget` bytes of history of all sessions together (nil: no bound but the sessions' own).
+    ///
+    /// Past the budget, the sessions changed longest ago give up their history first (all but their current
+    /// version) until about three quarters of it are left: memory stays bounded however many sessions there are,
+    /// and the sessions in use keep their time travel.
+    public init(limits: StoreLimits = .standard, nodes: Nodes = .one, historyBudget: Int? = nil) {
         self.limits = limits
         self.nodes = nodes
+        self.historyBudget = historyBudget
+    }
+
+    /// Commits and batches, and the bytes of history held in memory.
+    public var statistics: ArchiveStatistics? {
+        contents.withLock { contents in
+            ArchiveStatistics(
+                commits: contents.commits, batches: contents.batches, historyBytes: contents.historyBytes)
+        }
     }
 
     /// Sessions end with the process.
@@ -61,7 +84,11 @@ public final class MemorySessionArchive: SharedSessionArchive {
             guard !contents.closed else { throw ArchiveError.closed }
             // All or nothing: every write is checked before any is made.
             try Self.check(writes, against: contents)
-            return (contents.observers, writes.compactMap { apply($0, &contents) })
+            contents.commits += 1
+            contents.batches += writes.count
+            let notices = writes.compactMap { apply($0, &contents) }
+            if let historyBudget, contents.historyBytes > historyBudget { Self.shed(&contents, budget: historyBudget) }
+            return (contents.observers, notices)
         }
         announce(notices, to: observers)
     }
@@ -115,6 +142,7 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 let sizes = record.session.replies.map { $0.body.count + StoredText.headers($0.headers).utf8.count }
                 record.session.replies.removeFirst(Self.oldestOut(sizes, budget: limits.replyBytes))
             }
+            let before = record.history.bytes
             record.history.append(history)
             if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                 // A change without a new version (app data changed, or a keyed answer): its state is this one now.
@@ -122,6 +150,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 if version == 0 { record.initialState = state }
             }
             record.history.trim(at: version, retention: limits.historyEntries, budget: limits.historyBytes)
+            contents.historyBytes += record.history.bytes - before
+            contents.changes += 1
+            record.changed = contents.changes
             record.session.version = version
             record.session.state = state
             record.session.used = record.session.used || !history.isEmpty
@@ -129,7 +160,8 @@ public final class MemorySessionArchive: SharedSessionArchive {
             contents.records[id] = record
             return version == base ? nil : .changed(session: id, version: version)
         case .remove(let id):
-            guard contents.records.removeValue(forKey: id) != nil else { return nil }
+            guard let removed = contents.records.removeValue(forKey: id) else { return nil }
+            contents.historyBytes -= removed.history.bytes
             for key in contents.creationKeys.removeValue(forKey: id) ?? [] { contents.creations[key] = nil }
             return .removed(session: id)
         case .touch(let id, let lastAccess, let used):
@@ -138,6 +170,22 @@ public final class MemorySessionArchive: SharedSessionArchive {
             record.session.used = record.session.used || used
             contents.records[id] = record
             return nil
+        }
+    }
+
+    /// Brings the history of all sessions back under about three quarters of `budget`: the sessions changed longest
+    /// ago keep only their current version's entry.
+    private static func shed(_ contents: inout Contents, budget: Int) {
+        let oldestFirst = contents.records.compactMap { id, record in
+            record.history.entries.count > 1 ? (record.changed, id) : nil
+        }.sorted { $0.0 < $1.0 }
+        for (_, id) in oldestFirst {
+            guard contents.historyBytes > budget / 4 * 3 else { return }
+            guard var record = contents.records.removeValue(forKey: id) else { continue }
+            let before = record.history.bytes
+            record.history.trim(at: record.session.version, retention: 1, budget: .max)
+            contents.historyBytes -= before - record.history.bytes
+            contents.records[id] = record
         }
     }
 

@@ -90,11 +90,15 @@ public struct ArchiveStatistics: Sendable, Equatable {
     public var commits: Int
     /// Batches given to ``SessionArchive/apply(_:)`` that those transactions held.
     public var batches: Int
+    /// Bytes of history the archive holds in this process's memory (the in-memory archive); nil for a store that
+    /// keeps it elsewhere.
+    public var historyBytes: Int?
 
     /// Statistics.
-    public init(commits: Int, batches: Int) {
+    public init(commits: Int, batches: Int, historyBytes: Int? = nil) {
         self.commits = commits
         self.batches = batches
+        self.historyBytes = historyBytes
     }
 }
 

@@ -79,30 +79,64 @@ public struct StateDelta: Sendable, Equatable {
         }
     }
 
+    /// What rebuilding a version's restore document came to.
+    public enum Rebuilt: Sendable, Equatable {
+        /// The document.
+        case state([UInt8])
+        /// The version is not stored (never, or no longer: history is trimmed a whole chain at a time).
+        case notKept
+        /// The version is stored but its document cannot be made: a link of its chain is missing or damaged.
+        case damaged(String)
+
+        /// The document, or nil when there is none for any reason.
+        public var document: [UInt8]? {
+            if case .state(let document) = self { document } else { nil }
+        }
+    }
+
     /// The restore document of `version`, rebuilt from what `read` gives for each version (nil: not stored): its
-    /// nearest whole document, then each delta after it in order. Nil when a link of the chain is missing (the
-    /// version, or one it builds on, is no longer kept) or damaged.
+    /// nearest whole document, then each delta after it in order. ``Rebuilt/notKept`` when the version itself is
+    /// not stored; ``Rebuilt/damaged(_:)`` when it is but a link of its chain is missing (history is never trimmed
+    /// inside a chain) or a delta does not apply: a damaged store, which its caller reports.
     public static func rebuild<Failure: Error>(
         _ version: Int, read: (Int) throws(Failure) -> Stored?
-    ) throws(Failure) -> [UInt8]? {
+    ) throws(Failure) -> Rebuilt {
         var deltas: [StateDelta] = []
         var wanted = version
         while true {
             switch try read(wanted) {
             case nil:
-                return nil
+                return wanted == version
+                    ? .notKept : .damaged("version \(version) builds on version \(wanted), which is missing")
             case .whole(let document):
                 var state = document
                 for delta in deltas.reversed() {
-                    guard let next = delta.apply(to: state) else { return nil }
+                    guard let next = delta.apply(to: state) else {
+                        return .damaged(
+                            "the delta of version \(version)'s chain from version \(delta.base) does not apply")
+                    }
                     state = next
                 }
-                return state
+                return .state(state)
             case .delta(let delta):
-                guard delta.base < wanted, deltas.count < snapshotInterval * 4 else { return nil }
+                guard delta.base < wanted, deltas.count < snapshotInterval * 4 else {
+                    return .damaged("version \(wanted) builds on version \(delta.base), which it cannot")
+                }
                 deltas.append(delta)
                 wanted = delta.base
             }
+        }
+    }
+}
+
+extension StateDelta.Rebuilt {
+    /// The document for ``SessionArchive/state(of:at:)``: nil when the version is not kept; a damaged chain is
+    /// ``ArchiveError/unreadable(_:)`` (the session layer logs it with an incident and readiness reports it).
+    public func kept(_ session: String) throws(ArchiveError) -> [UInt8]? {
+        switch self {
+        case .state(let document): document
+        case .notKept: nil
+        case .damaged(let reason): throw .unreadable("session \(session.prefix(6))…: \(reason)")
         }
     }
 }
