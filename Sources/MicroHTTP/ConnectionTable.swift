@@ -38,6 +38,8 @@ final class ConnectionTable: Sendable {
         var idleTicket: UInt64?
         /// Shut down by a deadline or an eviction; libmicrohttpd has yet to close it.
         var shutDown = false
+        /// The network of its client, when known.
+        var network: PeerNetwork?
     }
 
     private struct State {
@@ -48,6 +50,8 @@ final class ConnectionTable: Sendable {
         var nextTicket: UInt64 = 0
         /// Entries shut down and not yet closed.
         var shutDownCount = 0
+        /// Open connections by the network of their client.
+        var networks: [PeerNetwork: Int] = [:]
 
         mutating func markIdle(_ id: ObjectIdentifier) {
             nextTicket += 1
@@ -87,14 +91,23 @@ final class ConnectionTable: Sendable {
     private let firstRequestTimeout: Duration
     /// Open connections (not counting those already shut down) from which a new one evicts the idlest.
     let evictionThreshold: Int
+    /// The most connections one network may hold.
+    let perNetwork: Int
     private let state = Mutex(State())
 
     /// Deadlines of `requestTimeout` per request and `firstRequestTimeout` for a new connection's first header
-    /// (`.zero` turns either off); eviction from 90 % of `capacity` connections (at most `capacity - 1`).
-    init(requestTimeout: Duration, firstRequestTimeout: Duration, capacity: Int) {
+    /// (`.zero` turns either off); eviction from 90 % of `capacity` connections (at most `capacity - 1`); at most
+    /// `perNetwork` connections from one network.
+    init(requestTimeout: Duration, firstRequestTimeout: Duration, capacity: Int, perNetwork: Int = .max) {
         self.requestTimeout = requestTimeout
         self.firstRequestTimeout = firstRequestTimeout
         evictionThreshold = capacity - max(1, capacity / 10)
+        self.perNetwork = max(1, perNetwork)
+    }
+
+    /// Whether a connection from `network` may open: it holds fewer than its share.
+    func admits(_ network: PeerNetwork) -> Bool {
+        state.withLock { ($0.networks[network] ?? 0) < perNetwork }
     }
 
     /// The connections libmicrohttpd has open (those shut down and not yet closed included).
@@ -107,8 +120,12 @@ final class ConnectionTable: Sendable {
         guard socket >= 0 else { return }
         let now = ContinuousClock.now
         let id = ObjectIdentifier(context)
+        let network = PeerNetwork(socket: socket)
         state.withLock { state in
-            state.entries[id] = Entry(socket: socket, owedSince: now, deadline: firstDeadline(from: now))
+            var entry = Entry(socket: socket, owedSince: now, deadline: firstDeadline(from: now))
+            entry.network = network
+            state.entries[id] = entry
+            if let network { state.networks[network, default: 0] += 1 }
             state.markIdle(id)
         }
     }
@@ -153,6 +170,10 @@ final class ConnectionTable: Sendable {
         state.withLock { state in
             guard let entry = state.entries.removeValue(forKey: ObjectIdentifier(context)) else { return }
             if entry.shutDown { state.shutDownCount -= 1 }
+            if let network = entry.network {
+                let left = (state.networks[network] ?? 1) - 1
+                state.networks[network] = left > 0 ? left : nil
+            }
             if state.entries.isEmpty {
                 state.idle = []
                 state.idleHead = 0

@@ -29,6 +29,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// The most connections open at once from one IP address. Default 256: enough for about a hundred
     /// browser tabs behind one NAT address, each holding an event stream and a keep-alive connection.
     public var maxConnectionsPerIP: Int = 256
+    /// The most connections open at once from one network (an IPv4 /24, an IPv6 /48), whatever its addresses;
+    /// past it a new connection from that network is refused at once (its other connections go on). Default 1,024:
+    /// many addresses of one network trickling request bodies cannot hold more than a tenth of ``maxConnections``,
+    /// however slowly they send.
+    public var maxConnectionsPerNetwork: Int = 1024
     /// A connection with no traffic for this long is closed (whole seconds, rounded up). Default 10 s.
     public var idleTimeout: Duration = .seconds(10)
     /// The time a client has to send a whole request (header and body), counted from the moment the

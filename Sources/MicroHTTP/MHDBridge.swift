@@ -64,11 +64,11 @@ enum MHDBridge {
                 core.lastLibraryMessage.withLock { $0 = message }
                 core.logger.debug("libmicrohttpd: \(message)")
             },
-            { cls, _, _ in
-                // Refuses new connections once shutdown began (instead of MHD_quiesce_daemon); near the cap, makes
-                // room for them.
+            { cls, address, _ in
+                // Refuses new connections once shutdown began (instead of MHD_quiesce_daemon), and past their
+                // network's share; near the cap, makes room for them.
                 guard let cls else { return .NO }
-                return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().accepting() ? .YES : .NO
+                return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().accepting(address) ? .YES : .NO
             })
     }
 

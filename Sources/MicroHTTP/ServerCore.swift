@@ -34,7 +34,7 @@ final class ServerCore: Sendable {
         self.logger = logger
         connections = ConnectionTable(
             requestTimeout: configuration.requestTimeout, firstRequestTimeout: configuration.firstRequestTimeout,
-            capacity: configuration.maxConnections)
+            capacity: configuration.maxConnections, perNetwork: configuration.maxConnectionsPerNetwork)
         hangUps = HangUpWatcher()
         lingering = LingeringClose(
             byteLimit: configuration.maxDrainedBodyBytes, duration: .seconds(2), capacity: Self.lingeringCapacity)
@@ -51,10 +51,15 @@ final class ServerCore: Sendable {
         connections.opened(context, socket: socket)
     }
 
-    /// Whether to accept a new connection: none once shutdown began. Near the connection cap the connection idle
-    /// the longest makes room for it (``ConnectionTable/evictIdlest()``).
-    func accepting() -> Bool {
+    /// Whether to accept a new connection from `address`: none once shutdown began, nor past its network's share
+    /// (``HTTPServerConfiguration/maxConnectionsPerNetwork``). Near the connection cap the connection idle the
+    /// longest makes room for it (``ConnectionTable/evictIdlest()``).
+    func accepting(_ address: UnsafePointer<sockaddr>?) -> Bool {
         guard !stopping.load(ordering: .relaxed) else { return false }
+        if let network = address.flatMap(PeerNetwork.init), !connections.admits(network) {
+            logger.debug("refused a connection: its network holds its share of connections")
+            return false
+        }
         if connections.evictIdlest() {
             logger.debug("near the connection cap: closed the connection idle the longest")
         }

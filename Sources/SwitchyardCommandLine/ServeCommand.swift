@@ -66,6 +66,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Open connections per client address (env SWITCHYARD_MAX_CONNECTIONS_PER_IP; default 256).")
     var maxConnectionsPerIp: String?
 
+    @Option(
+        help:
+            "Open connections per client network, an IPv4 /24 or IPv6 /48 (env SWITCHYARD_MAX_CONNECTIONS_PER_NETWORK; default 1024)."
+    )
+    var maxConnectionsPerNetwork: String?
+
     @Option(help: "Open event streams at most (env SWITCHYARD_MAX_STREAMS; default 4096).")
     var maxStreams: String?
 

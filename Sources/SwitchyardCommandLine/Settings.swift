@@ -24,6 +24,7 @@ struct Settings {
     var adminToken: String?
     var maxConnections = 10_000
     var maxConnectionsPerIP = 256
+    var maxConnectionsPerNetwork = 1024
     var maxStreams = 4096
     var idleTimeout: Duration = .seconds(10)
     var requestTimeout: Duration = .seconds(30)
@@ -103,6 +104,10 @@ struct Settings {
         }
         if let (text, source) = value(command.maxConnectionsPerIp, "max-connections-per-ip") {
             maxConnectionsPerIP = try Self.number(text, source, in: 1...1_000_000) ?? maxConnectionsPerIP
+        }
+        if let (text, source) = value(command.maxConnectionsPerNetwork, "max-connections-per-network") {
+            maxConnectionsPerNetwork =
+                try Self.number(text, source, in: 1...1_000_000) ?? maxConnectionsPerNetwork
         }
         if let (text, source) = value(command.maxStreams, "max-streams") {
             maxStreams = try Self.number(text, source, in: 1...1_000_000) ?? maxStreams
@@ -267,6 +272,7 @@ struct Settings {
         configuration.maxBodyBytes = maxBody
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerIP = maxConnectionsPerIP
+        configuration.maxConnectionsPerNetwork = maxConnectionsPerNetwork
         configuration.maxStreams = maxStreams
         configuration.idleTimeout = idleTimeout
         configuration.requestTimeout = requestTimeout
@@ -306,6 +312,7 @@ struct Settings {
             "logLevel": "\(logLevel)", "logFormat": "\(logFormat)", "corsOrigin": "\(corsOrigin ?? "none")",
             "admin": "\(adminToken == nil ? "off" : "on")",
             "maxConnections": "\(maxConnections)", "maxConnectionsPerIP": "\(maxConnectionsPerIP)",
+            "maxConnectionsPerNetwork": "\(maxConnectionsPerNetwork)",
             "maxStreams": "\(maxStreams)", "idleTimeout": "\(idleTimeout)", "requestTimeout": "\(requestTimeout)",
             "firstRequestTimeout": "\(firstRequestTimeout)",
             "sessionCreateRate": "\(sessionCreateRate)", "definitionCheckRate": "\(definitionCheckRate)",

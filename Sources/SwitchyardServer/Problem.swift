@@ -107,12 +107,19 @@ struct Problem: Error {
             headers: [("ETag", "\"\(current)\"")])
     }
 
+    /// 429: a client address used its allowance of the last minute (`code`, what it did); retry in `wait` s.
+    static func rateLimited(code: String, title: String, _ detail: String, retryAfter wait: Int) -> Problem {
+        Problem(
+            status: 429, code: code, title: title, detail: detail + "; retry in \(wait) s",
+            headers: [("Retry-After", String(wait))])
+    }
+
     /// 503 `tooManySessions`: the server holds its maximum of `limit` live sessions (`why` says what that refused),
-    /// with `Retry-After` the time until the first one expires.
+    /// with `Retry-After` the time until there is room (``SessionStore/secondsUntilRoom()``).
     static func tooManySessions(limit: Int, retryAfter wait: Int, _ why: String = "") -> Problem {
         Problem(
             status: 503, code: "tooManySessions", title: "Too many sessions",
-            detail: "the server holds its maximum of \(limit) live sessions\(why); the next one expires in about "
+            detail: "the server holds its maximum of \(limit) live sessions\(why); there is room again in about "
                 + "\(wait) s",
             headers: [("Retry-After", String(wait))])
     }

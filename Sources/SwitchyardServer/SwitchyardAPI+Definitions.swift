@@ -25,11 +25,10 @@ extension SwitchyardAPI {
                     + "larger file with `switchyard check FILE`")
         }
         if case .refused(let wait) = definitionChecks.take(for: request.peer) {
-            throw Problem(
-                status: 429, code: "tooManyChecks", title: "Too many checks",
-                detail: "this address asked for \(configuration.definitionChecksPerMinute) definition checks in the "
-                    + "last minute, its limit; retry in \(wait) s",
-                headers: [("Retry-After", String(wait))])
+            throw Problem.rateLimited(
+                code: "tooManyChecks", title: "Too many checks",
+                "this address asked for \(configuration.definitionChecksPerMinute) definition checks in the last "
+                    + "minute, its limit", retryAfter: wait)
         }
         let limit = configuration.concurrentDefinitionChecks
         let admitted = definitionChecksRunning.withLock { running in

@@ -35,11 +35,10 @@ extension SwitchyardAPI {
             appName = try decode(CreateSessionRequest.self, request.body).app
         }
         if case .refused(let wait) = creations.take(for: request.peer) {
-            throw Problem(
-                status: 429, code: "tooManyCreations", title: "Too many sessions created",
-                detail: "this address created \(configuration.sessionCreationsPerMinute) sessions in the last minute, "
-                    + "its limit; retry in \(wait) s or reuse a session",
-                headers: [("Retry-After", String(wait))])
+            throw Problem.rateLimited(
+                code: "tooManyCreations", title: "Too many sessions created",
+                "this address created \(configuration.sessionCreationsPerMinute) sessions in the last minute, its "
+                    + "limit (reuse a session)", retryAfter: wait)
         }
         let session: Session
         let response: HTTPResponse

@@ -35,6 +35,37 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("Per-network share: many addresses of one /24 hold at most its share; another network is served")
+    func perNetworkShare() throws {
+        let configuration = testConfiguration {
+            $0.maxConnectionsPerIP = 4
+            $0.maxConnectionsPerNetwork = 6
+        }
+        try withServer(configuration, handle: echo) { server in
+            // Slow connections from three addresses of 127.0.0.0/24, each under its own limit: the network's 6.
+            var held: [RawConnection] = []
+            for index in 0..<6 {
+                let connection = try RawConnection(port: server.port, from: "127.0.0.\(1 + index % 3)")
+                #expect(try connection.request("GET", "/").status == 200)
+                try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n")  // headers never finish
+                held.append(connection)
+            }
+            // A seventh, from a fourth address of the network, is refused at once.
+            let extra = try RawConnection(port: server.port, from: "127.0.0.9")
+            try? extra.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(extra.isClosedByPeer())
+            // Another network is served meanwhile.
+            let other = try RawConnection(port: server.port, from: "127.0.1.1")
+            #expect(try other.request("GET", "/").status == 200)
+            // Once one of the network's connections closes, it may open another.
+            held.removeFirst()
+            #expect(
+                eventually {
+                    (try? RawConnection(port: server.port, from: "127.0.0.9").request("GET", "/").status) == 200
+                })
+        }
+    }
+
     @Test("Total connection limit: at the cap with only event streams (never evicted), a new connection waits")
     func totalLimit() throws {
         let box = StreamBox()
