@@ -32,7 +32,7 @@ final class PostgresPool: Sendable {
     private let idle = Mutex(Idle())
     private let free: DispatchSemaphore
     private let timeout: Duration
-    private let breaker = PostgresBreaker()
+    private let breaker: PostgresBreaker
 
     /// A pool of at most `size` connections to `url`, named `name` in `pg_stat_activity`; a call ends within
     /// `timeout`.
@@ -40,6 +40,7 @@ final class PostgresPool: Sendable {
         self.url = url
         self.name = name
         self.timeout = timeout
+        breaker = PostgresBreaker(timeout: timeout)
         free = DispatchSemaphore(value: max(1, size))
     }
 

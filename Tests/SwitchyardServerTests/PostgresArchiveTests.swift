@@ -167,7 +167,10 @@ struct PostgresArchiveTests {
             Issue.record("a timed-out call leaves the archive \(archive.condition)")
             return
         }
-        // A probe waits for the frozen database; meanwhile every other call is refused without waiting.
+        // A probe is due a fifth of the timeout after the call that ran out of time (so that the request that made
+        // it is not kept waiting a second timeout by its next call); then it waits for the frozen database, and
+        // meanwhile every other call is refused without waiting.
+        Thread.sleep(forTimeInterval: 0.25)
         let probe = DispatchGroup()
         probe.enter()
         onNewThread {
@@ -181,6 +184,45 @@ struct PostgresArchiveTests {
             #expect(start.duration(to: .now) < .milliseconds(200), "a call waited for a database known to be silent")
         }
         probe.wait()
+        relay.thaw()
+        #expect(eventually(within: 10) { (try? archive.version(of: "s")) == 0 })
+        #expect(archive.condition == .ready)
+    }
+
+    /// A freeze is found before any call runs out of time: once a call has waited a fifth of the timeout while no
+    /// call got an answer, the next call probes and every other call is refused at once, so that a freeze holds
+    /// only the calls of its first moments; the request whose call timed out is not kept a second timeout either.
+    @Test(.enabled(if: withPostgres)) func aFreezeIsFoundBeforeAnyCallRunsOutOfTime() throws {
+        let (archive, relay, database) = try Self.archiveBehindARelay(connections: 4)
+        defer { Self.close(archive, relay, database) }
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+
+        relay.freeze()
+        let first = DispatchGroup()
+        first.enter()
+        onNewThread {
+            _ = try? archive.version(of: "s")  // waits for the frozen database, up to the 1 s timeout
+            first.leave()
+        }
+        Thread.sleep(forTimeInterval: 0.4)  // past a fifth of the timeout, before the first call runs out
+        let probe = DispatchGroup()
+        probe.enter()
+        onNewThread {
+            _ = try? archive.version(of: "s")  // the probe
+            probe.leave()
+        }
+        Thread.sleep(forTimeInterval: 0.1)
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            #expect(throws: ArchiveError.self) { _ = try archive.version(of: "s") }
+            #expect(start.duration(to: .now) < .milliseconds(200), "a call joined a database silent for 0.4 s")
+        }
+        first.wait()
+        probe.wait()
+        // The call that ran out of time is not followed by a second wait: its next call is refused at once.
+        let start = ContinuousClock.now
+        #expect(throws: ArchiveError.self) { _ = try archive.version(of: "s") }
+        #expect(start.duration(to: .now) < .milliseconds(200))
         relay.thaw()
         #expect(eventually(within: 10) { (try? archive.version(of: "s")) == 0 })
         #expect(archive.condition == .ready)
