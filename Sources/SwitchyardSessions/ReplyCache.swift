@@ -19,6 +19,15 @@ struct ReplyCache {
         let rebuild: ReplyRebuild?
         /// When it was answered (seconds, the store's clock).
         let time: Double
+        /// Its place in the ledger's order (set when stored).
+        fileprivate var sequence: UInt64 = 0
+
+        init(fingerprint: UInt64, reply: SessionReply?, rebuild: ReplyRebuild?, time: Double) {
+            self.fingerprint = fingerprint
+            self.reply = reply
+            self.rebuild = rebuild
+            self.time = time
+        }
 
         /// Bytes of answer it holds whole.
         var bytes: Int {
@@ -28,10 +37,12 @@ struct ReplyCache {
     }
 
     private var entries: [String: Entry] = [:]
-    /// Keys, oldest first; those before `head` are gone.
-    private var order: [String] = []
+    /// Keys in the order they were stored, oldest first; a place whose sequence is not its entry's is stale (the key
+    /// was stored again, or forgotten). Those before `head` are gone.
+    private var order: [(key: String, sequence: UInt64)] = []
     private var head = 0
-    /// Keys before this index in `order` hold no whole answer.
+    private var nextSequence: UInt64 = 0
+    /// Places before this index in `order` hold no whole answer.
     private var wholeFrom = 0
     private var bytes = 0
     private let maxKeys: Int
@@ -49,31 +60,31 @@ struct ReplyCache {
     }
 
     mutating func store(_ entry: Entry, for key: String) {
-        if let previous = entries.removeValue(forKey: key) {
-            bytes -= previous.bytes
-            if let index = order[head...].firstIndex(of: key) {
-                order.remove(at: index)
-                if index < wholeFrom { wholeFrom -= 1 }
-            }
-        }
-        order.append(key)
+        if let previous = entries.removeValue(forKey: key) { bytes -= previous.bytes }
+        nextSequence += 1
+        var entry = entry
+        entry.sequence = nextSequence
+        order.append((key, nextSequence))
         entries[key] = entry
         bytes += entry.bytes
         // Forgotten: past the count, or older than the retention (the newest key always stays).
         while order.count - head > 1 {
-            guard let oldest = entries[order[head]] else {
-                head += 1  // given up whole and not rebuildable: forgotten already
+            let (key, sequence) = order[head]
+            guard let oldest = entries[key], oldest.sequence == sequence else {
+                head += 1  // stale: stored again since, or forgotten already
                 continue
             }
             guard entries.count > maxKeys || oldest.time < entry.time - retention else { break }
-            forget(order[head])
+            head += 1
+            entries[key] = nil
+            bytes -= oldest.bytes
         }
         // Answers given up, oldest first, while the whole ones pass the byte budget.
         wholeFrom = max(wholeFrom, head)
         while bytes > maxBytes, wholeFrom < order.count - 1 {
-            let key = order[wholeFrom]
+            let (key, sequence) = order[wholeFrom]
             wholeFrom += 1
-            guard var kept = entries[key], kept.reply != nil else { continue }
+            guard var kept = entries[key], kept.sequence == sequence, kept.reply != nil else { continue }
             bytes -= kept.bytes
             kept.reply = nil
             // A refusal cannot be rebuilt: forgotten (it applied nothing, so a retry may run it again).
@@ -84,10 +95,5 @@ struct ReplyCache {
             wholeFrom -= head
             head = 0
         }
-    }
-
-    private mutating func forget(_ key: String) {
-        head += 1
-        if let dropped = entries.removeValue(forKey: key) { bytes -= dropped.bytes }
     }
 }
