@@ -27,6 +27,7 @@ struct DefinitionCheck {
         check.startLoops()
         check.reachability()
         check.actions()
+        check.deepLinkSteps()
         check.redirectLoops()
         check.dataReads()
         check.icons()
@@ -251,6 +252,23 @@ struct DefinitionCheck {
                     case .event, .deepLink: break
                     }
                 }
+            }
+        }
+    }
+
+    /// Each route a deep link's steps name (as written, not made by a template) is a route of some coordinator:
+    /// a misspelled one would make every open of the link answer 400 `unknownRoute`.
+    private mutating func deepLinkSteps() {
+        let routes = Set(definition.coordinators.flatMap { $0.routes.map(\.name) })
+        for (index, link) in definition.deepLinks.enumerated() {
+            for (position, step) in link.steps.enumerated() {
+                guard let route = step.route, !route.contains("{{"), !routes.contains(route) else { continue }
+                let at = Pointer.append(
+                    Pointer.append(Pointer.append(Pointer.append("/deepLinks", index), "steps"), position), "route")
+                error(
+                    "unknownRoute", at,
+                    "no coordinator has a route '\(route)' (the deep link '\(link.pattern)' opens it)",
+                    didYouMean(route, routes))
             }
         }
     }

@@ -43,6 +43,20 @@ struct DiagnosticsTests {
         #expect(findings("[]") == ["error wrongType at /: expected an object (an app definition), found an array"])
     }
 
+    /// A misspelled route in a deep link's steps is found by the check, not by every open of the link.
+    @Test func aDeepLinksStepsNameRoutesThatExist() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}, "recipe": {"target": "Home", "input": "string"}}}}"#,
+            screens: #"{"Home": {"title": "Shop"}}"#,
+            extra:
+                #", "deepLinks": [{"pattern": "shop://recipe/{id}", "steps": [{"action": "push", "route": "recipee", "input": "{{link.id}}"}]}]"#
+        )
+        #expect(
+            findings(text) == [
+                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'recipee' (the deep link 'shop://recipe/{id}' opens it) (did you mean 'recipe'?)"
+            ])
+    }
+
     @Test func theRootMustBeACoordinatorAndTheInitialRouteARootRoute() {
         let text =
             #"{"name": "shop", "root": "Ap", "coordinators": {"App": {"kind": "stack", "initial": "next", "routes": {"next": {"target": "App"}}}}}"#
