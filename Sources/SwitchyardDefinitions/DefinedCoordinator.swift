@@ -74,6 +74,7 @@ extension DefinedCoordinator {
             } catch let error as DataError {
                 throw NavigationError(code: "dataOperationFailed", category: .conflict, message: error.description)
             }
+            try scope.requireWithinBudget()
             context.data.value = data
             let shared = context.data
             engine?.onRollback { shared.value = before }
@@ -82,6 +83,7 @@ extension DefinedCoordinator {
         var after = scope
         after.values["data"] = context.data.value
         let steps = try handler.steps.map { try $0.step(after) }
+        try scope.requireWithinBudget()
         guard let from = handler.from else {
             try engine.perform(steps, from: nodeID)
             return

@@ -14,7 +14,9 @@ enum DefinedDeepLinks {
                 }
                 if let waitUntil = link.waitUntil, !waitUntil.holds(in: scope) { return .pending }
                 guard let engine = root.engine, let nodeID = root.nodeID else { return .pending }
-                try engine.perform(try link.steps.map { try $0.step(scope) }, from: nodeID)
+                let steps = try link.steps.map { try $0.step(scope) }
+                try scope.requireWithinBudget()
+                try engine.perform(steps, from: nodeID)
                 return .opened
             }
         }

@@ -70,14 +70,14 @@ struct DefinedScreen: Screen {
             return [.list(rows.map { Self.row($0, scope) })]
         case .boundList(let items, let row):
             guard case .array(let elements)? = scope.lookup(items) else { return [.list([])] }
-            return [
-                .list(
-                    elements.map { element in
-                        var itemScope = scope
-                        itemScope.values["item"] = element
-                        return Self.row(row, itemScope)
-                    })
-            ]
+            var rows: [ListRow] = []
+            for element in elements {
+                guard scope.budget.step() else { break }  // the budget ran out: no more rows are made
+                var itemScope = scope
+                itemScope.values["item"] = element
+                rows.append(Self.row(row, itemScope))
+            }
+            return [.list(rows)]
         }
     }
 

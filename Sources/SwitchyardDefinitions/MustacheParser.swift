@@ -40,8 +40,10 @@ struct MustacheParser {
             let content = trimmed(bytes[contentStart..<closeStart])
             let sigil = triple ? UInt8(ascii: "&") : content.first ?? 0
             let body = triple ? content : trimmed(content.dropFirst(Self.sigils.contains(sigil) ? 1 : 0))
-            if Self.standaloneSigils.contains(sigil), let lineEnd = standaloneEnd(tagStart, tagEnd) {
-                pending.removeLast(min(pending.count, tagStart - lineStart(tagStart)))
+            if Self.standaloneSigils.contains(sigil), let start = lineStart(tagStart),
+                let lineEnd = standaloneEnd(tagEnd)
+            {
+                pending.removeLast(min(pending.count, tagStart - start))
                 index = lineEnd
             } else {
                 index = tagEnd
@@ -97,7 +99,7 @@ struct MustacheParser {
     private mutating func setDelimiters(_ body: ArraySlice<UInt8>) throws(TemplateError) {
         guard body.last == UInt8(ascii: "=") else { throw .invalidDelimiters(String(decoding: body, as: UTF8.self)) }
         let words = body.dropLast().split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
-        guard words.count == 2, words.allSatisfy({ !$0.contains(UInt8(ascii: "=")) }) else {
+        guard words.count == 2, words.allSatisfy({ !$0.contains(UInt8(ascii: "=")) && $0.count <= 8 }) else {
             throw .invalidDelimiters(String(decoding: body.dropLast(), as: UTF8.self))
         }
         open = Array(words[0])
@@ -128,18 +130,22 @@ struct MustacheParser {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// The start of the line `position` is on.
-    private func lineStart(_ position: Int) -> Int {
+    /// The start of the line `position` is on when nothing but spaces and tabs come before it on that line; nil
+    /// otherwise. Reads back no further than the end of the last tag (a tag on the line is not blank), so that
+    /// parsing stays linear however many tags a line holds.
+    private func lineStart(_ position: Int) -> Int? {
         var start = position
-        while start > 0, bytes[start - 1] != 0x0A { start -= 1 }
+        while start > index, bytes[start - 1] != 0x0A {
+            guard bytes[start - 1] == 0x20 || bytes[start - 1] == 0x09 else { return nil }
+            start -= 1
+        }
+        guard start == 0 || bytes[start - 1] == 0x0A else { return nil }  // the last tag ends on this line
         return start
     }
 
-    /// Where the next line starts when the tag from `tagStart` to `tagEnd` is alone on its line (only spaces and
-    /// tabs around it); nil when it is not.
-    private func standaloneEnd(_ tagStart: Int, _ tagEnd: Int) -> Int? {
-        let start = lineStart(tagStart)
-        guard bytes[start..<tagStart].allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return nil }
+    /// Where the next line starts when only spaces and tabs follow a tag ending at `tagEnd` on its line (with
+    /// ``lineStart(_:)``: the tag is alone on its line); nil when something else does.
+    private func standaloneEnd(_ tagEnd: Int) -> Int? {
         var end = tagEnd
         while end < bytes.count, bytes[end] == 0x20 || bytes[end] == 0x09 { end += 1 }
         if end == bytes.count { return end }

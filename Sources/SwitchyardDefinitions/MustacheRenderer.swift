@@ -87,8 +87,26 @@ struct MustacheRenderer {
             } else {
                 write(Array("\(number)".utf8))
             }
-        case .array, .object: write(value.serialized())
+        case .array, .object:
+            // Its JSON is made only within the budget: a step for each value in it, counted first.
+            guard budget.spend(Self.values(in: value, upTo: budget.steps + 1)) else { return }
+            write(value.serialized())
         }
+    }
+
+    /// How many values `value` holds (itself included), counting no further than `limit`.
+    private static func values(in value: JSONValue, upTo limit: Int) -> Int {
+        var count = 0
+        var pending = [value]
+        while let next = pending.popLast(), count < limit {
+            count += 1
+            switch next {
+            case .array(let elements): pending += elements.prefix(limit - count)
+            case .object(let members): pending += members.values.prefix(limit - count)
+            default: break
+            }
+        }
+        return count
     }
 
     private func resolve(_ name: MustacheName) -> JSONValue? {
@@ -108,10 +126,27 @@ struct MustacheRenderer {
             }
         }
         for transform in transforms.reversed() {
-            guard let current = value else { return nil }
+            guard let current = value, budget.spend(Self.cost(of: transform, on: current)) else { return nil }
             value = Self.transform(current, transform)
         }
         return value
+    }
+
+    /// The steps a transform of `value` takes: its elements (their order's n·log n to sort), its text's length in
+    /// 64-byte pieces; 1 for what reads no more than one element.
+    private static func cost(of transform: String, on value: JSONValue) -> Int {
+        let count: Int
+        switch value {
+        case .array(let elements): count = elements.count
+        case .object(let members): count = members.count
+        case .string(let text): count = text.utf8.count / 64
+        default: return 1
+        }
+        switch transform {
+        case "count", "empty", "first", "last": return 1
+        case "sorted", "enumerated": return 1 + count * max(1, Int.bitWidth - count.leadingZeroBitCount)
+        default: return 1 + count
+        }
     }
 
     private static func descend(_ value: JSONValue, _ keys: ArraySlice<String>) -> JSONValue? {

@@ -19,13 +19,20 @@ final class RenderBudget {
         self.bytes = bytes
     }
 
-    /// Takes one step; false (and ``exceeded``) when none is left.
+    /// Takes one step; false (and ``exceeded``) when none is left, or once anything ran out.
     func step() -> Bool {
-        guard steps > 0 else {
+        spend(1)
+    }
+
+    /// Takes `count` steps (the work of a transform over a list, a value written as JSON); false (and
+    /// ``exceeded``) when fewer are left, or once anything ran out: then nothing more is rendered.
+    func spend(_ count: Int) -> Bool {
+        guard !exceeded, steps >= count else {
             exceeded = true
+            steps = 0
             return false
         }
-        steps -= 1
+        steps -= count
         return true
     }
 

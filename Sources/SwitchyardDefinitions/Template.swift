@@ -50,9 +50,13 @@ struct Template: Sendable, Hashable {
         return inner
     }
 
-    /// The text with its tags filled in from `context`, within the context's budget.
+    /// The text with its tags filled in from `context`, within the context's budget (text without tags takes a step
+    /// and its bytes too: nothing is rendered for free).
     func render(_ context: TemplateContext) -> String {
-        guard let nodes else { return text }
+        guard let nodes else {
+            guard context.budget.step(), context.budget.write(text.utf8.count) == text.utf8.count else { return "" }
+            return text
+        }
         var renderer = MustacheRenderer(root: .object(context.values), budget: context.budget)
         renderer.render(nodes)
         return String(decoding: renderer.output, as: UTF8.self)

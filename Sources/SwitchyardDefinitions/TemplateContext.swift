@@ -15,6 +15,16 @@ struct TemplateContext {
         self.values = values
     }
 
+    /// Throws 409 `renderingBudgetExceeded` when the renderings made in this context ran out of their budget:
+    /// what they made is cut short, and a handler or a deep link must not act on it (its change is rolled back).
+    func requireWithinBudget() throws {
+        guard budget.exceeded else { return }
+        throw NavigationError(
+            code: "renderingBudgetExceeded", category: .conflict,
+            message: "its templates need more than \(RenderBudget.steps) steps or \(RenderBudget.bytes >> 20) MiB "
+                + "of text; nothing was applied")
+    }
+
     /// The value at a dotted path (`data.user.name`, `item.id`, `input`), an array element selected as
     /// `data.todos[id={{input}}]`; nil where nothing is.
     func lookup(_ path: String) -> JSONValue? {

@@ -103,8 +103,8 @@ extension SwitchyardAPI {
         case .replayed(var reply):
             reply.headers.append(("Idempotent-Replayed", "true"))
             return reply
-        case .rebuilt(let snapshot, let result):
-            var reply = render(.committed(result: result, snapshot), to: request, session: id)
+        case .rebuilt(let outcome):
+            var reply = render(outcome, to: request, session: id)
             reply.headers.append(("Idempotent-Replayed", "true"))
             return reply
         }

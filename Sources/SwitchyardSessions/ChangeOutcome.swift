@@ -15,6 +15,7 @@ package enum ChangeOutcome {
     /// A retry of a request already answered under its idempotency key: the first answer, as rendered then.
     case replayed(SessionReply)
     /// A retry of a request already answered under its idempotency key, whose answer is kept only as what rebuilds
-    /// it: the session as the answer's version left it, and the answer's `result`, to answer as the change was.
-    case rebuilt(SessionSnapshot, result: [String: JSONValue])
+    /// it: the outcome it had (``committed(result:_:)`` or ``redirected(_:_:)``), on the session as the answer's
+    /// version left it, to answer as it was answered.
+    indirect case rebuilt(ChangeOutcome)
 }

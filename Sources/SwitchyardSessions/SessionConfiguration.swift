@@ -29,10 +29,10 @@ public struct SessionConfiguration: Sendable {
     public var idempotencyLimit: Int = 1024
     /// How long an idempotency key is remembered.
     public var idempotencyRetention: Duration = .seconds(24 * 3600)
-    /// Bytes of answers kept whole for idempotency replay per session. Past this the oldest successful answers are
-    /// kept as the version they reported (a retry is answered with that version's state document, rebuilt from
-    /// the store, without the first answer's `result`), and refusals (which applied nothing) are forgotten; no
-    /// key is forgotten for its answer's size.
+    /// Bytes of answers kept whole for idempotency replay per session. Past this the oldest answers to requests
+    /// that committed are kept as their version and `result` or redirect (a retry is answered as the first time,
+    /// rebuilt from that version's restore document), and refusals (which applied nothing) are forgotten; no key
+    /// of a request that committed is forgotten for its answer's size.
     public var maxIdempotencyBytes: Int = 512 * 1024
     /// A request larger than this is kept in the history as `{"omitted":…,"bytes":n}`.
     public var maxHistoryRequestBytes: Int = 4096

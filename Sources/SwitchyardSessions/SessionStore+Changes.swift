@@ -358,14 +358,24 @@ extension SessionStore {
         return reply
     }
 
-    /// What rebuilds the answer to a change that ended so (answered `reply`): its version and result, for a change
-    /// answered 200; nil for any other answer.
+    /// What rebuilds the answer to a request that ended so (answered `reply`): its version and result for a change
+    /// answered 200, its version and error for a redirect that committed; nil for any other answer (a refusal, which
+    /// applied nothing).
     private static func rebuild(_ ended: ChangeOutcome, _ reply: SessionReply) -> ReplyRebuild? {
-        guard reply.status == 200 else { return nil }
         switch ended {
         case .committed(let result, let snapshot), .unchanged(let result, let snapshot):
-            return ReplyRebuild(version: snapshot.version, result: result)
+            return reply.status == 200 ? ReplyRebuild(version: snapshot.version, ending: .changed(result: result)) : nil
+        case .redirected(let error, let snapshot):
+            return ReplyRebuild(version: snapshot.version, ending: .redirected(error))
         default: return nil
+        }
+    }
+
+    /// The outcome that answers as `rebuild` says, on the session as its version left it.
+    private static func rebuilt(_ rebuild: ReplyRebuild, _ snapshot: SessionSnapshot) -> ChangeOutcome {
+        switch rebuild.ending {
+        case .changed(let result): .rebuilt(.committed(result: result, snapshot))
+        case .redirected(let error): .rebuilt(.redirected(error, snapshot))
         }
     }
 
@@ -374,7 +384,7 @@ extension SessionStore {
     /// change was. Refused when the store no longer keeps the version: the request is never applied again.
     private func replay(_ key: String, _ rebuild: ReplyRebuild, _ state: SessionState, app: String) -> ChangeOutcome {
         let version = rebuild.version
-        if version == state.engine.version { return .rebuilt(state.snapshot, result: rebuild.result) }
+        if version == state.engine.version { return Self.rebuilt(rebuild, state.snapshot) }
         let restore: [UInt8]?
         do {
             restore = try archive.state(of: state.id, at: version)
@@ -385,8 +395,7 @@ extension SessionStore {
         else { return .refused(.replayUnavailable(key: key, version: version)) }
         let documents = DocumentCache(
             session: state.id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: false)
-        return .rebuilt(
-            SessionSnapshot(session: state.id, engine: engine, documents: documents), result: rebuild.result)
+        return Self.rebuilt(rebuild, SessionSnapshot(session: state.id, engine: engine, documents: documents))
     }
 
     /// The outcome of a change that returned `result` (or threw), having made versions when `committed`.

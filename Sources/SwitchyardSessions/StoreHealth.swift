@@ -3,9 +3,10 @@ import Synchronization
 
 /// What the server knows of its store's health: every failure is counted and logged at error level with its
 /// detail (the first at once, then one line every ``logInterval`` saying how many more there were), and given an
-/// incident id that the client's answer names instead of the detail. The failures between two log lines share the
-/// incident id of the first line (an incident is that burst of failures), so that every id a client is given is in
-/// the log. Readiness reads it (``failing``).
+/// incident id that the client's answer names instead of the detail. The failures of one kind between two log
+/// lines, with no success between them, share the incident id of the first line (an incident is that burst of
+/// failures), so that every id a client is given is in the log; each damage found (``ArchiveError/unreadable(_:)``,
+/// by its reason) gets its own line and id. Readiness reads it (``failing``).
 package final class StoreHealth: Sendable {
     /// A failure as the client hears of it: an id to quote, and whether retrying can help.
     package struct Incident: Error, Sendable, Equatable {
@@ -28,8 +29,9 @@ package final class StoreHealth: Sendable {
         /// Whether a success followed the latest failure.
         var recovered = true
         var lastLogged: Double = -.infinity
-        /// The incident id of the last line logged: the failures until the next line are given it too.
-        var loggedIncident: String?
+        /// The incident id of the last line logged, and the kind of failure it was: the failures of that kind until
+        /// the next line (and no success between) are given it too.
+        var loggedIncident: (id: String, kind: String)?
         var unlogged = 0
         /// The store's condition as last observed.
         var condition = ArchiveCondition.ready
@@ -57,10 +59,13 @@ package final class StoreHealth: Sendable {
     package func failed(_ error: ArchiveError, during operation: String, session: String? = nil) -> Incident {
         counters.countStoreFailure()
         let time = now()
+        let kind = Self.kind(error)
         let (incident, suppressed) = state.withLock { state -> (Incident, Int?) in
-            state.recovered = false
-            if time - state.lastLogged < Self.logInterval, let logged = state.loggedIncident {
-                let incident = Incident(id: logged, error: error)
+            defer { state.recovered = false }
+            if time - state.lastLogged < Self.logInterval, let logged = state.loggedIncident, logged.kind == kind,
+                !state.recovered
+            {
+                let incident = Incident(id: logged.id, error: error)
                 state.latest = Failure(incident: incident, operation: operation, time: time)
                 state.unlogged += 1
                 return (incident, nil)
@@ -69,7 +74,7 @@ package final class StoreHealth: Sendable {
             state.latest = Failure(incident: incident, operation: operation, time: time)
             defer { state.unlogged = 0 }
             state.lastLogged = time
-            state.loggedIncident = incident.id
+            state.loggedIncident = (incident.id, kind)
             return (incident, state.unlogged)
         }
         guard let suppressed else { return incident }
@@ -117,6 +122,16 @@ package final class StoreHealth: Sendable {
         return state.withLock { state in
             guard !state.recovered, let latest = state.latest, time - latest.time < Self.failingFor else { return nil }
             return latest
+        }
+    }
+
+    /// The kind of a failure, as incidents are grouped.
+    private static func kind(_ error: ArchiveError) -> String {
+        switch error {
+        case .unavailable: "unavailable"
+        case .unreadable(let reason): "unreadable: \(reason)"  // each damage its own incident
+        case .closed: "closed"
+        case .conflict: "conflict"
         }
     }
 

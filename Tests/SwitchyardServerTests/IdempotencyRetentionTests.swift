@@ -70,6 +70,27 @@ struct IdempotencyRetentionTests {
         #expect(try session.state().version == version, "a retry read back from the store applied again")
     }
 
+    /// A guard's redirect commits although it is answered 409: past the byte budget it is kept as its version and
+    /// error, and its retry is answered as the first time, never run again.
+    @Test func aRedirectPastTheByteBudgetIsReplayedNotRedirectedAgain() throws {
+        try withServer({ $0.maxIdempotencyBytes = 16 * 1024 }) { server in
+            let session = try server.createSession()
+            try session.logIn()
+            try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+            let admin = #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"admin"}]}"#
+            let first = try session.transition(admin, headers: [("Idempotency-Key", "admin-1")])
+            #expect(first.status == 409)
+            #expect(first.json["code"] == "redirected")
+            _ = try pushes(session, count: 30)  // push the redirect's answer out of the budget
+            let version = try session.state().version
+            let retry = try session.transition(admin, headers: [("Idempotency-Key", "admin-1")])
+            #expect(retry.status == 409)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.text == first.text, "rebuilt byte for byte")
+            #expect(try session.state().version == version, "the redirect ran again")
+        }
+    }
+
     @Test func aKeyWhoseVersionIsNoLongerKeptIsRefusedNotApplied() throws {
         try withServer({ configuration in
             configuration.maxIdempotencyBytes = 4 * 1024

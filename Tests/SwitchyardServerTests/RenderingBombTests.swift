@@ -53,6 +53,62 @@ struct RenderingBombTests {
         }
     }
 
+    /// A screen of one section and one tag (21 steps as check counts them) whose tag sorts the whole list for each
+    /// element: a transform costs a step per element it reads, so the budget, not the CPU, runs out.
+    @Test func aTransformOverAListCostsItsLength() throws {
+        let list = (0..<5_000).map(String.init).joined(separator: ",")
+        let definition = """
+            {"name": "sorts", "root": "M", "data": {"l": [\(list)]},
+             "coordinators": {"M": {"kind": "stack", "initial": "h", "routes": {"h": {"kind": "root", "target": "H"}}}},
+             "screens": {"H": {"title": "{{#data.l}}{{count(sorted(data.l))}}{{/data.l}}"}}}
+            """
+        #expect(AppDefinition.load(definition).diagnostics.isEmpty)
+        try withServer({ $0.apps = [try! NavigationApp(definition: definition)] }) { server in
+            let reply = try server.post("/api/sessions", nil)
+            #expect(reply.status == 500)
+            #expect(reply.json["code"] == "renderingBudgetExceeded")
+        }
+    }
+
+    /// Rows of literal text are not free: a bound list of 3,000 rows of 1 KB stops at the budget's 2 MiB.
+    @Test func textWithoutTagsCountsAgainstTheBudget() throws {
+        let list = (0..<3_000).map(String.init).joined(separator: ",")
+        let text = String(repeating: "x", count: 1_000)
+        let definition = """
+            {"name": "rows", "root": "M", "data": {"l": [\(list)]},
+             "coordinators": {"M": {"kind": "stack", "initial": "h", "routes": {"h": {"kind": "root", "target": "H"}}}},
+             "screens": {"H": {"title": "Rows", "content": [{"type": "list", "items": "data.l", "row": {"id": "{{item}}", "title": "\(text)"}}]}}}
+            """
+        try withServer({ configuration in
+            configuration.apps = [try! NavigationApp(definition: definition)]
+            configuration.maxDocumentBytes = 64 << 20
+        }) { server in
+            let reply = try server.post("/api/sessions", nil)
+            #expect(reply.status == 500)
+            #expect(reply.json["code"] == "renderingBudgetExceeded")
+        }
+    }
+
+    /// A handler whose templates run out of budget applies nothing: its data operation would store text cut short.
+    @Test func aHandlerPastTheBudgetAppliesNothing() throws {
+        let list = (0..<20).map(String.init).joined(separator: ",")
+        let nested = String(repeating: "{{#data.l}}", count: 4) + "x" + String(repeating: "{{/data.l}}", count: 4)
+        let definition = """
+            {"name": "handler", "root": "M", "data": {"l": [\(list)], "note": ""},
+             "coordinators": {"M": {"kind": "stack", "initial": "h", "routes": {"h": {"kind": "root", "target": "H"}},
+               "events": {"note": {"data": [{"set": "note", "value": "\(nested)"}]}}}},
+             "screens": {"H": {"title": "Note"}}}
+            """
+        try withServer({ $0.apps = [try! NavigationApp(definition: definition)] }) { server in
+            let session = try server.post("/api/sessions", nil)
+            let id = try #require(session.json["session"]?.stringValue)
+            let refused = try server.post("/api/sessions/\(id)/events", #"{"name": "note"}"#)
+            #expect(refused.status == 409)
+            #expect(refused.json["code"] == "renderingBudgetExceeded")
+            #expect(try server.get("/api/sessions/\(id)").json["version"] == 0)
+        }
+    }
+
     @Test func checkFindsTemplatesWhoseWorstCaseIsPastTheBudget() {
         let found = AppDefinition.load(nested(depth: 32, items: 4)).diagnostics
         #expect(found.map(\.code) == ["renderingBudget"])

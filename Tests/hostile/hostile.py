@@ -116,7 +116,13 @@ HOSTILE = [
     ("Mustache blocks nested 3,000 levels", app(title=json.dumps("{{$b}}" * 3_000)), False, "invalidTemplate"),
     ("Mustache parents nested 3,000 levels", app(title=json.dumps("{{<p}}" * 3_000)), False, "invalidTemplate"),
     ("a title nesting 32 sections over a 4-element list (4^32 renderings)", BOMB, False, "renderingBudget"),
+    ("delimiters of 32 KiB", app(title=json.dumps("{{=" + "A" * 32_000 + " B=}}" + "A" * 30_000)), False,
+     "invalidTemplate"),
 ]
+
+# Parsed in linear time, answered (valid): a 60 KB line of standalone-looking tags, and a template of 8,000
+# comment tags on one line.
+SLOW_PARSES = [app(title=json.dumps("{{!}}" * 12_000)), app(title=json.dumps(" {{#a}}{{/a}}" * 4_000))]
 
 
 def main():
@@ -131,6 +137,14 @@ def main():
                 if status != 200 or code not in codes:
                     return f"answered {status} with {codes[:5]}"
                 return healthy_within(server)
+
+        @check("check endpoint: templates whose tags fill one long line are parsed in linear time")
+        def _():
+            for text in SLOW_PARSES:
+                status, answer = check_definition(server, text, yaml=False, timeout=10)
+                if status != 200:
+                    return f"answered {status}: {answer}"
+            return healthy_within(server)
 
         @check("check endpoint: a 1 MiB definition is refused at once (413), not parsed")
         def _():

@@ -38,6 +38,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
         var historyBytes = 0
         /// Changes applied, for ``Record/changed`` and the statistics.
         var changes: UInt64 = 0
+        /// When shedding could not bring the history under the budget (the current versions alone pass it), the
+        /// bytes it must grow to before it is tried again: not every change scans every session.
+        var shedAbove = 0
         var commits = 0
         var batches = 0
     }
@@ -87,7 +90,11 @@ public final class MemorySessionArchive: SharedSessionArchive {
             contents.commits += 1
             contents.batches += writes.count
             let notices = writes.compactMap { apply($0, &contents) }
-            if let historyBudget, contents.historyBytes > historyBudget { Self.shed(&contents, budget: historyBudget) }
+            if let historyBudget, contents.historyBytes > max(historyBudget, contents.shedAbove) {
+                Self.shed(&contents, budget: historyBudget)
+                contents.shedAbove =
+                    contents.historyBytes > historyBudget ? contents.historyBytes + historyBudget / 8 : 0
+            }
             return (contents.observers, notices)
         }
         announce(notices, to: observers)
