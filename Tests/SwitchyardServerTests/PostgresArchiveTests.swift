@@ -171,18 +171,9 @@ struct PostgresArchiveTests {
         // it is not kept waiting a second timeout by its next call); then it waits for the frozen database, and
         // meanwhile every other call is refused without waiting.
         Thread.sleep(forTimeInterval: 0.25)
-        let probe = DispatchGroup()
-        probe.enter()
-        onNewThread {
-            _ = try? archive.version(of: "s")
-            probe.leave()
-        }
+        let probe = Self.probe(archive)
         Thread.sleep(forTimeInterval: 0.2)
-        for _ in 0..<5 {
-            let start = ContinuousClock.now
-            #expect(throws: ArchiveError.self) { _ = try archive.version(of: "s") }
-            #expect(start.duration(to: .now) < .milliseconds(200), "a call waited for a database known to be silent")
-        }
+        Self.expectRefusedAtOnce(archive, "a call waited for a database known to be silent")
         probe.wait()
         relay.thaw()
         #expect(eventually(within: 10) { (try? archive.version(of: "s")) == 0 })
@@ -205,18 +196,9 @@ struct PostgresArchiveTests {
             first.leave()
         }
         Thread.sleep(forTimeInterval: 0.4)  // past a fifth of the timeout, before the first call runs out
-        let probe = DispatchGroup()
-        probe.enter()
-        onNewThread {
-            _ = try? archive.version(of: "s")  // the probe
-            probe.leave()
-        }
+        let probe = Self.probe(archive)
         Thread.sleep(forTimeInterval: 0.1)
-        for _ in 0..<5 {
-            let start = ContinuousClock.now
-            #expect(throws: ArchiveError.self) { _ = try archive.version(of: "s") }
-            #expect(start.duration(to: .now) < .milliseconds(200), "a call joined a database silent for 0.4 s")
-        }
+        Self.expectRefusedAtOnce(archive, "a call joined a database silent for 0.4 s")
         first.wait()
         probe.wait()
         // The call that ran out of time is not followed by a second wait: its next call is refused at once.
@@ -226,6 +208,28 @@ struct PostgresArchiveTests {
         relay.thaw()
         #expect(eventually(within: 10) { (try? archive.version(of: "s")) == 0 })
         #expect(archive.condition == .ready)
+    }
+
+    /// A call on a thread of its own that waits for the database (the breaker's probe); wait for the group.
+    private static func probe(_ archive: PostgresSessionArchive) -> DispatchGroup {
+        let probe = DispatchGroup()
+        probe.enter()
+        onNewThread {
+            _ = try? archive.version(of: "s")
+            probe.leave()
+        }
+        return probe
+    }
+
+    /// Five calls, each refused within 200 ms (none waits for the database).
+    private static func expectRefusedAtOnce(
+        _ archive: PostgresSessionArchive, _ message: Comment, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for _ in 0..<5 {
+            let start = ContinuousClock.now
+            #expect(throws: ArchiveError.self, sourceLocation: sourceLocation) { _ = try archive.version(of: "s") }
+            #expect(start.duration(to: .now) < .milliseconds(200), message, sourceLocation: sourceLocation)
+        }
     }
 
     // MARK: Limits
