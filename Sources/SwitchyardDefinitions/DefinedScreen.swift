@@ -36,8 +36,7 @@ struct DefinedScreen: Screen {
             })
         if scope.budget.exceeded {
             content.failure = ScreenRenderingFailure(
-                reason: "the screen '\(definition.name)' needs more than \(RenderBudget.steps) template steps "
-                    + "or \(RenderBudget.bytes >> 20) MiB of text")
+                reason: "the screen '\(definition.name)' needs more than \(RenderBudget.allowance)")
         }
         return content
     }

@@ -8,6 +8,8 @@ final class RenderBudget {
     static let steps = 100_000
     /// The bytes one budget allows (the state document's own limit is 256 KiB by default).
     static let bytes = 2 << 20
+    /// What a budget allows, as refusals say it: `100000 template steps or 2 MiB of text`.
+    static let allowance = "\(steps) template steps or \(bytes >> 20) MiB of text"
 
     private(set) var steps: Int
     private(set) var bytes: Int

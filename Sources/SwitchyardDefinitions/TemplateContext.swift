@@ -21,8 +21,7 @@ struct TemplateContext {
         guard budget.exceeded else { return }
         throw NavigationError(
             code: "renderingBudgetExceeded", category: .conflict,
-            message: "its templates need more than \(RenderBudget.steps) steps or \(RenderBudget.bytes >> 20) MiB "
-                + "of text; nothing was applied")
+            message: "its templates need more than \(RenderBudget.allowance); nothing was applied")
     }
 
     /// The value at a dotted path (`data.user.name`, `item.id`, `input`), an array element selected as

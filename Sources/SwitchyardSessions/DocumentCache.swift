@@ -34,15 +34,11 @@ final class DocumentCache {
 
     private func admit(_ engine: NavigationEngine) throws {
         let document: [UInt8]
-        switch engine.checkedStateDocument(session: session) {
-        case .success(let bytes): document = bytes
-        case .failure(let failure):
+        switch checkedDocument(of: engine) {
+        case .success(let checked): document = checked
+        case .failure(let refusal):
             bytes = nil
-            throw ChangeRefusal.renderingBudgetExceeded(failure.reason)
-        }
-        guard document.count <= maxBytes else {
-            bytes = nil
-            throw ChangeRefusal.documentTooLarge(bytes: document.count, limit: maxBytes)
+            throw refusal
         }
         if keepsRestoreDocuments {
             // A state that cannot be stored is refused like one that is too large: nothing is applied. The stored
@@ -61,14 +57,17 @@ final class DocumentCache {
     /// Checks the first document of a new session (`engine` as made) as a commit is checked, keeping its rendering
     /// for the creation's answer.
     func admitFirst(_ engine: NavigationEngine) -> Result<Void, ChangeRefusal> {
+        checkedDocument(of: engine).map { bytes = $0 }
+    }
+
+    /// The state document of `engine` when it is within the limits a commit is checked against: every screen
+    /// rendered in full (``ChangeRefusal/renderingBudgetExceeded(_:)``) and at most `maxBytes`.
+    private func checkedDocument(of engine: NavigationEngine) -> Result<[UInt8], ChangeRefusal> {
         switch engine.checkedStateDocument(session: session) {
-        case .failure(let failure):
-            return .failure(.renderingBudgetExceeded(failure.reason))
+        case .failure(let failure): .failure(.renderingBudgetExceeded(failure.reason))
         case .success(let document) where document.count > maxBytes:
-            return .failure(.documentTooLarge(bytes: document.count, limit: maxBytes))
-        case .success(let document):
-            bytes = document
-            return .success(())
+            .failure(.documentTooLarge(bytes: document.count, limit: maxBytes))
+        case .success(let document): .success(document)
         }
     }
 

@@ -244,8 +244,8 @@ extension SessionStore {
         let writes = !entries.isEmpty || (remembered != nil && reply.isSuccess)
         if !writes, unchecked, let behind = confirmCurrent(&state, render: render) { return behind }
         if writes {
-            // A successful change's answer is stored as what rebuilds it (its version and result), so that the
-            // store keeps a key for every change, whatever its documents weigh.
+            // The answer to a request that committed is stored as what rebuilds it (its version and result, or its
+            // redirect), so that the store keeps a key for every such request, whatever its documents weigh.
             let stored = remembered.map { key, entry in
                 StoredReply(
                     key: key, fingerprint: entry.fingerprint, session: id, status: reply.status,
@@ -387,9 +387,9 @@ extension SessionStore {
         if version == state.engine.version { return Self.rebuilt(rebuild, state.snapshot) }
         let restore: [UInt8]?
         do {
-            restore = try archive.state(of: state.id, at: version)
+            restore = try restoreDocument(of: state.id, at: version)
         } catch {
-            return .refused(.store(health.failed(error, during: "read a version", session: state.id)))
+            return .refused(error)
         }
         guard let restore, let engine = try? engine(of: state.id, app: app, from: restore)
         else { return .refused(.replayUnavailable(key: key, version: version)) }
@@ -445,7 +445,7 @@ extension SessionStore {
                 saved = found
             }
             do {
-                try engine.restore(to: try documentForRestore(saved, on: engine))
+                try engine.restore(to: try documentForRestore(saved, running: engine.app))
             } catch let error as NavigationError
                 where error.category != .forbidden && error.code != NavigationError.redirectedCode
             {

@@ -178,13 +178,13 @@ extension SessionStore {
         return .ready(engine, migrated)
     }
 
-    /// A restore document of an earlier version of a session, for `engine` (the session now) to restore: migrated
-    /// to the app version `engine` runs when that version ran an older one.
+    /// A restore document of an earlier version of a session, for the session (which runs `running` now) to restore:
+    /// migrated to the app version `running` when that version ran an older one.
     ///
     /// - Throws: ``Switchyard/NavigationError/restoreFailed(_:)`` when no served migration takes it there.
-    func documentForRestore(_ saved: [UInt8], on engine: NavigationEngine) throws -> JSONValue {
+    func documentForRestore(_ saved: [UInt8], running: AppVersion?) throws -> JSONValue {
         let document = try JSONValue(parsing: saved)
-        guard let running = engine.app else { return document }
+        guard let running else { return document }
         let written = try AppVersion.written(in: document, app: running.name)
         guard written != running else { return document }
         let apps = served.withLock { $0.apps }

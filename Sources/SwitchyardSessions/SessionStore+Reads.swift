@@ -34,20 +34,13 @@ extension SessionStore {
     }
 
     /// An engine of the app version `session` runs, made from a restore document an earlier version of its app
-    /// wrote, migrated as a restore migrates it (``documentForRestore(_:on:)``).
+    /// wrote, migrated as a restore migrates it (``documentForRestore(_:running:)``).
     private func migratedEngine(of session: Session, from state: [UInt8]) throws -> NavigationEngine {
         let running = try session.read { $0.app }
-        let apps = served.withLock { $0.apps }
-        guard let running, let app = apps.app(running) else {
+        guard let running, let app = served.withLock({ $0.apps.app(running) }) else {
             throw NavigationError.restoreFailed("the session's app version is not served")
         }
-        let document = try JSONValue(parsing: state)
-        let written = try AppVersion.written(in: document, app: running.name)
-        guard written.name == running.name, written.version < running.version else {
-            throw NavigationError.restoreFailed("that version ran \(written), the session runs \(running)")
-        }
-        return try app.restoreEngine(
-            from: try app.migrated(document, from: written.version, through: apps.versions(of: running.name)))
+        return try app.restoreEngine(from: try documentForRestore(state, running: running))
     }
 
     /// An engine of the session's app built from a restore document; one that no longer fits is
