@@ -4,8 +4,8 @@ import Switchyard
 import SwitchyardSessions
 
 /// The endpoints that change a session: transitions, events, deep links, restores, and their previews. Each
-/// decodes its request into a ``ChangeRequest`` before any session lock is taken, hands it to the session layer's
-/// pipeline, and renders the ``ChangeOutcome``.
+/// decodes its request into a ``ChangeRequest`` before any session lock is taken and hands it to the session layer's
+/// pipeline, which answers with what ``ChangeReplies`` rendered of the outcome.
 extension SwitchyardAPI {
     /// Whether a change request is applied or only previewed.
     enum ChangeMode {
@@ -65,48 +65,15 @@ extension SwitchyardAPI {
         }
         let changeRequest = ChangeRequest(
             decoded.map(\.0), expectedVersions: (try? decoded.get())?.1, key: key,
-            fingerprint: key == nil ? 0 : RequestFingerprint.of(request), body: request.body)
-        return try onLiveSession(id, key: key, first: session) { session in
-            switch mode {
-            case .apply:
-                var moved = false
-                let reply = sessions.change(session, changeRequest) { outcome in
-                    if case .refused(.sessionMoved) = outcome { moved = true }
-                    return render(outcome, to: request, session: id)
-                }
-                if moved { throw ChangeRefusal.sessionMoved }
-                return HTTPResponse(reply)
-            case .preview:
-                return previewResponse(try sessions.preview(session, changeRequest))
+            fingerprint: key == nil ? 0 : RequestFingerprint.of(request), body: request.body,
+            form: Self.prefersMinimalReturn(request) ? .minimal : .full)
+        switch mode {
+        case .apply:
+            return HTTPResponse(changes.apply(changeRequest, to: session).reply)
+        case .preview:
+            return try sessions.onLiveSession(id, key: key, first: session) { session in
+                previewResponse(try sessions.preview(session, changeRequest))
             }
-        }
-    }
-
-    /// The answer to a change's outcome: the new state document with `result` (or the summary for
-    /// `Prefer: return=minimal`), or the problem it ended with.
-    private func render(_ outcome: ChangeOutcome, to request: HTTPRequest, session id: String) -> SessionReply {
-        switch outcome {
-        case .committed(let result, let snapshot), .unchanged(let result, let snapshot):
-            let headers = noStore + [("ETag", "\"\(snapshot.version)\"")]
-            if Self.prefersMinimalReturn(request) {
-                return SessionReply(
-                    .json(
-                        200, snapshot.summary(result: result),
-                        headers: headers + [("Preference-Applied", "return=minimal")]))
-            }
-            return SessionReply(.json(200, snapshot.document(result: result), headers: headers))
-        case .redirected(let error, let snapshot):
-            // The redirect committed: say where the session is now, as a 412 does.
-            return SessionReply(Problem(error, now: snapshot.version, document: snapshot.document()).response)
-        case .refused(let refusal):
-            return SessionReply(response(to: refusal, session: id))
-        case .replayed(var reply):
-            reply.headers.append(("Idempotent-Replayed", "true"))
-            return reply
-        case .rebuilt(let outcome):
-            var reply = render(outcome, to: request, session: id)
-            reply.headers.append(("Idempotent-Replayed", "true"))
-            return reply
         }
     }
 

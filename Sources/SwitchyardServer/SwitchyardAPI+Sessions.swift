@@ -86,7 +86,7 @@ extension SwitchyardAPI {
     }
 
     func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        try onLiveSession(id) { session in
+        try sessions.onLiveSession(id) { session in
             try session.read { snapshot in
                 let etag = "\"\(snapshot.version)\""
                 if let match = request.headers["if-none-match"], Self.noneMatch(match, version: snapshot.version) {
@@ -95,33 +95,6 @@ extension SwitchyardAPI {
                 return .json(200, snapshot.document(keep: true), headers: noStore + [("ETag", etag)])
             }
         }
-    }
-
-    /// How many times a request runs on a session that keeps leaving memory while it waits (then 503
-    /// `sessionReloading`). Each try waits behind the requests already queued on the copy read back, so on a loaded
-    /// machine a burst of reloads can end several copies in a row: with 3 tries, a reload every 5 ms under a full
-    /// test run answered 1 request in 200 so. A bound stays, so that reloads without end cannot hold a request.
-    static let movedAttempts = 8
-
-    /// Runs `body` on session `id` (`first`, or looked up with the idempotency `key`), and again on the session
-    /// read back when it left memory while `body` waited for it (a reload of its app, an admin change, an eviction):
-    /// `body` throws ``SwitchyardSessions/ChangeRefusal/sessionMoved`` then. After ``movedAttempts`` tries that
-    /// refusal is the answer; a session deleted meanwhile is 404.
-    func onLiveSession<Result>(
-        _ id: String, key: String? = nil, first: Session? = nil, _ body: (Session) throws -> Result
-    ) throws -> Result {
-        var session = try first ?? sessions.session(id, key: key)
-        for _ in 1..<Self.movedAttempts {
-            do {
-                return try body(session)
-            } catch ChangeRefusal.sessionMoved {
-                // The copy has ended (its write failed, or it was taken out of memory): read the session back, even
-                // before the request that ended it has dropped it.
-                sessions.evict(session)
-                session = try sessions.session(id, key: key)
-            }
-        }
-        return try body(session)
     }
 
     /// Whether an `If-None-Match` value names `version` (RFC 9110 §13.1.2): `*`, or a list of entity tags compared

@@ -16,6 +16,8 @@ import Synchronization
 public final class SwitchyardAPI: HTTPHandler {
     let configuration: ServerConfiguration
     let sessions: SessionStore
+    /// The session layer's change pipeline, answering as ``ChangeReplies`` renders.
+    let changes: ChangePipeline
     let metrics: Metrics
     let staticFiles: StaticFiles?
     let catalogs: LockedCatalogs
@@ -63,6 +65,7 @@ public final class SwitchyardAPI: HTTPHandler {
         self.configuration = configuration
         self.staticFiles = staticFiles
         sessions = SessionStore(configuration: configuration.sessions, logger: logger)
+        changes = ChangePipeline(store: sessions, rendering: ChangeReplies())
         metrics = Metrics(sessions: sessions.counters)
         let catalogs = LockedCatalogs()
         self.catalogs = catalogs

@@ -95,11 +95,11 @@ package final class Session: Sendable {
     /// lock, so concurrent subscribes and closes cannot leave it stale.
     func withState<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         touch()
-        return try settled(body)
+        return try afterWrites(body)
     }
 
     /// Runs `body` with exclusive access to the session's state, writes in flight or not (a change, which may run
-    /// ahead of the store: ``SessionStore/change(_:_:render:)``); counts as activity.
+    /// ahead of the store: ``ChangePipeline``); counts as activity.
     func changing<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         touch()
         return try state.withLock { state in
@@ -111,17 +111,14 @@ package final class Session: Sendable {
 
     /// Runs `body` under the lock once the writes in flight are settled, waiting for them without the lock (and
     /// holding back changes that would run ahead of the store meanwhile, so that the wait ends).
-    private func settled<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
+    private func afterWrites<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         var waited = false
         while true {
             let turn: Turn<Result> = try state.withLock { state in
                 defer { recordSubscribers(state.subscribers.count) }
-                if waited { state.waiting -= 1 }
+                if waited { state.inFlight.stopWaiting() }
                 state.settleInFlight()
-                if let last = state.inFlight.last {
-                    state.waiting += 1
-                    return .wait(last.submission)
-                }
+                if let submission = state.inFlight.wait() { return .wait(submission) }
                 return .ran(try body(&state))
             }
             switch turn {
@@ -203,13 +200,13 @@ package final class Session: Sendable {
     /// Runs `body` with exclusive access to the session's state without counting as activity (this node catching
     /// up with a change another one made).
     func catchingUp<Result: Sendable>(_ body: (inout SessionState) -> Result) -> Result {
-        settled(body)
+        afterWrites(body)
     }
 
     /// Returns once no write of the session is in flight: a copy leaving memory stays reachable until then, so that
     /// the session is never read back from the store before writes it will acknowledge are there.
     func awaitWrites() {
-        settled { _ in }
+        afterWrites { _ in }
     }
 
     /// Removes a stream subscriber (from its close callback); the session's idle time starts again now.

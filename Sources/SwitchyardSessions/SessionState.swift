@@ -24,11 +24,10 @@ struct SessionState {
     /// The restore document the archive holds for the latest stored version, when known: the next version is
     /// stored as a delta from it (``StateDelta``).
     var storedState: (version: Int, state: [UInt8])?
-    /// Changes submitted to the store and not yet known to be durable, oldest first. Only changes run while there
-    /// are any: reads, streams and every other request wait for them (``Session/withState(_:)``).
-    private(set) var inFlight: [InFlightWrite] = []
-    /// How many requests wait for the writes in flight: while any does, no change runs ahead of the store.
-    var waiting = 0
+    /// Changes submitted to the store and not yet known to be durable, and the requests waiting for them. Only
+    /// changes run while there are any: reads, streams and every other request wait for them
+    /// (``Session/withState(_:)``).
+    var inFlight = InFlightWrites()
 
     init(id: String, engine: NavigationEngine, configuration: SessionConfiguration) {
         self.id = id
@@ -141,22 +140,21 @@ struct SessionState {
     /// Whether a change may run before the writes in flight are durable, and leave its own in flight: not while a
     /// stream follows the session (its events go out in version order, each once it is durable), nor while another
     /// request waits for them.
-    var runsAhead: Bool { subscribers.isEmpty && waiting == 0 }
+    var runsAhead: Bool { subscribers.isEmpty && inFlight.takesMore }
 
     /// Takes `write`, just submitted, in flight: the engine holds its state, and the next change builds on it.
     mutating func submitted(_ write: InFlightWrite, deltas: Bool) {
-        inFlight.append(write)
+        inFlight.add(write)
         stored(write.state, deltas: deltas)
     }
 
-    /// Settles the writes in flight whose outcome is known, oldest first: a durable one is made public (its
-    /// versions announced); a failed one ends this copy, which holds changes the store does not have (every later
-    /// write fails too: its base version is not stored).
+    /// Settles the writes in flight whose outcome is known (``InFlightWrites/settle()``): a durable one is made
+    /// public (its versions announced); a failed one ends this copy, which holds changes the store does not have
+    /// (every later write fails too: its base version is not stored).
     mutating func settleInFlight() {
-        while let first = inFlight.first, let outcome = first.submission.outcome {
-            inFlight.removeFirst()
+        for (write, outcome) in inFlight.settle() {
             switch outcome {
-            case .success: if !ended { _ = announce(first.entries) }
+            case .success: if !ended { _ = announce(write.entries) }
             case .failure: ended = true
             }
         }

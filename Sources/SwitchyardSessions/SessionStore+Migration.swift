@@ -240,7 +240,8 @@ extension SessionStore {
     /// Plans (and with `apply`, stores) the migration of stored session `id`; the store's failure, if it fails.
     private func visit(_ id: String, apps: ServedApps, apply: Bool, into report: inout MigrationReport) -> String? {
         var migrating: AppVersion?
-        for _ in 0..<Self.conflictAttempts {
+        for attempt in 0..<retry.attempts {
+            retry.pause(before: attempt)
             let stored: StoredSession
             do {
                 guard let found = try archive.session(id) else { return nil }  // removed meanwhile

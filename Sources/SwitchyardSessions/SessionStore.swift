@@ -11,7 +11,7 @@ import Synchronization
 
 /// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap, over the archive
 /// where sessions are stored before anyone learns of them and read back from after a restart; and the change
-/// pipeline (``change(_:_:render:)``).
+/// pipeline (``ChangePipeline``).
 package final class SessionStore: Sendable {
     let sessions = Mutex<[String: Session]>([:])
     /// The removals from the archive that a session being read back must not miss: a load cannot bring back a
@@ -29,6 +29,8 @@ package final class SessionStore: Sendable {
     package let health: StoreHealth
     /// What the live sessions' kept screen renderings may take together.
     let renderings: RenderingBudget
+    /// How often a request runs again when its session changed under it: the layer's one policy.
+    let retry = RetryPolicy.standard
 
     /// About how many bytes the live sessions' kept screen renderings hold now.
     package var renderingBytes: Int { renderings.bytes }
@@ -163,7 +165,7 @@ package final class SessionStore: Sendable {
         return try load(id, ticket, key: key)
     }
 
-    /// The session a change without an idempotency key runs on (``change(_:_:render:)``): as ``session(_:key:)``,
+    /// The session a change without an idempotency key runs on (``ChangePipeline``): as ``session(_:key:)``,
     /// except that with a shared archive a copy in memory is read first only when another node announced a version
     /// past the copy's. Reading it first would not make the change safer: its write is a compare-and-set that finds
     /// any copy behind (the change then runs again on the stored state), and an answer given without a write is
@@ -190,11 +192,9 @@ package final class SessionStore: Sendable {
     /// read of `ticket` began; the copy another request read back meanwhile if there is one, checked against the
     /// store (that request's read may have begun before a change another node stored, which this one's did not).
     private func load(_ id: String, _ ticket: RemovalLedger.Ticket, key: String?) throws(LookupFailure) -> Session {
-        for attempt in 0..<Self.conflictAttempts {
-            if attempt > 1 {
-                // Other nodes keep changing it while it is migrated: a random pause, longer each time.
-                usleep(UInt32.random(in: 0...UInt32(500 * attempt)))
-            }
+        for attempt in 0..<retry.attempts {
+            // Other nodes keep changing it while it is migrated, or a reload replaced the apps meanwhile.
+            retry.pause(before: attempt)
             let stored: StoredSession?
             do {
                 stored = try archive.session(id)

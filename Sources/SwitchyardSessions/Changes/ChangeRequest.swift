@@ -12,15 +12,18 @@ package struct ChangeRequest: Sendable {
     package var fingerprint: UInt64
     /// The request as received, for the history.
     package var body: [UInt8]
+    /// The answer the client asked for (``ChangeRendering`` reads it).
+    package var form: ReplyForm
 
     package init(
         _ change: Result<SessionChange, any Error>, expectedVersions: [Int]? = nil, key: String? = nil,
-        fingerprint: UInt64 = 0, body: [UInt8] = []
+        fingerprint: UInt64 = 0, body: [UInt8] = [], form: ReplyForm = .full
     ) {
         self.change = change
         self.expectedVersions = expectedVersions
         self.key = key
         self.fingerprint = fingerprint
         self.body = body
+        self.form = form
     }
 }

@@ -1,0 +1,26 @@
+/// Requests that read a session which may leave memory while they wait for it.
+extension SessionStore {
+    /// Runs `body` on session `id` (`first`, or looked up with the idempotency `key`), and again on the session
+    /// read back when it left memory while `body` waited for it (a reload of its app, an admin change, an eviction):
+    /// `body` throws ``ChangeRefusal/sessionMoved`` then. Each try waits behind the requests already queued on the
+    /// copy read back, so on a loaded machine a burst of reloads can end several copies in a row: the layer's
+    /// ``RetryPolicy`` bounds the tries, then that refusal is the answer; a session deleted meanwhile is
+    /// ``LookupFailure/unknown``. (Changes go through the ``ChangePipeline``, whose one loop does the same.)
+    package func onLiveSession<Result>(
+        _ id: String, key: String? = nil, first: Session? = nil, _ body: (Session) throws -> Result
+    ) throws -> Result {
+        var session = try first ?? self.session(id, key: key)
+        for attempt in 1..<retry.attempts {
+            do {
+                return try body(session)
+            } catch ChangeRefusal.sessionMoved {
+                // The copy has ended (its write failed, or it was taken out of memory): read the session back, even
+                // before the request that ended it has dropped it.
+                evict(session)
+                retry.pause(before: attempt)
+                session = try self.session(id, key: key)
+            }
+        }
+        return try body(session)
+    }
+}
