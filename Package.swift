@@ -123,6 +123,10 @@ let package = Package(
             name: "HTTPTestSupport", dependencies: ["MicroHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Tests/HTTPTestSupport"),
         .testTarget(name: "SwitchyardTests", dependencies: ["Switchyard"]),
+        // The session layer without HTTP: the change pipeline driven with a renderer of its own.
+        .testTarget(
+            name: "SwitchyardSessionsTests",
+            dependencies: ["SwitchyardSessions", "Switchyard", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MicroHTTPTests",
             dependencies: ["MicroHTTP", "Gzip", "HTTPTestSupport", .product(name: "Logging", package: "swift-log")]
