@@ -68,6 +68,7 @@ extension CreateFailure: ProblemRendering {
                 status: 503, code: "writeConflict", title: "Session busy",
                 detail: "a session was created under this key on another node; retry shortly",
                 headers: [("Retry-After", "1")])
+        case .keyReused(let key): .idempotencyKeyReused(key)
         case .store(let incident): .store(incident)
         }
     }

@@ -24,47 +24,6 @@ final class LockedCatalogs: Sendable {
     }
 }
 
-/// Responses remembered by idempotency key (for `POST /api/sessions`), oldest forgotten first.
-final class IdempotencyLedger: Sendable {
-    /// A remembered creation: the 201, the session it created and the request's fingerprint.
-    struct Entry: Sendable {
-        let response: HTTPResponse
-        let session: String
-        let fingerprint: UInt64
-    }
-
-    private struct Entries {
-        var byKey: [String: Entry] = [:]
-        var order: [String] = []
-    }
-
-    private let entries = Mutex(Entries())
-    /// Held across look-up, creation and `store` of a keyed creation (never while holding `entries`).
-    private let creations = Mutex(())
-    private let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Runs keyed creations one at a time, so that two retries racing with one key cannot both create.
-    func serializingCreations<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
-        try creations.withLock { _ in try body() }
-    }
-
-    func entry(for key: String) -> Entry? {
-        entries.withLock { $0.byKey[key] }
-    }
-
-    func store(_ entry: Entry, for key: String) {
-        entries.withLock { entries in
-            if entries.byKey[key] == nil {
-                entries.order.append(key)
-                if entries.order.count > limit { entries.byKey[entries.order.removeFirst()] = nil }
-            }
-            entries.byKey[key] = entry
-        }
-    }
-}
-
 /// What identifies a request for idempotency: a retry has the same fingerprint, a different request under the
 /// same `Idempotency-Key` (almost surely) not. FNV-1a over method, path, `If-Match` and body.
 enum RequestFingerprint {

@@ -5,7 +5,7 @@ import SwitchyardSessions
 
 /// The endpoints that change a session: transitions, events, deep links, restores, and their previews. Each
 /// decodes its request into a ``ChangeRequest`` before any session lock is taken and hands it to the session layer's
-/// pipeline, which answers with what ``ChangeReplies`` rendered of the outcome.
+/// pipeline, which answers with what ``SessionReplies`` rendered of the outcome.
 extension SwitchyardAPI {
     /// Whether a change request is applied or only previewed.
     enum ChangeMode {

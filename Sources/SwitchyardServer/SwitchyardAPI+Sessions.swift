@@ -9,79 +9,27 @@ extension SwitchyardAPI {
         // A form can post cross-site without a preflight, and an empty form would create a session: only JSON (or
         // no body type at all, as `curl -X POST` sends) is accepted.
         if request.headers["content-type"] != nil { try requireJSON(request) }
-        guard request.headers["idempotency-key"] != nil else { return try createSessionOnce(request) }
-        // Look up, create and remember under one lock: concurrent retries of one key create one session.
-        return try createdSessions.serializingCreations { try createSessionOnce(request) }
-    }
-
-    private func createSessionOnce(_ request: HTTPRequest) throws -> HTTPResponse {
         // Keys are scoped to the client's address: another client sending the same key gets its own session, never
         // this one's id.
-        let key = request.headers["idempotency-key"]
-        let scopedKey = key.map { CreationRateLimiter.clientKey(request.peer) + " " + $0 }
-        let fingerprint = key == nil ? 0 : RequestFingerprint.of(request)  // only keyed requests are remembered
-        if let key, let scopedKey, let stored = try createdSessions.entry(for: scopedKey) ?? storedCreation(scopedKey) {
-            guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
-            // Replayed while the session lives; once it has ended the key creates a new one.
-            if (try? sessions.session(stored.session)) != nil {
-                var response = stored.response
-                response.headers.append(("Idempotent-Replayed", "true"))
-                return response
+        let key = request.headers["idempotency-key"].map { key in
+            CreationKey(
+                given: key, scoped: CreationRateLimiter.clientKey(request.peer) + " " + key,
+                fingerprint: RequestFingerprint.of(request))
+        }
+        return try newSessions.serializing(key) {
+            if let key, let replay = try newSessions.replay(key) { return HTTPResponse(replay) }
+            var app: String?
+            if !request.body.isEmpty {
+                try requireJSON(request)
+                app = try decode(CreateSessionRequest.self, request.body).app
             }
-        }
-        var appName: String?
-        if !request.body.isEmpty {
-            try requireJSON(request)
-            appName = try decode(CreateSessionRequest.self, request.body).app
-        }
-        if case .refused(let wait) = creations.take(for: request.peer) {
-            throw Problem.rateLimited(
-                code: "tooManyCreations", title: "Too many sessions created",
-                "this address created \(configuration.sessionCreationsPerMinute) sessions in the last minute, its "
-                    + "limit (reuse a session)", retryAfter: wait)
-        }
-        let session: Session
-        let response: HTTPResponse
-        do {
-            session = try sessions.create(appName: appName)
-            let (body, version) = try session.read { ($0.document(), $0.version) }
-            response = HTTPResponse.json(
-                201, body,
-                headers: noStore + [("Location", "/api/sessions/\(session.id)"), ("ETag", "\"\(version)\"")])
-            let creation = scopedKey.map { key in
-                StoredReply(
-                    key: key, fingerprint: fingerprint, session: session.id, status: 201, headers: response.headers,
-                    body: body)
+            if case .refused(let wait) = creations.take(for: request.peer) {
+                throw Problem.rateLimited(
+                    code: "tooManyCreations", title: "Too many sessions created",
+                    "this address created \(configuration.sessionCreationsPerMinute) sessions in the last minute, "
+                        + "its limit (reuse a session)", retryAfter: wait)
             }
-            try sessions.publish(session, creation: creation)
-        } catch CreateFailure.keyTaken {
-            // Another node created a session under this key first: its answer is the one to replay.
-            guard let key, let scopedKey, let stored = try storedCreation(scopedKey) else {
-                throw Problem.store(
-                    sessions.health.failed(.conflict("the key's creation was not found"), during: "create"))
-            }
-            guard stored.fingerprint == fingerprint else { throw Problem.idempotencyKeyReused(key) }
-            createdSessions.store(stored, for: scopedKey)
-            var replay = stored.response
-            replay.headers.append(("Idempotent-Replayed", "true"))
-            return replay
-        }
-        if let scopedKey {
-            createdSessions.store(
-                .init(response: response, session: session.id, fingerprint: fingerprint), for: scopedKey)
-        }
-        return response
-    }
-
-    /// A keyed creation remembered by the store (made before a restart), as the ledger keeps it.
-    private func storedCreation(_ scopedKey: String) throws -> IdempotencyLedger.Entry? {
-        do {
-            guard let stored = try sessions.archive.creation(scopedKey) else { return nil }
-            return .init(
-                response: HTTPResponse(status: stored.status, headers: stored.headers, body: stored.body),
-                session: stored.session, fingerprint: stored.fingerprint)
-        } catch {
-            throw Problem.store(sessions.health.failed(error, during: "read a creation"))
+            return HTTPResponse(try newSessions.create(CreateRequest(app: app, key: key)).reply)
         }
     }
 

@@ -16,12 +16,13 @@ import Synchronization
 public final class SwitchyardAPI: HTTPHandler {
     let configuration: ServerConfiguration
     let sessions: SessionStore
-    /// The session layer's change pipeline, answering as ``ChangeReplies`` renders.
+    /// The session layer's change pipeline, answering as ``SessionReplies`` renders.
     let changes: ChangePipeline
     let metrics: Metrics
     let staticFiles: StaticFiles?
     let catalogs: LockedCatalogs
-    let createdSessions = IdempotencyLedger(limit: 1024)
+    /// The session layer's creations (once per idempotency key), answering as ``SessionReplies`` renders.
+    let newSessions: SessionCreations
     let creations: CreationRateLimiter
     /// Definition checks per client address.
     let definitionChecks: CreationRateLimiter
@@ -65,7 +66,8 @@ public final class SwitchyardAPI: HTTPHandler {
         self.configuration = configuration
         self.staticFiles = staticFiles
         sessions = SessionStore(configuration: configuration.sessions, logger: logger)
-        changes = ChangePipeline(store: sessions, rendering: ChangeReplies())
+        changes = ChangePipeline(store: sessions, rendering: SessionReplies())
+        newSessions = SessionCreations(store: sessions, rendering: SessionReplies())
         metrics = Metrics(sessions: sessions.counters)
         let catalogs = LockedCatalogs()
         self.catalogs = catalogs

@@ -125,7 +125,7 @@ private struct Outcomes: ChangeRendering {
 }
 
 /// A shop: a home screen and an item screen pushed on it.
-private final class Shop: NavigationCoordinatable {
+final class Shop: NavigationCoordinatable {
     static let app = NavigationApp(name: "shop", root: { Shop() })
     let stack = NavigationStack(initial: \Shop.home)
     @Root var home = makeHome
@@ -136,7 +136,7 @@ private final class Shop: NavigationCoordinatable {
 }
 
 /// A screen with a title.
-private struct Title: Screen {
+struct Title: Screen {
     let text: String
     func render() -> ScreenContent { ScreenContent(title: text, content: [.text(text)]) }
 }

@@ -23,6 +23,8 @@ package enum CreateFailure: Error, Sendable {
     case firstDocument(ChangeRefusal)
     /// Another node created a session under the same idempotency key first.
     case keyTaken
+    /// The idempotency key (as the client sent it) already created a session for a different request.
+    case keyReused(String)
     /// The store failed; nothing was created.
     case store(StoreHealth.Incident)
 }

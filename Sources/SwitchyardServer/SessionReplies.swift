@@ -1,10 +1,27 @@
 import MicroHTTP
 import SwitchyardSessions
 
-/// How the API answers a change's outcome, given to the session layer's ``SwitchyardSessions/ChangePipeline`` once:
-/// the new state document with `result` (or the summary for `Prefer: return=minimal`), or the problem it ended
-/// with.
-struct ChangeReplies: ChangeRendering {
+/// How the API answers what the session layer did, given to it once: a change's outcome
+/// (``SwitchyardSessions/ChangePipeline``) as the new state document with `result` (or the summary for
+/// `Prefer: return=minimal`) or the problem it ended with; a creation (``SwitchyardSessions/SessionCreations``) as
+/// 201 with the first state document.
+struct SessionReplies: ChangeRendering, CreationRendering {
+    func created(_ snapshot: SessionSnapshot) -> SessionReply {
+        SessionReply(
+            .json(
+                201, snapshot.document(),
+                headers: [
+                    ("Cache-Control", "no-store"), ("Location", "/api/sessions/\(snapshot.session)"),
+                    ("ETag", "\"\(snapshot.version)\""),
+                ]))
+    }
+
+    func replayed(_ reply: SessionReply) -> SessionReply {
+        var reply = reply
+        reply.headers.append(("Idempotent-Replayed", "true"))
+        return reply
+    }
+
     func reply(to outcome: ChangeOutcome, of request: ChangeRequest, session id: String) -> SessionReply {
         switch outcome {
         case .committed(let result, let snapshot), .unchanged(let result, let snapshot):
@@ -21,13 +38,8 @@ struct ChangeReplies: ChangeRendering {
             return SessionReply(Problem(error, now: snapshot.version, document: snapshot.document()).response)
         case .refused(let refusal):
             return SessionReply(Problem(rendering: refusal, session: id).response)
-        case .replayed(var reply):
-            reply.headers.append(("Idempotent-Replayed", "true"))
-            return reply
-        case .rebuilt(let outcome):
-            var reply = self.reply(to: outcome, of: request, session: id)
-            reply.headers.append(("Idempotent-Replayed", "true"))
-            return reply
+        case .replayed(let reply): return replayed(reply)
+        case .rebuilt(let outcome): return replayed(self.reply(to: outcome, of: request, session: id))
         }
     }
 }
