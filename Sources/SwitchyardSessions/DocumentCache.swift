@@ -1,73 +1,48 @@
 import Switchyard
 
-/// The rendered state document of a session's current version, and the restore documents of the versions a change
-/// commits.
+/// The rendered state document of a session's current version, and the commit policy its changes run under.
 ///
-/// A change renders its document once, as each commit is checked (``checkingCommits(of:_:)``), and the answer, the
-/// broadcast and later reads reuse it. Reads keep their rendering until the next change (app code runs only inside
+/// A change's commits are checked under the policy (``committing(_:_:)``), which renders each version's documents
+/// once: the answer, the broadcast and later reads reuse the last state document, the store write the restore
+/// documents (``Commit/documents``). Reads keep their rendering until the next change (app code runs only inside
 /// those). After a change's answer the rendering is dropped unless a stream follows the session: an idle session
 /// holds no rendered copy.
 final class DocumentCache {
     private(set) var bytes: [UInt8]?
-    /// The restore document of each version committed since ``beginChange()``, for its history entry (a change can
-    /// commit twice: itself, then the pending deep link it made possible).
-    private(set) var restoreDocuments: [Int: [UInt8]] = [:]
     private let session: String
-    private let maxBytes: Int
-    private let keepsRestoreDocuments: Bool
+    /// What every commit of a change must satisfy, and what is made of it.
+    let policy: CommitPolicy
 
     /// `keepsRestoreDocuments`: false for a scratch copy whose commits are never stored (a preview).
     init(session: String, maxBytes: Int, keepsRestoreDocuments: Bool = true) {
         self.session = session
-        self.maxBytes = maxBytes
-        self.keepsRestoreDocuments = keepsRestoreDocuments
+        policy = CommitPolicy(
+            session: session, maxDocumentBytes: maxBytes, makesRestoreDocuments: keepsRestoreDocuments)
     }
 
-    /// Runs `body`, a change of `engine`, checking each commit it makes: one whose document would pass the limit is
-    /// refused (``ChangeRefusal/documentTooLarge(bytes:limit:)``) and rolled back; the rendering of an accepted one
-    /// is kept. The check is installed for `body` only: the engine holds no reference to the cache otherwise.
-    func checkingCommits<Result>(of engine: NavigationEngine, _ body: () -> Result) -> Result {
-        engine.commitCheck = { [self] engine in try admit(engine) }
-        defer { engine.commitCheck = nil }
-        return body()
-    }
-
-    private func admit(_ engine: NavigationEngine) throws {
-        let document: [UInt8]
-        switch checkedDocument(of: engine) {
-        case .success(let checked): document = checked
-        case .failure(let refusal):
-            bytes = nil
-            throw refusal
-        }
-        if keepsRestoreDocuments {
-            // A state that cannot be stored is refused like one that is too large: nothing is applied. The stored
-            // form has the same limit: it holds data the screens need not show (an app's own data), which must not
-            // grow without bound either.
-            let restore = try engine.restoreDocument()
-            guard restore.count <= maxBytes else {
-                bytes = nil
-                throw ChangeRefusal.documentTooLarge(bytes: restore.count, limit: maxBytes)
-            }
-            restoreDocuments[engine.version] = restore
-        }
-        bytes = document
+    /// Runs `body`, a change of `engine`, under the policy: a commit whose documents would pass its limits is
+    /// refused (``ChangeRefusal/documentTooLarge(bytes:limit:)``, ``ChangeRefusal/renderingBudgetExceeded(_:)``)
+    /// and rolled back; the last commit's state document is kept, unless lifecycle hooks ran after a commit (they
+    /// may change what screens show) or the change failed. Returns what `body` returned or threw, and the commits.
+    func committing<Value>(
+        _ engine: NavigationEngine, _ body: () throws -> Value
+    ) -> (outcome: Result<Value, any Error>, commits: [Commit]) {
+        let (outcome, commits) = engine.collectingCommits(under: policy, body)
+        let fresh = (try? outcome.get()) != nil && !commits.contains(where: \.ranLifecycleHooks)
+        bytes = fresh ? commits.last?.documents?.state : nil
+        return (outcome, commits)
     }
 
     /// Checks the first document of a new session (`engine` as made) as a commit is checked, keeping its rendering
     /// for the creation's answer.
     func admitFirst(_ engine: NavigationEngine) -> Result<Void, ChangeRefusal> {
-        checkedDocument(of: engine).map { bytes = $0 }
-    }
-
-    /// The state document of `engine` when it is within the limits a commit is checked against: every screen
-    /// rendered in full (``ChangeRefusal/renderingBudgetExceeded(_:)``) and at most `maxBytes`.
-    private func checkedDocument(of engine: NavigationEngine) -> Result<[UInt8], ChangeRefusal> {
-        switch engine.checkedStateDocument(session: session) {
-        case .failure(let failure): .failure(.renderingBudgetExceeded(failure.reason))
-        case .success(let document) where document.count > maxBytes:
-            .failure(.documentTooLarge(bytes: document.count, limit: maxBytes))
-        case .success(let document): .success(document)
+        var first = policy
+        first.makesRestoreDocuments = false  // the creation stores its own
+        do {
+            bytes = try engine.checkedDocuments(under: first).state
+            return .success(())
+        } catch {
+            return .failure(ChangeRefusal(error))
         }
     }
 
@@ -95,15 +70,8 @@ final class DocumentCache {
         bytes = nil
     }
 
-    /// The restore documents kept since the change began, which are given up (the store has them now).
-    func takeRestoreDocuments() -> [Int: [UInt8]] {
-        defer { restoreDocuments = [:] }
-        return restoreDocuments
-    }
-
-    /// Before a change runs app code: forgets the rendering and the restore documents of earlier changes.
+    /// Before a change runs app code: forgets the rendering.
     func beginChange() {
         bytes = nil
-        restoreDocuments.removeAll(keepingCapacity: true)
     }
 }

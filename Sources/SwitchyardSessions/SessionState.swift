@@ -101,16 +101,16 @@ struct SessionState {
         }
     }
 
-    /// The archive write for committed changes (and the reply remembered under their key): the new state and each
-    /// version's history entry with its restore document. The current version's document is the one its commit
-    /// check made, unless lifecycle hooks ran after that commit (they may have changed app data): then it is made
-    /// again now.
+    /// The archive write for `commits` (and the reply remembered under their key): the new state and each
+    /// version's history entry with the restore document its commit's check made. The current version's document
+    /// is made again now when lifecycle hooks ran after its commit (they may have changed app data).
     func archiveWrite(
-        _ entries: [HistoryEntry], reply: StoredReply?, hooksRanAfterLastCommit: Bool, deltas: Bool
+        _ entries: [HistoryEntry], commits: [Commit], reply: StoredReply?, deltas: Bool
     ) throws -> ArchiveWrite {
         let base = inFlight.last?.version ?? announced
-        let earlier = documents.takeRestoreDocuments()
-        let captured = hooksRanAfterLastCommit ? nil : earlier[engine.version]
+        var earlier: [Int: [UInt8]] = [:]
+        for commit in commits { earlier[commit.version] = commit.documents?.restore }
+        let captured = commits.last?.ranLifecycleHooks ?? false ? nil : earlier[engine.version]
         let state = try captured ?? engine.restoreDocument()
         var previous = storedState
         let changes = entries.map { entry in

@@ -92,11 +92,9 @@ extension SessionStore {
                 let scratch = try restoredEngine(of: session, from: try state.engine.restoreDocument())
                 let documents = DocumentCache(
                     session: session.id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: false)
-                let result = try documents.checkingCommits(of: scratch) {
-                    Result {
-                        try apply(change, to: scratch, session: session.id, app: session.app)
-                    }
-                }.get()
+                let result = try documents.committing(scratch) {
+                    try apply(change, to: scratch, session: session.id, app: session.app)
+                }.outcome.get()
                 return .success(
                     ChangePreview(
                         session: session.id, version: state.engine.version, current: current,

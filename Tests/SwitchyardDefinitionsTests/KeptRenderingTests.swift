@@ -44,7 +44,7 @@ struct KeptRenderingTests {
     private func start() throws -> NavigationEngine {
         let engine = try NavigationApp(definition: Self.definition, format: .yaml).makeEngine()
         engine.screenRenderings = ScreenRenderings()
-        engine.commitCheck = { engine in _ = engine.stateDocument() }
+        engine.commitPolicy = CommitPolicy(makesRestoreDocuments: false)
         return engine
     }
 

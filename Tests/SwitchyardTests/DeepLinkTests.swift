@@ -56,17 +56,18 @@ struct DeepLinkTests {
     }
 
     @Test func aPendingLinkThatTheCommitCheckRefusesStaysPending() throws {
+        // A limit just under the document the completed link makes (the home screen's, link pending, is shorter).
+        let (measured, measuredApp) = try makeEngine()
+        _ = try measured.open("test://app/detail/42")
+        try measuredApp.root(\.main)
+        let completed = measured.stateDocument().count
         let (engine, app) = try makeEngine()
         #expect(try engine.open("test://app/detail/42") == .pending)
-        engine.commitCheck = { engine in
-            if engine.visiblePath.last == "detail" {
-                throw NavigationError(code: "tooLarge", category: .conflict, message: "over the owner's limit")
-            }
-        }
+        engine.commitPolicy = CommitPolicy(maxDocumentBytes: completed - 1)
         try app.root(\.main)
         #expect(engine.visiblePath == ["main", "home"])
         #expect(engine.pendingDeepLink == "test://app/detail/42", "kept for a later change, not dropped")
-        engine.commitCheck = nil
+        engine.commitPolicy = nil
         try app.root(\.main)
     }
 

@@ -105,12 +105,9 @@ struct ScreenRenderingTests {
         let (kept, _, coordinator) = try engines()
         _ = kept.stateDocument()
         // The check writes the document (keeping `a`'s rendering under the new item's id), then refuses.
-        kept.commitCheck = { engine in
-            _ = engine.stateDocument()
-            throw NavigationError(code: "tooLarge", category: .conflict, message: "refused after rendering")
-        }
-        #expect(throws: NavigationError.self) { try coordinator.route(to: \.a) }
-        kept.commitCheck = nil
+        kept.commitPolicy = CommitPolicy(maxDocumentBytes: 1)
+        #expect(throws: CommitRefusal.self) { try coordinator.route(to: \.a) }
+        kept.commitPolicy = nil
         // The same id now goes to the fixed screen, whose revision (0) is `a`'s revision too.
         try coordinator.route(to: \.fixed)
         let document = try JSONValue(parsing: kept.stateDocument())

@@ -25,17 +25,16 @@ struct RenderingWalkTests {
         let engine = try app.makeEngine()
         let renderings = ScreenRenderings()
         engine.screenRenderings = renderings
-        var refusing = false
-        engine.commitCheck = { engine in
-            _ = engine.stateDocument()
-            if refusing { throw NavigationError(code: "tooLarge", category: .conflict, message: "refused") }
-        }
+        // Every commit renders its document, as the server's policy does; a refusing one renders it, then refuses.
+        let accepting = CommitPolicy(makesRestoreDocuments: false)
+        let refusing = CommitPolicy(maxDocumentBytes: 0, makesRestoreDocuments: false)
+        engine.commitPolicy = accepting
         var earlier: [JSONValue] = []
         var kept = 0
         for step in 0..<80 {
-            refusing = walker.coin() && walker.coin() && walker.coin()
+            engine.commitPolicy = walker.coin() && walker.coin() && walker.coin() ? refusing : accepting
             walker.move(engine)
-            refusing = false
+            engine.commitPolicy = accepting
             if let back = earlier.randomElement(using: &walker.generator), walker.coin() && walker.coin() {
                 _ = try? engine.restore(to: back)  // a guard may refuse it now
             }

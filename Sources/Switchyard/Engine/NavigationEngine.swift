@@ -51,11 +51,17 @@ public final class NavigationEngine {
     var renderingEpoch = NavigationEngine.newRenderingEpoch()
     private static let renderingEpochs = Atomic<Int>(0)
 
-    /// Called as the last step of every transaction that changed the tree, before it commits, with the new version
-    /// already in place: an error it throws rolls the whole transaction back (tree, version, pending deep link) and
-    /// is rethrown to the caller. The server uses it to refuse a change whose state document would exceed the
-    /// session's limit. App data kept outside the tree is not rolled back: apps check their own limits first.
-    public var commitCheck: ((NavigationEngine) throws -> Void)?
+    /// What every commit must satisfy, and what is made of it (nil, the default: nothing is checked or made).
+    ///
+    /// As the last step of every transaction that changed the tree, with the new version in place, its documents
+    /// are rendered and checked (``checkedDocuments(under:)``) and handed back with the commit
+    /// (``Commit/documents``, through ``collectingCommits(_:)``). A refusal rolls the whole transaction back (tree,
+    /// version, pending deep link, app data registered to be undone) and is thrown to the caller. The
+    /// server sets it to refuse a change whose documents would pass the session's limits, and to store and answer
+    /// with what the check rendered.
+    public var commitPolicy: CommitPolicy?
+    /// The documents the running transaction's check made, for its commit.
+    private var lastCheckedDocuments: CommitDocuments?
 
     /// The app and version that made the engine (``NavigationApp/makeEngine()``): named in its documents. Nil for
     /// an engine made directly.
@@ -129,9 +135,9 @@ public final class NavigationEngine {
         journal = nil
         if finished.changed {
             storage.version += 1
-            if let commitCheck {
+            if let commitPolicy {
                 do {
-                    try commitCheck(self)
+                    lastCheckedDocuments = try checkedDocuments(under: commitPolicy)
                 } catch {
                     storage = snapshot
                     forgetRenderings()  // the check rendered items whose ids will be given again
@@ -195,9 +201,22 @@ public final class NavigationEngine {
         return (outcome, collectedCommits ?? [])
     }
 
+    /// ``collectingCommits(_:)`` with `policy` as the ``commitPolicy`` while `body` runs: each commit comes with
+    /// the documents its check made, and one over the policy's limits is refused and rolled back.
+    public func collectingCommits<Result>(
+        under policy: CommitPolicy?, _ body: () throws -> Result
+    ) -> (outcome: Swift.Result<Result, any Error>, commits: [Commit]) {
+        let outer = commitPolicy
+        commitPolicy = policy
+        defer { commitPolicy = outer }
+        return collectingCommits(body)
+    }
+
     private func afterCommit(_ finished: Journal, cause: Commit.Cause) {
         let redirected = commitRedirect
         commitRedirect = nil  // the commits the hooks below may make are not the redirect
+        let documents = lastCheckedDocuments
+        lastCheckedDocuments = nil
         if finished.changed, collectedCommits != nil {
             let started = finished.started.compactMap { id in
                 storage.nodes[id].map { CoordinatorReference(id: id, type: $0.typeName) }
@@ -206,7 +225,7 @@ public final class NavigationEngine {
                 Commit(
                     version: storage.version, cause: cause, visiblePath: visiblePath, started: started,
                     finished: finished.finished.map(\.reference), redirected: redirected,
-                    ranDismissHooks: !finished.dismissed.isEmpty))
+                    ranDismissHooks: !finished.dismissed.isEmpty, documents: documents))
         }
         for id in finished.started {
             storage.coordinators[id]?.onStart()
@@ -296,13 +315,18 @@ public struct Commit: Sendable, Hashable {
     public var ranLifecycleHooks: Bool { !started.isEmpty || !finished.isEmpty || ranDismissHooks }
     /// When the commit is a guard's redirect: the guarded route it went instead of (now pending); nil otherwise.
     public let redirected: PendingRoute?
+    /// What the engine's ``NavigationEngine/commitPolicy`` rendered as it checked the commit (before the hooks
+    /// ran); nil without a policy.
+    public let documents: CommitDocuments?
     /// Whether `onDismiss` callbacks ran after it.
     private let ranDismissHooks: Bool
 
     init(
         version: Int, cause: Cause, visiblePath: [String], started: [CoordinatorReference],
-        finished: [CoordinatorReference], redirected: PendingRoute?, ranDismissHooks: Bool
+        finished: [CoordinatorReference], redirected: PendingRoute?, ranDismissHooks: Bool,
+        documents: CommitDocuments? = nil
     ) {
+        self.documents = documents
         self.version = version
         self.cause = cause
         self.visiblePath = visiblePath

@@ -71,11 +71,9 @@ extension ChangePipeline {
         state.documents.beginChange()  // app code runs now: screens may show other data
         let engine = state.engine
         let (id, app) = (state.id, run.session.app)
-        let (result, commits) = state.documents.checkingCommits(of: engine) {
-            engine.collectingCommits { try store.apply(change, to: engine, session: id, app: app) }
+        let (result, commits) = state.documents.committing(engine) {
+            try store.apply(change, to: engine, session: id, app: app)
         }
-        // Hooks run after a commit's check rendered its document: render again after them.
-        if commits.contains(where: \.ranLifecycleHooks) { state.documents.forget() }
         let request = run.request
         let cause = SessionCause(
             source: change.source,

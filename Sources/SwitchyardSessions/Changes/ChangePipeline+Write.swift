@@ -9,8 +9,7 @@ extension ChangePipeline {
         let deltas = store.archive.storesDeltas
         do {
             let write = try state.archiveWrite(
-                execution.entries, reply: storedReply(execution, run),
-                hooksRanAfterLastCommit: execution.commits.last?.ranLifecycleHooks ?? false, deltas: deltas)
+                execution.entries, commits: execution.commits, reply: storedReply(execution, run), deltas: deltas)
             let submission = store.archive.submit([write], after: state.inFlight.last?.submission)
             // In flight if it is not settled yet, or if writes before it are (which settle in order).
             if runsAhead, submission.outcome == nil || !state.inFlight.isEmpty,

@@ -41,6 +41,8 @@ package enum ChangeRefusal: Error, Sendable {
     init(_ error: any Error) {
         switch error {
         case let refusal as ChangeRefusal: self = refusal
+        case CommitRefusal.documentTooLarge(let bytes, let limit): self = .documentTooLarge(bytes: bytes, limit: limit)
+        case CommitRefusal.renderingBudgetExceeded(let reason): self = .renderingBudgetExceeded(reason)
         case let error as NavigationError: self = .navigation(error)
         default: self = .failed("\(error)")
         }
