@@ -68,6 +68,7 @@ public final class SwitchyardAPI: HTTPHandler {
         self.catalogs = catalogs
         releases = AppReleases(
             configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions,
+            compiler: .definitions,
             settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
             logger: logger, now: configuration.now, changed: { catalogs.forget() })
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
