@@ -4,13 +4,12 @@ import SwitchyardJSON
 import SwitchyardSessions
 
 /// The admin endpoints that publish, split and retire app versions (``SwitchyardSessions/AppReleases``): behind the
-/// admin token, stored in the store's registry, served by every node of the store without a restart. Their refusals
-/// render in ``SwitchyardSessions/ReleaseRefusal``'s ``ProblemRendering``.
+/// admin token (checked by ``APIRoute``), stored in the store's registry, served by every node of the store without a
+/// restart. Their refusals render in ``SwitchyardSessions/ReleaseRefusal``'s ``ProblemRendering``.
 extension SwitchyardAPI {
     /// `GET /api/admin/apps`: every served app, its versions (configured or published), its rollout and its retired
     /// versions.
     func publishedApps(_ request: HTTPRequest) throws -> HTTPResponse {
-        try authorizeAdmin(request)
         try Self.refuseQuery(request, allowing: [])
         releases.follow()
         let overview = releases.overview()
@@ -52,7 +51,6 @@ extension SwitchyardAPI {
     /// `PUT /api/admin/apps/{app}/versions/{version}`: publishes that version from the definition in the body (JSON,
     /// or YAML as `application/yaml`); 201 when it was new, 200 when that very definition was published already.
     func publishVersion(app: String, version text: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        try authorizeAdmin(request)
         let version = try Self.appVersionNumber(text)
         try Self.refuseQuery(request, allowing: [])
         let expected = try Self.expectedGeneration(request)
@@ -70,7 +68,6 @@ extension SwitchyardAPI {
 
     /// `GET /api/admin/apps/{app}/versions/{version}`: the definition of a published version, as it was sent.
     func publishedVersion(app: String, version text: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        try authorizeAdmin(request)
         let identity = AppVersion(name: app, version: try Self.appVersionNumber(text))
         try Self.refuseQuery(request, allowing: [])
         guard let published = releases.published(identity) else {
@@ -84,7 +81,6 @@ extension SwitchyardAPI {
     /// `DELETE /api/admin/apps/{app}/versions/{version}[?fallback=N]`: retires a published version; answers with the
     /// dry run of the app's stored sessions it was checked against.
     func retireVersion(app: String, version text: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        try authorizeAdmin(request)
         let version = try Self.appVersionNumber(text)
         try Self.refuseQuery(request, allowing: ["fallback"])
         let fallback = try request.query["fallback"].map(Self.appVersionNumber)
@@ -98,7 +94,6 @@ extension SwitchyardAPI {
     /// `PUT /api/admin/apps/{app}/rollout`, `{"shares": [{"version", "weight"}]}`: which versions new sessions get.
     /// `DELETE`: the app's rollout is the nodes' configured one again.
     func setRollout(app: String, _ request: HTTPRequest, remove: Bool = false) throws -> HTTPResponse {
-        try authorizeAdmin(request)
         try Self.refuseQuery(request, allowing: [])
         let expected = try Self.expectedGeneration(request)
         var shares: [PublishedApps.Share]?

@@ -124,7 +124,7 @@ public final class SwitchyardAPI: HTTPHandler {
             }
             if let (route, path) = matched {
                 // Without a token the admin endpoints are not there, whatever the method.
-                if adminToken == nil, route.template.hasPrefix("/api/admin/") {
+                if adminToken == nil, route.isAdmin {
                     throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
                 }
                 do {
