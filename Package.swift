@@ -43,7 +43,9 @@ let package = Package(
             dependencies: ["CMicroHTTPD", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
         // Sessions of engines: the archive contract and its records, the in-memory archive, the session store and
-        // its sync across nodes, and the change pipeline. Knows nothing of HTTP.
+        // its sync across nodes, the change pipeline, and the app releases (published versions, rollouts,
+        // retirement; definitions compiled by what the server passes in). Knows nothing of HTTP, and does not link
+        // SwitchyardDefinitions: the stores link this module.
         .target(
             name: "SwitchyardSessions",
             dependencies: ["Switchyard", "SwitchyardJSON", "Gzip", .product(name: "Logging", package: "swift-log")]

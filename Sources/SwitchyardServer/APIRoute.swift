@@ -16,12 +16,16 @@ struct APIRoute: Sendable {
 
     /// The path template, e.g. `/api/sessions/{id}/transitions`; also the `route` label of the metrics.
     let template: String
+    /// An admin endpoint (under `/api/admin/`): not there (404) without an admin token, and each request must carry
+    /// it (``SwitchyardAPI/authorizeAdmin(_:)``, checked here for all of them once the method is known).
+    let isAdmin: Bool
     private let segments: [Substring]
     private let handlers: [(method: String, handler: Handler)]
 
     init(_ template: String, _ handlers: [(String, Handler)]) {
         self.template = template
         segments = template.split(separator: "/")
+        isAdmin = template.hasPrefix("/api/admin/")
         self.handlers = handlers.map { (method: $0.0, handler: $0.1) }
     }
 
@@ -47,7 +51,8 @@ struct APIRoute: Sendable {
         return methods.contains("GET") ? methods + ["HEAD"] : methods
     }
 
-    /// Runs the handler of the request's method, or throws 405.
+    /// Runs the handler of the request's method (for an admin endpoint, once the request carries the admin token),
+    /// or throws 405.
     func answer(_ request: HTTPRequest, path: Parameters, api: SwitchyardAPI) throws -> HTTPResponse {
         let method = request.method == "HEAD" ? "GET" : request.method
         guard let handler = handlers.first(where: { $0.method == method })?.handler else {
@@ -56,6 +61,7 @@ struct APIRoute: Sendable {
                 detail: "\(request.method) is not allowed here; use \(allowed.joined(separator: ", "))",
                 choices: allowed, headers: [("Allow", allowed.joined(separator: ", "))])
         }
+        if isAdmin { try api.authorizeAdmin(request) }
         return try handler(api, request, path)
     }
 }

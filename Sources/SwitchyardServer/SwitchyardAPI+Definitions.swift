@@ -2,6 +2,7 @@ import Foundation
 import MicroHTTP
 import Switchyard
 import SwitchyardDefinitions
+import SwitchyardSessions
 
 /// The dry run of an app definition, for CI and editors: what `switchyard check FILE` prints, as JSON.
 extension SwitchyardAPI {
@@ -47,7 +48,7 @@ extension SwitchyardAPI {
         let loaded = AppDefinition.load(text, format: format)
         let answer: JSONValue = [
             "valid": .bool(loaded.definition != nil), "name": loaded.definition.map { .string($0.name) } ?? .null,
-            "diagnostics": Self.json(loaded.diagnostics),
+            "diagnostics": Self.json(loaded.diagnostics.map(DefinitionFinding.init)),
         ]
         return .json(200, answer.serialized(), headers: noStore)
     }
@@ -78,9 +79,9 @@ extension SwitchyardAPI {
     }
 
     /// Findings as the API lists them: `[{severity, code, pointer, message, suggestion?}]`.
-    static func json(_ diagnostics: [DefinitionDiagnostic]) -> JSONValue {
+    static func json(_ findings: [DefinitionFinding]) -> JSONValue {
         .array(
-            diagnostics.map { finding -> JSONValue in
+            findings.map { finding -> JSONValue in
                 var entry: [String: JSONValue] = [
                     "severity": .string(finding.severity.rawValue), "code": .string(finding.code),
                     "pointer": .string(finding.pointer), "message": .string(finding.message),

@@ -73,6 +73,7 @@ public final class SwitchyardAPI: HTTPHandler {
         self.catalogs = catalogs
         releases = AppReleases(
             configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions,
+            compiler: .definitions,
             settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
             logger: logger, now: configuration.now, changed: { catalogs.forget() })
         creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
@@ -128,7 +129,7 @@ public final class SwitchyardAPI: HTTPHandler {
             }
             if let (route, path) = matched {
                 // Without a token the admin endpoints are not there, whatever the method.
-                if adminToken == nil, route.template.hasPrefix("/api/admin/") {
+                if adminToken == nil, route.isAdmin {
                     throw Problem.notFound("no API endpoint at \(request.path)", code: "noSuchEndpoint")
                 }
                 do {

@@ -1,17 +1,14 @@
-import SwitchyardDefinitions
-import SwitchyardSessions
-
 /// Why an admin change of the published apps (``AppReleases``) was refused; nothing was changed.
-enum ReleaseRefusal: Error {
-    /// The store keeps no published apps (an archive without an ``SwitchyardSessions/AppRegistryStore``).
+package enum ReleaseRefusal: Error {
+    /// The store keeps no published apps (an archive without an ``AppRegistryStore``).
     case noRegistry
     /// No such app or published version: what is missing.
     case notFound(String)
     /// The request does not fit the path (a definition of another app or version), or names a version that cannot
     /// serve there (a fallback of another app): why.
     case invalid(String)
-    /// The definition has errors.
-    case invalidDefinition([DefinitionDiagnostic])
+    /// The definition has errors: those findings (``AppCompiler``).
+    case invalidDefinition([DefinitionFinding])
     /// With it, the apps cannot work together (a migration to a missing route, a rollout of a version not served).
     case invalidApps([String])
     /// The change contradicts what is published or configured (a version number taken, a configured version, a
