@@ -13,14 +13,14 @@ struct ServeCommand: ParsableCommand {
     @Option(
         name: .customLong("app"),
         help:
-            "An app definition to serve (JSON or YAML), or a folder of them; repeatable. They come first, the first being the default app (env SWITCHYARD_APPS, paths separated by ':'). SIGHUP reads them again."
+            "An app definition to serve (JSON or YAML), or a folder of them; repeatable. They come first, the first being the default app; SIGHUP reads them again (env SWITCHYARD_APPS, paths separated by ':'). (default: none)"
     )
     var apps: [String] = []
 
     @Option(
         name: .customLong("rollout"),
         help:
-            "Which versions of an app new sessions get: APP=VERSION, or a split APP=V1:WEIGHT,V2:WEIGHT; a version at weight 0 keeps its sessions (pinned). Repeatable (env SWITCHYARD_ROLLOUTS, separated by spaces; default: each app's latest version, other versions' sessions migrate)."
+            "Which versions of an app new sessions get: APP=VERSION, or a split APP=V1:WEIGHT,V2:WEIGHT; a version at weight 0 keeps its sessions (pinned), a served version not listed hands them on by migration. Repeatable (env SWITCHYARD_ROLLOUTS, separated by spaces). (default: each app's latest version)"
     )
     var rollouts: [String] = []
 
@@ -31,11 +31,12 @@ struct ServeCommand: ParsableCommand {
     var port: OptionValue<BoundedCount<PortNumbers>> = .standard(8080)
 
     @Option(
-        help: "Folder with the web page (default Public, else the page of the Switchyard package it was built with).",
+        help:
+            "Folder with the web page. (default: Public, else the page of the Switchyard package the program was built with)",
         completion: .directory)
     var `public`: OptionValue<String>?
 
-    @Option(help: "Worker threads (default: the number of cores, 4 per core and at least 8 with the sqlite store).")
+    @Option(help: "Worker threads. (default: the number of cores, with a store 4 per core and at least 8)")
     var threads: OptionValue<BoundedCount<WorkerThreads>>?
 
     @Option(help: "Live sessions at most.")
@@ -68,12 +69,12 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Close connections idle this long, e.g. 10s.")
     var idleTimeout: OptionValue<DurationArgument> = .standard(.seconds(10))
 
-    @Option(help: "Origin allowed to call the API cross-site (default: no CORS headers).")
+    @Option(help: "Origin allowed to call the API cross-site; without it, no CORS headers. (default: none)")
     var corsOrigin: OptionValue<String>?
 
     @Option(
         help:
-            "Secret the admin endpoints (/api/admin/…) require as Authorization: Bearer <token>, 16 characters or more; prefer the environment, which ps does not show (default: admin endpoints off)."
+            "Secret the admin endpoints (/api/admin/…) require as Authorization: Bearer <token>, 16 characters or more; prefer the environment, which ps does not show. (default: none, admin endpoints off)"
     )
     var adminToken: OptionValue<AdminToken>?
 
@@ -103,7 +104,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "History kept per session, oldest out, e.g. 256K, 1M: each version's request and state (default 256K in memory, 1M in a store)."
+            "History kept per session, oldest out, e.g. 256K, 1M: each version's request and state. (default: 256K in memory, 1M in a store)"
     )
     var maxHistory: OptionValue<ByteSize<HistoryBytes>>?
 
@@ -121,7 +122,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "sqlite (sessions survive restarts), postgres (several nodes share them; needs --database-url) or memory (default sqlite, postgres with a database URL)."
+            "sqlite (sessions survive restarts), postgres (several nodes share them; needs --database-url) or memory. (default: sqlite, postgres with --database-url)"
     )
     var store: OptionValue<StoreKind>?
 
@@ -133,23 +134,23 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "Largest size of the store on disk (database, log and reserve), e.g. 512M, 4G (default: no cap)."
+            "Largest size of the store on disk (database, log and reserve), e.g. 512M, 4G; none: no cap. (default: none)"
     )
     var dataMaxSize: OptionValue<ByteSize<StorageBytes>>?
 
     @Option(
         help:
-            "History entries the store keeps per session, or all, within --max-history (default 1000, 200 in memory)."
+            "History entries the store keeps per session, or all, within --max-history. (default: 1000, 200 in memory)"
     )
     var historyRetention: OptionValue<HistoryRetention>?
 
     @Option(
         help:
-            "PostgreSQL shared by several nodes, e.g. postgresql://switchyard@db:5432/switchyard (implies --store postgres)."
+            "PostgreSQL shared by several nodes, e.g. postgresql://switchyard@db:5432/switchyard (implies --store postgres). (default: none)"
     )
     var databaseUrl: OptionValue<DatabaseURL>?
 
-    @Option(help: "Connections to PostgreSQL at most (default: the thread count).")
+    @Option(help: "Connections to PostgreSQL at most. (default: the thread count)")
     var databaseConnections: OptionValue<BoundedCount<DatabaseConnections>>?
 
     @Option(help: "Longest a request waits for PostgreSQL before it answers 503, e.g. 5s.")
