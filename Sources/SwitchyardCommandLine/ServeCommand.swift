@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// `serve`: runs the API and the page for the program's apps until SIGTERM/SIGINT (``run()``). Each option is typed
-/// and has its default here, once, which `--help` shows; ``Settings`` resolves them against the environment.
+/// and has its default here, once, which `--help` shows; ``Settings`` resolves them against the environment. Each
+/// option's `help` is its documentation (docs/configuration.md says more, and lists the same defaults).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the apps, the REST API and the web page (the default command).",

@@ -6,41 +6,65 @@ import SwitchyardSessions
 /// The effective configuration of `serve` (and `migrate`): each option's flag, else its environment variable, else
 /// its default (``ServeCommand`` holds the defaults, ``OptionEnvironment`` reads the environment), each value checked.
 struct Settings {
+    /// The address to listen on (`--host`).
     let host: String
+    /// The port to listen on; 0 picks a free one (`--port`).
     let port: UInt16
+    /// The folder of the web page (`--public`, else ``PageFolder/standard``).
     let publicFolder: String
     /// App definition files and folders (`--app`, `SWITCHYARD_APPS`).
     let appPaths: [String]
     /// Which versions of each app new sessions get (`--rollout`, `SWITCHYARD_ROLLOUTS`).
     let rollouts: [AppRollout]
-    /// nil: the default for the store (``threads``).
+    /// The worker threads chosen (`--threads`); nil: the default for the store (``threads``).
     let chosenThreads: Int?
+    /// Live sessions at most (`--max-sessions`).
     let maxSessions: Int
+    /// Idle time before a session expires (`--session-ttl`).
     let sessionTTL: Duration
+    /// The largest request body in bytes (`--max-body`).
     let maxBody: Int
+    /// The least severe log lines written (`--log-level`).
     let logLevel: Logger.Level
+    /// Text or JSON log lines (`--log-format`).
     let logFormat: LogFormat
+    /// The origin allowed to call the API cross-site (`--cors-origin`); nil: no CORS headers.
     let corsOrigin: String?
     /// The admin endpoints' token (`--admin-token`, `SWITCHYARD_ADMIN_TOKEN`); nil: they are off.
     let adminToken: String?
+    /// Open connections at most (`--max-connections`).
     let maxConnections: Int
+    /// Open connections per client address (`--max-connections-per-ip`).
     let maxConnectionsPerIP: Int
+    /// Open connections per client network (`--max-connections-per-network`).
     let maxConnectionsPerNetwork: Int
+    /// Open event streams at most (`--max-streams`).
     let maxStreams: Int
+    /// How long a connection may stay idle (`--idle-timeout`).
     let idleTimeout: Duration
+    /// The time a client has to send a whole request (`--request-timeout`).
     let requestTimeout: Duration
+    /// The time a new connection has to send its first request's header (`--first-request-timeout`).
     let firstRequestTimeout: Duration
+    /// Sessions one client address may create per minute; 0: no limit (`--session-create-rate`).
     let sessionCreateRate: Int
+    /// Definition checks one client address may ask for per minute; 0: no limit (`--definition-check-rate`).
     let definitionCheckRate: Int
+    /// The lifetime of a session no request used after creating it (`--unused-session-ttl`).
     let unusedSessionTTL: Duration
+    /// The largest state document a session may grow to, in bytes (`--max-document`).
     let maxDocument: Int
+    /// The longest string in a request body, in bytes (`--max-field`).
     let maxField: Int
-    /// nil: the store's default, 256 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
+    /// History kept per session, in bytes (`--max-history`); nil: the store's default, 256 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
     let maxHistory: Int?
+    /// With the memory store, history kept of all sessions together, in bytes (`--max-memory-history`).
     let maxMemoryHistory: Int
     /// The screens kept rendered across sessions (`SessionConfiguration.maxRenderingBytes`).
     let maxRenderings: Int
+    /// How often streamed sessions are compared with PostgreSQL (`--reconcile-interval`).
     let reconcileInterval: Duration
+    /// The store and its settings (`--store`, `--database-url`, `--data`, …).
     let store: StoreChoice
 
     /// Resolves every option of `command` against `environment`.
