@@ -144,6 +144,13 @@ let package = Package(
                 "PostgresStore", "Gzip", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Golden"]),
+        // serve's options: their checks, their sources' precedence, and docs/configuration.md against --help.
+        .testTarget(
+            name: "SwitchyardCommandLineTests",
+            dependencies: [
+                "SwitchyardCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard", "SwitchyardDefinitions"]),
         .testTarget(name: "SwitchyardDefinitionsTests", dependencies: ["SwitchyardDefinitions", "Switchyard"]),
     ]
