@@ -115,7 +115,7 @@ struct Problem: Error {
     }
 
     /// 503 `tooManySessions`: the server holds its maximum of `limit` live sessions (`why` says what that refused),
-    /// with `Retry-After` the time until there is room (``SessionStore/secondsUntilRoom()``).
+    /// with `Retry-After` the time until there is room (``LiveSessions/secondsUntilRoom()``).
     static func tooManySessions(limit: Int, retryAfter wait: Int, _ why: String = "") -> Problem {
         Problem(
             status: 503, code: "tooManySessions", title: "Too many sessions",

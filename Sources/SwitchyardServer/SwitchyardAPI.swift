@@ -15,7 +15,7 @@ import Synchronization
 /// place (``response(to:session:)``), and leaves the session unchanged.
 public final class SwitchyardAPI: HTTPHandler {
     let configuration: ServerConfiguration
-    let sessions: SessionStore
+    let sessions: LiveSessions
     /// The session layer's change pipeline, answering as ``SessionReplies`` renders.
     let changes: ChangePipeline
     let metrics: Metrics
@@ -45,7 +45,7 @@ public final class SwitchyardAPI: HTTPHandler {
     }
 
     /// Goes over every stored session under the served apps (the published ones included): a dry run, or with
-    /// `apply` the migration of those that migrate (``SwitchyardSessions/SessionStore/migrateStored(apply:)``).
+    /// `apply` the migration of those that migrate (``SwitchyardSessions/LiveSessions/migrateStored(apply:)``).
     package func migrateStored(apply: Bool) -> MigrationReport {
         releases.follow()
         return sessions.migrateStored(apply: apply)
@@ -65,9 +65,9 @@ public final class SwitchyardAPI: HTTPHandler {
     ) {
         self.configuration = configuration
         self.staticFiles = staticFiles
-        sessions = SessionStore(configuration: configuration.sessions, logger: logger)
-        changes = ChangePipeline(store: sessions, rendering: SessionReplies())
-        newSessions = SessionCreations(store: sessions, rendering: SessionReplies())
+        sessions = LiveSessions(configuration: configuration.sessions, logger: logger)
+        changes = ChangePipeline(sessions: sessions, rendering: SessionReplies())
+        newSessions = SessionCreations(sessions: sessions, rendering: SessionReplies())
         metrics = Metrics(sessions: sessions.counters)
         let catalogs = LockedCatalogs()
         self.catalogs = catalogs

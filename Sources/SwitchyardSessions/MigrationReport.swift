@@ -54,7 +54,7 @@ package struct MigrationReport: Sendable {
 
     package init() {}
 
-    mutating func record(_ plan: SessionStore.Plan, session: String) {
+    mutating func record(_ plan: LiveSessions.Plan, session: String) {
         let (group, detail): (Group, String?) =
             switch plan {
             case .current(let version): (Group(from: version, outcome: .current), nil)

@@ -27,7 +27,7 @@ package final class Session: Sendable {
     package let id: String
     /// The name of the app it runs.
     package let app: String
-    /// Which set of served apps its engine was made by (``SessionStore/reload(_:checking:)`` counts them): a
+    /// Which set of served apps its engine was made by (``LiveSessions/reload(_:checking:)`` counts them): a
     /// session made before a reload never becomes live after it.
     let generation: Int
     /// The app version its engine ran when the session was made or read back.

@@ -11,7 +11,7 @@ public struct SessionConfiguration: Sendable {
     public var rollouts: [AppRollout] = []
     /// Where sessions are kept: every change is stored before it is answered or streamed, and a session not in
     /// memory (after a restart, or taken out to make room) is read back from it on first use. Nil (the default):
-    /// each ``SessionStore`` made from this configuration keeps its sessions in a ``MemorySessionArchive`` of its
+    /// each ``LiveSessions`` made from this configuration keeps its sessions in a ``MemorySessionArchive`` of its
     /// own (``StoreLimits/inMemory``), which ends with the process; two servers made from one configuration never
     /// share it.
     public var archive: (any SessionArchive)?

@@ -1,4 +1,4 @@
-/// The deep link that shows what a session has on screen (``SessionStore/visibleLink(of:)``).
+/// The deep link that shows what a session has on screen (``LiveSessions/visibleLink(of:)``).
 package struct VisibleLink: Sendable, Equatable {
     /// The session's version.
     package let version: Int

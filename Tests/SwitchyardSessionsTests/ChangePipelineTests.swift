@@ -58,13 +58,13 @@ struct ChangePipelineTests {
     @Test func aCopyThatLeftMemoryIsReadBackAndTheChangeRunsOnIt() throws {
         let node = try Node()
         let session = try node.createSession()
-        node.store.evict(session)  // as a reload or an admin change would: the copy ends
+        node.sessions.evict(session)  // as a reload or an admin change would: the copy ends
         let answer = node.pipeline.apply(Node.push("detail", "7"), to: session)
         guard case .committed(version: 1) = answer.ending else {
             Issue.record("ended as \(answer.ending)")
             return
         }
-        let live = try node.store.session(session.id)
+        let live = try node.sessions.session(session.id)
         #expect(live !== session)
         #expect(live.version == 1)
     }
@@ -74,33 +74,33 @@ struct ChangePipelineTests {
         let first = try Node(archive: archive)
         let second = try Node(archive: archive)
         let mine = try first.createSession()
-        let theirs = try second.store.session(mine.id)  // read back from the shared archive: a second copy
+        let theirs = try second.sessions.session(mine.id)  // read back from the shared archive: a second copy
         #expect(first.pipeline.apply(Node.push("detail", "1"), to: mine).reply.status == 200)
         let answer = second.pipeline.apply(Node.push("detail", "2"), to: theirs)
         guard case .committed(version: 2) = answer.ending else {
             Issue.record("ended as \(answer.ending)")
             return
         }
-        #expect(second.store.counters.current.conflicts == 1)
-        #expect(try second.store.session(mine.id).version == 2)
+        #expect(second.sessions.counters.current.conflicts == 1)
+        #expect(try second.sessions.session(mine.id).version == 2)
     }
 }
 
 /// One node's session layer over `archive`, with a renderer that says what it rendered.
 private struct Node {
-    let store: SessionStore
+    let sessions: LiveSessions
     let pipeline: ChangePipeline
 
     init(archive: MemorySessionArchive? = nil) throws {
         var configuration = SessionConfiguration(apps: [Shop.app])
         configuration.archive = archive
-        store = SessionStore(configuration: configuration, logger: .init(label: "test"))
-        pipeline = ChangePipeline(store: store, rendering: Outcomes())
+        sessions = LiveSessions(configuration: configuration, logger: .init(label: "test"))
+        pipeline = ChangePipeline(sessions: sessions, rendering: Outcomes())
     }
 
     func createSession() throws -> Session {
-        let session = try store.create(appName: nil)
-        try store.publish(session, creation: nil)
+        let session = try sessions.create(appName: nil)
+        try sessions.publish(session, creation: nil)
         return session
     }
 

@@ -42,8 +42,8 @@ struct SessionCreationsTests {
     private static func creations(over archive: MemorySessionArchive) -> SessionCreations {
         var configuration = SessionConfiguration(apps: [Shop.app])
         configuration.archive = archive
-        let store = SessionStore(configuration: configuration, logger: Logger(label: "test"))
-        return SessionCreations(store: store, rendering: Created())
+        let sessions = LiveSessions(configuration: configuration, logger: Logger(label: "test"))
+        return SessionCreations(sessions: sessions, rendering: Created())
     }
 }
 

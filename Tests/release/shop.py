@@ -44,7 +44,7 @@ V1 = ("--app", str(RELEASES / "shop-v1.yaml"))
 V2 = ("--app", str(RELEASES / "shop-v2.yaml"))
 V1_AND_V2 = (*V1, *V2)
 
-MIGRATED = "a stored session migrated"  # the log line of each stored migration (SessionStore+Migration.swift)
+MIGRATED = "a stored session migrated"  # the log line of each stored migration (LiveSessions+Migration.swift)
 
 
 def artifacts():

@@ -72,12 +72,12 @@ extension ChangePipeline {
         let engine = state.engine
         let (id, app) = (state.id, run.session.app)
         let (result, commits) = state.documents.committing(engine) {
-            try store.apply(change, to: engine, session: id, app: app)
+            try sessions.apply(change, to: engine, session: id, app: app)
         }
         let request = run.request
         let cause = SessionCause(
             source: change.source,
-            request: HistoryEntry.keptRequest(request.body, limit: store.configuration.maxHistoryRequestBytes))
+            request: HistoryEntry.keptRequest(request.body, limit: sessions.configuration.maxHistoryRequestBytes))
         let outcome = Self.outcome(of: result, committed: !commits.isEmpty, state.snapshot)
         let answer = answer(outcome, run)
         let remembered = request.key.map { key in
@@ -99,8 +99,8 @@ extension ChangePipeline {
     private func conclude(_ execution: Execution, _ state: inout SessionState, _ run: ChangeRun) -> ChangeTurn {
         let (answer, transition) = (execution.answer, execution.transition)
         let inFlight = state.inFlight.last?.submission
-        if let transition, inFlight == nil { store.counters.countTransition(accepted: transition) }
-        if execution.entries.isEmpty, !state.matchesStore(store.archive) {
+        if let transition, inFlight == nil { sessions.counters.countTransition(accepted: transition) }
+        if execution.entries.isEmpty, !state.matchesStore(sessions.archive) {
             // App code changed data without committing (a handler that failed after changing it): the session
             // leaves memory and comes back from the store, which has it as it was acknowledged.
             state.ended = true
@@ -130,7 +130,7 @@ extension ChangePipeline {
     /// history the store has), not on a store other nodes write to (each change is compared with it), and not while
     /// a stream follows the session or another request waits for its writes (``SessionState/runsAhead``).
     private func mayRunAhead(_ request: ChangeRequest, _ state: SessionState) -> Bool {
-        guard request.key == nil, store.archive.shared == nil, state.runsAhead else { return false }
+        guard request.key == nil, sessions.archive.shared == nil, state.runsAhead else { return false }
         if case .success(.restore) = request.change { return false }
         return true
     }
@@ -140,7 +140,7 @@ extension ChangePipeline {
     /// removed it (the copy catches up, and the change runs again or is answered as not found), or the store's
     /// failure (the copy leaves memory: it was not compared).
     private func confirmCurrent(_ state: inout SessionState, _ run: ChangeRun) -> ChangeTurn? {
-        guard let shared = store.archive.shared else { return nil }
+        guard let shared = sessions.archive.shared else { return nil }
         do {
             guard case .unchanged = try shared.session(state.id, unlessAt: state.announced, reply: nil) else {
                 return .conflict
@@ -148,7 +148,7 @@ extension ChangePipeline {
             return nil
         } catch {
             state.ended = true
-            let incident = store.health.failed(error, during: "change", session: state.id)
+            let incident = sessions.health.failed(error, during: "change", session: state.id)
             return .answered(answer(.refused(.store(incident)), run), .evict)
         }
     }

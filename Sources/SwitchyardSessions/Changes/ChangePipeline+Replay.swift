@@ -31,14 +31,14 @@ extension ChangePipeline {
         if version == state.engine.version { return Self.rebuilt(rebuild, state.snapshot) }
         let restore: [UInt8]?
         do {
-            restore = try store.restoreDocument(of: state.id, at: version)
+            restore = try sessions.restoreDocument(of: state.id, at: version)
         } catch {
             return .refused(error)
         }
-        guard let restore, let engine = try? store.engine(of: state.id, app: app, from: restore)
+        guard let restore, let engine = try? sessions.engine(of: state.id, app: app, from: restore)
         else { return .refused(.replayUnavailable(key: key, version: version)) }
         let documents = DocumentCache(
-            session: state.id, maxBytes: store.configuration.maxDocumentBytes, keepsRestoreDocuments: false)
+            session: state.id, maxBytes: sessions.configuration.maxDocumentBytes, keepsRestoreDocuments: false)
         return Self.rebuilt(rebuild, SessionSnapshot(session: state.id, engine: engine, documents: documents))
     }
 

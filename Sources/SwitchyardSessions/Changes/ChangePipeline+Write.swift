@@ -6,11 +6,11 @@ extension ChangePipeline {
     func write(
         _ execution: Execution, runsAhead: Bool, _ state: inout SessionState, _ run: ChangeRun
     ) -> ChangeTurn? {
-        let deltas = store.archive.storesDeltas
+        let deltas = sessions.archive.storesDeltas
         do {
             let write = try state.archiveWrite(
                 execution.entries, commits: execution.commits, reply: storedReply(execution, run), deltas: deltas)
-            let submission = store.archive.submit([write], after: state.inFlight.last?.submission)
+            let submission = sessions.archive.submit([write], after: state.inFlight.last?.submission)
             // In flight if it is not settled yet, or if writes before it are (which settle in order).
             if runsAhead, submission.outcome == nil || !state.inFlight.isEmpty,
                 case .change(_, _, let version, let document, _, _) = write
@@ -25,7 +25,7 @@ extension ChangePipeline {
                 return .pending(execution.answer, .own(submission), transition: execution.transition)
             }
             try submission.finish().get()
-            store.health.succeeded()
+            sessions.health.succeeded()
             if case .change(_, _, _, let stored, _, _) = write { state.stored(stored, deltas: deltas) }
             return nil
         } catch ArchiveError.conflict where state.inFlight.isEmpty {
@@ -35,7 +35,7 @@ extension ChangePipeline {
             // before this change) by the next request; once the writes still in flight are settled, so that the
             // store it is read back from has those that are durable.
             state.ended = true
-            let incident = store.health.failed(
+            let incident = sessions.health.failed(
                 error as? ArchiveError ?? .unavailable("\(error)"), during: "change", session: state.id)
             let answer = answer(.refused(.store(incident)), run)
             if let last = state.inFlight.last { return .pending(answer, .earlier(last.submission), transition: nil) }

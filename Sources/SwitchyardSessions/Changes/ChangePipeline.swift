@@ -16,7 +16,7 @@ import Switchyard
 ///
 /// A write that fails otherwise is answered as a store failure, with nothing acknowledged, and the session leaves
 /// memory (the store is the truth). With a shared store, a change without a key may run on a copy nobody compared
-/// with it (``SessionStore/sessionToChange(_:)``): an answer without a write is then given only once a read says
+/// with it (``LiveSessions/sessionToChange(_:)``): an answer without a write is then given only once a read says
 /// the copy is current (behind, it is taken as a conflict).
 ///
 /// A change that may run ahead of the store releases the lock once its write is queued
@@ -25,21 +25,21 @@ import Switchyard
 /// the version before): the copy ends, and the changes that ran ahead run again on the session read back. Whatever
 /// else is answered on versions in flight (a refusal, a change without a write) waits for them.
 package final class ChangePipeline: Sendable {
-    let store: SessionStore
+    let sessions: LiveSessions
     let rendering: any ChangeRendering
-    /// The store's (``SessionStore/retry``).
-    var retry: RetryPolicy { store.retry }
+    /// The sessions' (``LiveSessions/retry``).
+    var retry: RetryPolicy { sessions.retry }
 
     /// The pipeline of `store`'s sessions, whose answers `rendering` renders.
-    package init(store: SessionStore, rendering: any ChangeRendering) {
-        self.store = store
+    package init(sessions: LiveSessions, rendering: any ChangeRendering) {
+        self.sessions = sessions
         self.rendering = rendering
     }
 
     /// Applies `request` to `session` (read back from the store whenever the copy leaves memory meanwhile) and
     /// returns what happened, with its answer.
     package func apply(_ request: ChangeRequest, to session: Session) -> ChangeAnswer {
-        var run = ChangeRun(request, session: session, shared: store.archive.shared != nil)
+        var run = ChangeRun(request, session: session, shared: sessions.archive.shared != nil)
         var attempt = 0
         var lastCause = ChangeRefusal.writeConflict
         while attempt < retry.attempts {
@@ -49,7 +49,7 @@ package final class ChangePipeline: Sendable {
             switch next(after: turn, run) {
             case .answered(let answer):
                 if let version {
-                    store.counters.countChange(
+                    sessions.counters.countChange(
                         of: version ?? AppVersion(name: session.app, version: 1), accepted: answer.reply.isSuccess)
                 }
                 return answer
@@ -64,7 +64,9 @@ package final class ChangePipeline: Sendable {
                 if let failure = readBack(&run) { return answer(.refused(.lookup(failure)), run) }
             }
         }
-        if case .writeConflict = lastCause { store.counters.countChange(of: run.session.appVersion, accepted: false) }
+        if case .writeConflict = lastCause {
+            sessions.counters.countChange(of: run.session.appVersion, accepted: false)
+        }
         return answer(.refused(lastCause), run)
     }
 
@@ -92,7 +94,7 @@ package final class ChangePipeline: Sendable {
         switch attempt(&state, run) {
         case .wait(let submission): return (.wait(submission), nil)
         case .conflict:
-            store.counters.countConflict()
+            sessions.counters.countConflict()
             run.unchecked = false
             return (caughtUp(&state, run), version)
         case let turn: return (turn, version)
@@ -102,13 +104,13 @@ package final class ChangePipeline: Sendable {
     /// Takes what another node stored, after a write it refused: the change runs again on it, unless the session
     /// is gone or cannot be read.
     private func caughtUp(_ state: inout SessionState, _ run: ChangeRun) -> ChangeTurn {
-        switch store.catchUp(&state, app: run.session.app) {
+        switch sessions.catchUp(&state, app: run.session.app) {
         case .current, .caughtUp: return .again
         case .removed: return .answered(answer(.refused(.lookup(.unknown)), run), .evict)
         case .incompatible(let reason):
             return .answered(answer(.refused(.lookup(.incompatible(reason))), run), .evict)
         case .failed(let error):
-            let incident = store.health.failed(error, during: "catch up", session: state.id)
+            let incident = sessions.health.failed(error, during: "catch up", session: state.id)
             return .answered(answer(.refused(.store(incident)), run), .evict)
         }
     }
@@ -120,8 +122,8 @@ package final class ChangePipeline: Sendable {
         case .answered(let answer, let aftermath):
             switch aftermath {
             case .none: break
-            case .broadcast: store.counters.countBroadcast()
-            case .evict: store.evict(session)
+            case .broadcast: sessions.counters.countBroadcast()
+            case .evict: sessions.evict(session)
             }
             return .answered(answer)
         case .again, .conflict: return .again
@@ -135,9 +137,9 @@ package final class ChangePipeline: Sendable {
             // An answer without a write stands only on versions that are durable: if one failed, the copy it ran
             // on has ended, and the change runs again on the session read back.
             let outcome = submission.awaitOutcome()
-            if session.changing({ $0.ended }) { store.evict(session) }
+            if session.changing({ $0.ended }) { sessions.evict(session) }
             guard case .success = outcome else { return .again }
-            if let transition { store.counters.countTransition(accepted: transition) }
+            if let transition { sessions.counters.countTransition(accepted: transition) }
             return .answered(answer)
         }
     }
@@ -155,28 +157,28 @@ package final class ChangePipeline: Sendable {
         session.changing { _ in }  // settles the writes whose outcome is known, this one included
         switch outcome {
         case .success:
-            store.health.succeeded()
-            if let transition { store.counters.countTransition(accepted: transition) }
+            sessions.health.succeeded()
+            if let transition { sessions.counters.countTransition(accepted: transition) }
             return answer
         case .failure(.conflict):
-            store.evict(session)
+            sessions.evict(session)
             return nil
         case .failure(let error):
-            let incident = store.health.failed(error, during: "change", session: session.id)
-            store.evict(session)
+            let incident = sessions.health.failed(error, during: "change", session: session.id)
+            sessions.evict(session)
             return self.answer(.refused(.store(incident)), run)
         }
     }
 
     /// Reads `run`'s session back from the store after its copy left memory; the lookup's failure, if any.
     private func readBack(_ run: inout ChangeRun) -> LookupFailure? {
-        store.evict(run.session)
+        sessions.evict(run.session)
         do {
-            run.session = try store.session(run.session.id, key: run.request.key)
+            run.session = try sessions.session(run.session.id, key: run.request.key)
         } catch {
             return error
         }
-        run.unchecked = run.request.key == nil && store.archive.shared != nil
+        run.unchecked = run.request.key == nil && sessions.archive.shared != nil
         return nil
     }
 }

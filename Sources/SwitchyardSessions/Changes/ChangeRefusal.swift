@@ -17,7 +17,7 @@ package enum ChangeRefusal: Error, Sendable {
     case renderingBudgetExceeded(String)
     /// A version asked for does not exist yet.
     case unknownVersion(Int, current: Int)
-    /// A version asked for is no longer kept by the store.
+    /// A version asked for is no longer kept by the sessions.
     case versionNotKept(Int)
     /// The stored session cannot be restored by the app as it runs now.
     case incompatible(String)

@@ -6,7 +6,7 @@ struct ChangeRun {
     /// The time the change is recorded at.
     let time: Double
     /// Whether the copy may be behind a shared store: a change without a key may run on a copy nobody compared with
-    /// the store (``SessionStore/sessionToChange(_:)``), so until it caught up once, an answer without a write is
+    /// the store (``LiveSessions/sessionToChange(_:)``), so until it caught up once, an answer without a write is
     /// checked first.
     var unchecked: Bool
     /// Set once the request waited for the session's writes in flight: the next turn takes it out of the waiting

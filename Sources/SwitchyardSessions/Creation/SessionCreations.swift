@@ -1,13 +1,13 @@
 /// Session creation, once per idempotency key: a retry under a key gets the first answer while its session lives,
 /// whether this node or another one created it, before or after a restart (the store keeps keyed creations).
 package final class SessionCreations: Sendable {
-    private let store: SessionStore
+    private let sessions: LiveSessions
     private let rendering: any CreationRendering
     private let ledger = CreationLedger(limit: 1024)
 
     /// Creations of `store`'s sessions, whose answers `rendering` renders.
-    package init(store: SessionStore, rendering: any CreationRendering) {
-        self.store = store
+    package init(sessions: LiveSessions, rendering: any CreationRendering) {
+        self.sessions = sessions
         self.rendering = rendering
     }
 
@@ -25,13 +25,13 @@ package final class SessionCreations: Sendable {
         if found == nil { found = try storedCreation(key.scoped) }
         guard let stored = found else { return nil }
         guard stored.fingerprint == key.fingerprint else { throw .keyReused(key.given) }
-        guard (try? store.session(stored.session)) != nil else { return nil }
+        guard (try? sessions.session(stored.session)) != nil else { return nil }
         return rendering.replayed(stored.reply)
     }
 
     /// Creates a session as `request` asks, stores it (with its answer under the request's key) and makes it live.
     package func create(_ request: CreateRequest) throws(CreateFailure) -> CreateOutcome {
-        let session = try store.create(appName: request.app)
+        let session = try sessions.create(appName: request.app)
         let reply = session.withState { rendering.created($0.snapshot) }
         let key = request.key
         let creation = key.map { key in
@@ -40,7 +40,7 @@ package final class SessionCreations: Sendable {
                 headers: reply.headers, body: reply.body)
         }
         do {
-            try store.publish(session, creation: creation)
+            try sessions.publish(session, creation: creation)
         } catch .keyTaken {
             guard let key else { throw .keyTaken }
             return try takenByAnotherNode(key)
@@ -54,7 +54,7 @@ package final class SessionCreations: Sendable {
     /// Another node created a session under `key` first: its answer is the one to replay.
     private func takenByAnotherNode(_ key: CreationKey) throws(CreateFailure) -> CreateOutcome {
         guard let stored = try storedCreation(key.scoped) else {
-            throw .store(store.health.failed(.conflict("the key's creation was not found"), during: "create"))
+            throw .store(sessions.health.failed(.conflict("the key's creation was not found"), during: "create"))
         }
         guard stored.fingerprint == key.fingerprint else { throw .keyReused(key.given) }
         ledger.store(stored, for: key.scoped)
@@ -64,12 +64,12 @@ package final class SessionCreations: Sendable {
     /// A keyed creation the store remembers (made before a restart, or on another node), as the ledger keeps it.
     private func storedCreation(_ scopedKey: String) throws(CreateFailure) -> CreationLedger.Entry? {
         do {
-            guard let stored = try store.archive.creation(scopedKey) else { return nil }
+            guard let stored = try sessions.archive.creation(scopedKey) else { return nil }
             return .init(
                 reply: SessionReply(status: stored.status, headers: stored.headers, body: stored.body),
                 session: stored.session, fingerprint: stored.fingerprint)
         } catch {
-            throw .store(store.health.failed(error, during: "read a creation"))
+            throw .store(sessions.health.failed(error, during: "read a creation"))
         }
     }
 }

@@ -25,7 +25,7 @@ package final class AppReleases: Sendable {
     /// The most bytes the published apps' document may take (every published definition is in it).
     static let maxDocumentBytes = 16 << 20
 
-    let sessions: SessionStore
+    let sessions: LiveSessions
     let compiler: AppCompiler
     let logger: Logger
     let now: @Sendable () -> Double
@@ -40,7 +40,7 @@ package final class AppReleases: Sendable {
     /// `compiler`) once followed. `settle`: see ``retire(app:version:fallback:expecting:by:)``; `changed` is called
     /// after the served apps changed.
     package init(
-        configured: [NavigationApp], rollouts: [AppRollout], sessions: SessionStore, compiler: AppCompiler,
+        configured: [NavigationApp], rollouts: [AppRollout], sessions: LiveSessions, compiler: AppCompiler,
         settle: Double, logger: Logger, now: @escaping @Sendable () -> Double,
         changed: @escaping @Sendable () -> Void
     ) {

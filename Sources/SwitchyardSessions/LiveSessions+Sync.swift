@@ -3,7 +3,7 @@ import Switchyard
 /// Keeping this node's copies of sessions current when other nodes write to the same archive
 /// (``SharedSessionArchive``): a check before a session is served (for a change without a key, only when a notice
 /// said it moved on), a catch-up after a write conflict, and the notices and reconciles that keep event streams live.
-extension SessionStore {
+extension LiveSessions {
     /// What a catch-up found.
     enum CatchUp {
         /// The copy is current.

@@ -1,7 +1,7 @@
 import Switchyard
 
 /// A change run on an engine: by the change pipeline, and by a preview on a scratch copy.
-extension SessionStore {
+extension LiveSessions {
     /// Runs `change` on `engine` and returns the members of the answer's `result`.
     func apply(
         _ change: SessionChange, to engine: NavigationEngine, session id: String, app: String

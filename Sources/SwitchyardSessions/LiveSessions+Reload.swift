@@ -10,7 +10,7 @@ public enum AppReload: Sendable, Equatable {
     case refused([String])
 }
 
-extension SessionStore {
+extension LiveSessions {
     /// The most sessions a refused reload names (the rest are counted).
     static let maxReportedBreaks = 20
 

@@ -1,5 +1,5 @@
 /// Requests that read a session which may leave memory while they wait for it.
-extension SessionStore {
+extension LiveSessions {
     /// Runs `body` on session `id` (`first`, or looked up with the idempotency `key`), and again on the session
     /// read back when it left memory while `body` waited for it (a reload of its app, an admin change, an eviction):
     /// `body` throws ``ChangeRefusal/sessionMoved`` then. Each try waits behind the requests already queued on the

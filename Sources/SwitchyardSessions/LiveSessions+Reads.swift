@@ -1,7 +1,7 @@
 import Switchyard
 
 /// Reads of a session beyond its current state: earlier versions, the history, and dry runs of changes.
-extension SessionStore {
+extension LiveSessions {
     /// The restore document of version `version` of session `id` from the store; nil when it is not kept.
     func restoreDocument(of id: String, at version: Int) throws(ChangeRefusal) -> [UInt8]? {
         do {
@@ -107,7 +107,7 @@ extension SessionStore {
     }
 }
 
-/// What a change would do (``SessionStore/preview(_:_:)``).
+/// What a change would do (``LiveSessions/preview(_:_:)``).
 package struct ChangePreview: Sendable {
     package let session: String
     /// The version the session is at (and stays at).
@@ -120,7 +120,7 @@ package struct ChangePreview: Sendable {
     package let result: [String: JSONValue]
 }
 
-extension SessionStore {
+extension LiveSessions {
     /// The app's deep link that shows what `session` has on screen now (reverse routing, see
     /// `NavigationEngine.deepLinkToVisibleScreen(copy:)`), tried on copies of the session: nothing is changed. The
     /// copies are made and tried outside the session's lock (changes go on meanwhile), and the answer is kept for its
@@ -150,7 +150,7 @@ extension SessionStore {
     }
 }
 
-extension SessionStore {
+extension LiveSessions {
     /// The latest changes `session` refused on this node (``RecentRefusals``), oldest first, with its version.
     package func refusals(
         of session: Session

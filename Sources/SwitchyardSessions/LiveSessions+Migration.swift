@@ -3,7 +3,7 @@ import SwitchyardJSON
 
 /// Reading a stored session back under the served apps: on its own version, or migrated to a newer one (stored as a
 /// new version of the session, history source `migration`) as ``ServedApps/destination(of:)`` says.
-extension SessionStore {
+extension LiveSessions {
     /// What reading a stored session back gave.
     enum ReadBack {
         /// The engine it runs now, and the session as stored now (a migration stored a new version of it).
@@ -205,7 +205,7 @@ extension SessionStore {
     }
 }
 
-extension SessionStore {
+extension LiveSessions {
     /// Goes over every stored session of the served apps, in id order: reports where each goes under the served apps
     /// and, with `apply`, migrates those that migrate (each one a stored change of its own, so a pass stopped
     /// halfway, by a crash or `kill -9`, leaves every session either migrated or as it was, and the next pass or

@@ -12,7 +12,7 @@ import Synchronization
 /// The live sessions: creation with unguessable ids, lookup, deletion, idle expiry and a cap, over the archive
 /// where sessions are stored before anyone learns of them and read back from after a restart; and the change
 /// pipeline (``ChangePipeline``).
-package final class SessionStore: Sendable {
+package final class LiveSessions: Sendable {
     let sessions = Mutex<[String: Session]>([:])
     /// The removals from the archive that a session being read back must not miss: a load cannot bring back a
     /// session that a delete or an expiry took away meanwhile. (Taken after `sessions` when both are held.)
