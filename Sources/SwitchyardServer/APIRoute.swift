@@ -80,9 +80,7 @@ extension SwitchyardAPI {
                         .text(
                             200,
                             api.metrics.exposition(
-                                store: api.sessions.archive.statistics, versions: api.sessions.sessionsByVersion,
-                                publishedGeneration: api.releases.generation,
-                                renderingBytes: api.sessions.renderingBytes),
+                                of: api.sessions, publishedGeneration: api.releases.generation),
                             headers: api.noStore)
                     }
                 )

@@ -1,9 +1,7 @@
-import Dispatch
 import Logging
 import MicroHTTP
 import Switchyard
 import SwitchyardSessions
-import Synchronization
 
 /// Serves navigation apps over HTTP: the REST API, live updates, the web page, and the expiry of idle sessions.
 ///
@@ -24,10 +22,8 @@ public final class NavigationServer: Sendable {
     /// The REST API (also usable in process: ``SwitchyardAPI/handle(_:)``).
     public let api: SwitchyardAPI
     private let http: HTTPServer
-    private let timers = Mutex<[any DispatchSourceTimer]>([])
-    private let sweepInterval: Duration
-    private let reconcileInterval: Duration?
-    private let registryPollInterval: Duration?
+    /// Expiry, and with a shared store reconciling and following published apps, while the server runs.
+    private let maintenance: SessionMaintenance
 
     /// A server for `configuration`'s apps on the transport settings `transport`, serving the web page from the
     /// folder `page` (nil: the API only).
@@ -46,13 +42,10 @@ public final class NavigationServer: Sendable {
         api = SwitchyardAPI(
             configuration: configuration, staticFiles: try page.map { try StaticFiles(root: $0) }, logger: logger)
         http = HTTPServer(configuration: transport, handler: api, logger: logger)
-        let shortest = min(configuration.sessionTTL, configuration.unusedSessionTTL)
-        sweepInterval = max(.seconds(1), min(.seconds(30), shortest / 4))
-        reconcileInterval =
-            api.sessions.archive.shared != nil
-            ? max(.milliseconds(50), configuration.reconcileInterval) : nil
-        registryPollInterval =
-            api.sessions.archive.shared != nil ? max(.milliseconds(50), configuration.registryPollInterval) : nil
+        maintenance = SessionMaintenance(
+            sessions: api.sessions, releases: api.releases, sessionTTL: configuration.sessionTTL,
+            unusedSessionTTL: configuration.unusedSessionTTL, reconcileInterval: configuration.reconcileInterval,
+            registryPollInterval: configuration.registryPollInterval)
     }
 
     /// A server for `apps` (the first is the default) on `host`:`port` with every other setting at its default.
@@ -71,38 +64,7 @@ public final class NavigationServer: Sendable {
     public func start() throws {
         api.followPublishedApps()
         try http.start()
-        let api = self.api
-        let (sweepInterval, reconcileInterval) = (self.sweepInterval, self.reconcileInterval)
-        timers.withLock { timers in
-            timers = [Self.timer("switchyard.expiry", every: sweepInterval) { api.expireIdleSessions() }]
-            if let reconcileInterval {
-                timers.append(
-                    Self.timer("switchyard.reconcile", every: reconcileInterval) { api.reconcileFollowedSessions() })
-            }
-            if let registryPollInterval = self.registryPollInterval {
-                timers.append(
-                    Self.timer("switchyard.published", every: registryPollInterval) { api.followPublishedApps() })
-            }
-        }
-    }
-
-    private static func timer(
-        _ label: String, every interval: Duration, _ work: @escaping @Sendable () -> Void
-    ) -> any DispatchSourceTimer {
-        let nanoseconds =
-            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
-        timer.setEventHandler(handler: work)
-        timer.resume()
-        return timer
-    }
-
-    private func stopTimers() {
-        timers.withLock { timers in
-            for timer in timers { timer.cancel() }
-            timers = []
-        }
+        maintenance.start()
     }
 
     /// The bound port (useful with port 0); 0 before ``start()``.
@@ -111,7 +73,7 @@ public final class NavigationServer: Sendable {
     /// Stops gracefully (see `HTTPServer.stop()`); returns whether it stopped cleanly.
     @discardableResult
     public func stop() -> Bool {
-        stopTimers()
+        maintenance.stop()
         return http.stop()
     }
 
@@ -119,7 +81,7 @@ public final class NavigationServer: Sendable {
     @discardableResult
     public func waitForTermination() -> Bool {
         let clean = http.waitForTermination()
-        stopTimers()
+        maintenance.stop()
         return clean
     }
 }

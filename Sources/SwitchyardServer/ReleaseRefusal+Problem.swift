@@ -15,7 +15,7 @@ extension ReleaseRefusal: ProblemRendering {
                 status: 422, code: "invalidDefinition", title: "Invalid definition",
                 detail: findings.first.map { "\($0.pointer.isEmpty ? "" : $0.pointer + ": ")\($0.message)" }
                     ?? "the definition has errors",
-                extra: [("diagnostics", SwitchyardAPI.json(findings).serialized())])
+                extra: [("diagnostics", DefinitionFinding.json(findings).serialized())])
         case .invalidApps(let errors):
             Problem(
                 status: 422, code: "invalidApps", title: "Invalid input",

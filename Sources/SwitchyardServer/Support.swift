@@ -2,28 +2,6 @@ import MicroHTTP
 import Switchyard
 import Synchronization
 
-/// Catalogs computed once per app (exploring routes calls factories, so it is not done per request).
-final class LockedCatalogs: Sendable {
-    private let cache = Mutex<[String: [UInt8]]>([:])
-
-    /// The catalog of `app`, as served since the `generation`-th reload (an app read before a reload never caches
-    /// its catalog over the new one's).
-    func catalog(of app: NavigationApp, generation: Int) -> [UInt8] {
-        let key = "\(generation) \(app.identity)"
-        return cache.withLock { cache in
-            if let bytes = cache[key] { return bytes }
-            let bytes = app.catalog().serialized()
-            cache[key] = bytes
-            return bytes
-        }
-    }
-
-    /// Forgets every catalog (the apps were reloaded).
-    func forget() {
-        cache.withLock { $0 = [:] }
-    }
-}
-
 /// What identifies a request for idempotency: a retry has the same fingerprint, a different request under the
 /// same `Idempotency-Key` (almost surely) not. FNV-1a over method, path, `If-Match` and body.
 enum RequestFingerprint {

@@ -48,7 +48,7 @@ extension SwitchyardAPI {
         let loaded = AppDefinition.load(text, format: format)
         let answer: JSONValue = [
             "valid": .bool(loaded.definition != nil), "name": loaded.definition.map { .string($0.name) } ?? .null,
-            "diagnostics": Self.json(loaded.diagnostics.map(DefinitionFinding.init)),
+            "diagnostics": DefinitionFinding.json(loaded.diagnostics.map(DefinitionFinding.init)),
         ]
         return .json(200, answer.serialized(), headers: noStore)
     }
@@ -76,18 +76,5 @@ extension SwitchyardAPI {
                 status: 400, code: "malformedBody", title: "Malformed request", detail: "the body is not UTF-8 text")
         }
         return (text, format)
-    }
-
-    /// Findings as the API lists them: `[{severity, code, pointer, message, suggestion?}]`.
-    static func json(_ findings: [DefinitionFinding]) -> JSONValue {
-        .array(
-            findings.map { finding -> JSONValue in
-                var entry: [String: JSONValue] = [
-                    "severity": .string(finding.severity.rawValue), "code": .string(finding.code),
-                    "pointer": .string(finding.pointer), "message": .string(finding.message),
-                ]
-                if let suggestion = finding.suggestion { entry["suggestion"] = .string(suggestion) }
-                return .object(entry)
-            })
     }
 }

@@ -14,38 +14,9 @@ extension SwitchyardAPI {
         releases.follow()
         let overview = releases.overview()
         let answer: JSONValue = [
-            "generation": .number(Double(overview.generation)), "apps": .array(overview.apps.map(Self.json)),
+            "generation": .number(Double(overview.generation)), "apps": .array(overview.apps.map(\.json)),
         ]
         return .json(200, answer.serialized(), headers: noStore + [("ETag", "\"\(overview.generation)\"")])
-    }
-
-    /// A served app as `GET /api/admin/apps` lists it: `{name, versions, rollout, retired}`.
-    private static func json(_ app: ReleaseOverview.App) -> JSONValue {
-        let versions: [JSONValue] = app.versions.map { version in
-            var entry: [String: JSONValue] = ["version": .number(Double(version.number))]
-            switch version.source {
-            case .configured: entry["source"] = "configured"
-            case .published(let published):
-                entry["source"] = "published"
-                entry["format"] = .string(published.format)
-                entry["published"] = .number(published.published)
-            case nil: break
-            }
-            return .object(entry)
-        }
-        let retired: [JSONValue] = app.retired.map { retired in
-            var entry: [String: JSONValue] = [
-                "version": .number(Double(retired.version)), "retired": .number(retired.retired),
-            ]
-            if let fallback = retired.fallback { entry["fallback"] = .number(Double(fallback)) }
-            return .object(entry)
-        }
-        return [
-            "name": .string(app.name), "versions": .array(versions),
-            "rollout": .array(
-                app.rollout.map { ["version": .number(Double($0.version)), "weight": .number(Double($0.weight))] }),
-            "retired": .array(retired),
-        ]
     }
 
     /// `PUT /api/admin/apps/{app}/versions/{version}`: publishes that version from the definition in the body (JSON,

@@ -13,7 +13,7 @@ extension SwitchyardAPI {
         // this one's id.
         let key = request.headers["idempotency-key"].map { key in
             CreationKey(
-                given: key, scoped: CreationRateLimiter.clientKey(request.peer) + " " + key,
+                given: key, scoped: ClientRateLimiter.clientKey(request.peer) + " " + key,
                 fingerprint: RequestFingerprint.of(request))
         }
         return try newSessions.serializing(key) {

@@ -20,12 +20,12 @@ public final class SwitchyardAPI: HTTPHandler {
     let changes: ChangePipeline
     let metrics: Metrics
     let staticFiles: StaticFiles?
-    let catalogs: LockedCatalogs
+    let catalogs: AppCatalogs
     /// The session layer's creations (once per idempotency key), answering as ``SessionReplies`` renders.
     let newSessions: SessionCreations
-    let creations: CreationRateLimiter
+    let creations: ClientRateLimiter
     /// Definition checks per client address.
-    let definitionChecks: CreationRateLimiter
+    let definitionChecks: ClientRateLimiter
     /// Definition checks running now.
     let definitionChecksRunning = Mutex<Int>(0)
     let cors: CORSPolicy
@@ -68,16 +68,16 @@ public final class SwitchyardAPI: HTTPHandler {
         sessions = LiveSessions(configuration: configuration.sessions, logger: logger)
         changes = ChangePipeline(sessions: sessions, rendering: SessionReplies())
         newSessions = SessionCreations(sessions: sessions, rendering: SessionReplies())
-        metrics = Metrics(sessions: sessions.counters)
-        let catalogs = LockedCatalogs()
+        metrics = Metrics()
+        let catalogs = AppCatalogs()
         self.catalogs = catalogs
         releases = AppReleases(
             configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions,
             compiler: .definitions,
             settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
             logger: logger, now: configuration.now, changed: { catalogs.forget() })
-        creations = CreationRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
-        definitionChecks = CreationRateLimiter(
+        creations = ClientRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
+        definitionChecks = ClientRateLimiter(
             perMinute: configuration.definitionChecksPerMinute, now: configuration.now)
         cors = CORSPolicy(origin: configuration.corsOrigin)
         adminToken = AdminToken(configuration.adminToken)
@@ -162,34 +162,26 @@ public final class SwitchyardAPI: HTTPHandler {
     /// full disk, reads and deletions still work; `unavailable`: the store does not answer; `failing`: its latest
     /// use failed, less than 10 s ago). Asks the store nothing it would have to wait for.
     func readiness() -> HTTPResponse {
-        let condition = sessions.archive.condition
-        sessions.health.observe(condition)
-        let failing = sessions.health.failing
-        let (status, reason): (String, String?) =
-            switch condition {
-            case .unavailable(let reason): ("unavailable", reason)
-            case .readOnly(let reason): ("readOnly", reason)
-            case .ready: failing == nil ? ("ready", nil) : ("failing", "its latest use failed")
-            }
+        let readiness = sessions.readiness()
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()
-        writer.member("status", status)
+        writer.member("status", readiness.status.rawValue)
         writer.member("sessions", sessions.count)
         writer.key("store")
         writer.beginObject()
-        writer.member("durable", sessions.archive.isDurable)
-        if let reason { writer.member("reason", reason) }
-        if let failing {
+        writer.member("durable", readiness.durable)
+        if let reason = readiness.reason { writer.member("reason", reason) }
+        if let failure = readiness.lastFailure {
             writer.key("lastFailure")
             writer.beginObject()
-            writer.member("operation", failing.operation)
-            writer.member("incident", failing.incident.id)
-            writer.member("secondsAgo", max(0, Int(configuration.now() - failing.time)))
+            writer.member("operation", failure.operation)
+            writer.member("incident", failure.incident)
+            writer.member("secondsAgo", failure.secondsAgo)
             writer.endObject()
         }
         writer.endObject()
         writer.endObject()
-        return .json(status == "ready" ? 200 : 503, writer.bytes, headers: noStore)
+        return .json(readiness.status == .ready ? 200 : 503, writer.bytes, headers: noStore)
     }
 
     func catalog(_ request: HTTPRequest) throws -> HTTPResponse {

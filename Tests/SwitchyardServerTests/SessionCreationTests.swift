@@ -1,3 +1,4 @@
+import MicroHTTP
 import Switchyard
 import SwitchyardSessions
 import Testing
@@ -41,25 +42,25 @@ struct SessionCreationTests {
                     created += 1
                 }
             }
-            #expect(created == 2 * CreationRateLimiter.networkFactor)
+            #expect(created == 2 * ClientRateLimiter.networkFactor)
             let refused = try server.handle("POST", "/api/sessions", peer: "198.51.100.77")
             #expect(refused.status == 429)
             #expect(try server.handle("POST", "/api/sessions", peer: "198.51.101.1").status == 201, "another /24")
         }
         #expect(
-            CreationRateLimiter.networkKey("2001:db8:1:2:aaaa::1") == CreationRateLimiter.networkKey("2001:db8:1:ff::9")
+            ClientRateLimiter.networkKey("2001:db8:1:2:aaaa::1") == ClientRateLimiter.networkKey("2001:db8:1:ff::9")
         )
-        #expect(CreationRateLimiter.networkKey("2001:db8:1:2::1") != CreationRateLimiter.networkKey("2001:db8:2:2::1"))
-        #expect(CreationRateLimiter.networkKey("::ffff:192.0.2.1") == "192.0.2.0/24")
+        #expect(ClientRateLimiter.networkKey("2001:db8:1:2::1") != ClientRateLimiter.networkKey("2001:db8:2:2::1"))
+        #expect(ClientRateLimiter.networkKey("::ffff:192.0.2.1") == "192.0.2.0/24")
     }
 
     @Test func ipv6ClientsAreCountedByTheirSlash64() {
         #expect(
-            CreationRateLimiter.clientKey("2001:db8:1:2:aaaa::1")
-                == CreationRateLimiter.clientKey("2001:db8:1:2:bbbb::9"))
-        #expect(CreationRateLimiter.clientKey("2001:db8:1:2::1") != CreationRateLimiter.clientKey("2001:db8:1:3::1"))
-        #expect(CreationRateLimiter.clientKey("::ffff:192.0.2.1") == "192.0.2.1")
-        #expect(CreationRateLimiter.clientKey("192.0.2.1") == "192.0.2.1")
+            ClientRateLimiter.clientKey("2001:db8:1:2:aaaa::1")
+                == ClientRateLimiter.clientKey("2001:db8:1:2:bbbb::9"))
+        #expect(ClientRateLimiter.clientKey("2001:db8:1:2::1") != ClientRateLimiter.clientKey("2001:db8:1:3::1"))
+        #expect(ClientRateLimiter.clientKey("::ffff:192.0.2.1") == "192.0.2.1")
+        #expect(ClientRateLimiter.clientKey("192.0.2.1") == "192.0.2.1")
     }
 
     @Test(arguments: [

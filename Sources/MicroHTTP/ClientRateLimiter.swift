@@ -6,21 +6,21 @@ import Synchronization
     import Darwin
 #endif
 
-/// How many sessions each client address may create: a token bucket per address that holds
-/// ``ServerConfiguration/sessionCreationsPerMinute`` tokens and refills at that rate, and one per network (an IPv4
+/// How many times a minute each client address may do something costly (create a session, check a definition): a
+/// token bucket per address that holds `perMinute` tokens and refills at that rate, and one per network (an IPv4
 /// /24, an IPv6 /48) that holds ``networkFactor`` times as many: one client with many addresses is held to what a
-/// network of many users behind it may create.
+/// network of many users behind it may do.
 ///
 /// IPv6 clients are counted by their /64 prefix (one customer's network), IPv4 clients by address. The table is
 /// bounded: buckets that have refilled completely carry no information and are dropped when it grows.
-final class CreationRateLimiter: Sendable {
+public final class ClientRateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: Double
     }
 
     /// What a request may do.
-    enum Decision: Equatable {
+    public enum Decision: Equatable, Sendable {
         case allowed
         /// Refused; a token is back after this many seconds (at least 1).
         case refused(retryAfter: Int)
@@ -32,17 +32,17 @@ final class CreationRateLimiter: Sendable {
     /// Buckets kept before full ones are swept out.
     private let sweepAbove = 10_000
 
-    /// A limiter of `perMinute` creations per address (0: unlimited), on clock `now` (seconds).
-    init(perMinute: Int, now: @escaping @Sendable () -> Double) {
+    /// A limiter of `perMinute` takes per address (0: unlimited), on clock `now` (seconds).
+    public init(perMinute: Int, now: @escaping @Sendable () -> Double) {
         self.perMinute = perMinute
         self.now = now
     }
 
     /// How many times an address's allowance its network (/24, /48) has.
-    static let networkFactor = 16
+    public static let networkFactor = 16
 
     /// Takes a token for `peer` (an IP address as text), and one for its network, if both have one left.
-    func take(for peer: String) -> Decision {
+    public func take(for peer: String) -> Decision {
         guard perMinute > 0 else { return .allowed }
         let time = now()
         let limits = [
@@ -76,7 +76,7 @@ final class CreationRateLimiter: Sendable {
     }
 
     /// The network an address belongs to: its /24 for IPv4 (also IPv4-mapped IPv6), its /48 for IPv6.
-    static func networkKey(_ peer: String) -> String {
+    public static func networkKey(_ peer: String) -> String {
         let client = clientKey(peer)
         if client.hasSuffix("::/64") {
             // The /64 key lists its 8 bytes: a /48 is its first 6.
@@ -87,7 +87,7 @@ final class CreationRateLimiter: Sendable {
     }
 
     /// The address itself for IPv4 (also IPv4-mapped IPv6), the first 64 bits for other IPv6 addresses.
-    static func clientKey(_ peer: String) -> String {
+    public static func clientKey(_ peer: String) -> String {
         guard peer.contains(":") else { return peer }
         var address = in6_addr()
         guard inet_pton(AF_INET6, peer, &address) == 1 else { return peer }
