@@ -59,8 +59,9 @@ def base_url():
     return url.rstrip("/")
 
 
-@pytest.fixture
-def driver():
+@pytest.fixture(scope="session")
+def browser():
+    """One Chromium per test process (starting one costs about a second); each test gets it reset (`driver`)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for arg in ("--headless=new", "--no-sandbox", "--window-size=1280,900", "--disable-dev-shm-usage"):
@@ -68,6 +69,32 @@ def driver():
     drv = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
     yield drv
     drv.quit()
+
+
+@pytest.fixture
+def driver(browser, base_url):
+    """The browser as a new one would be: one blank tab at the default size, no emulated device, and nothing the
+    page stored for the server's origin (local storage, cookies, caches)."""
+    yield browser
+    origins = {base_url}
+    for handle in browser.window_handles:
+        browser.switch_to.window(handle)
+        origin = browser.execute_script("return window.location.origin")
+        if origin and origin.startswith("http"):
+            origins.add(origin)
+    # A new tab (its session storage and history start empty), then the others closed.
+    old = browser.window_handles
+    browser.switch_to.new_window("tab")
+    fresh = browser.current_window_handle
+    for handle in old:
+        browser.switch_to.window(handle)
+        browser.close()
+    browser.switch_to.window(fresh)
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    for origin in origins:
+        browser.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    browser.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    browser.set_window_size(1280, 900)
 
 
 @pytest.fixture(scope="session")
