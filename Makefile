@@ -14,7 +14,7 @@ PY_TOOLS     := selenium==4.* pytest==9.* pytest-xdist==3.* schemathesis==4.* ha
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run install test test-clock deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run install test test-clock example-build deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
@@ -33,7 +33,7 @@ install: deps
 	$(INSTALL_SUDO) install -m 0755 .build/release/switchyard .build/release/switchyard-follow "$(DESTDIR)$(PREFIX)/bin/"
 	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin"
 
-test: test-clock deps deps-test venv lint docs build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image
+test: test-clock deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-hostile example-build test-js test-durability test-cluster test-release test-example test-runtime test-image
 	@echo "make test: all suites passed; seconds per step:"
 	@cat .build/suite-times.txt
 
@@ -147,7 +147,14 @@ test-release:
 # The embedding example (Examples/Hello) builds against this package as its image would (staged in .build-stage/hello)
 # and answers over HTTP; a misdeclared app is refused.
 test-example:
-	$(TIMED) $@ bash Tests/example/run.sh
+	@built=; if [ -f .build/background/example-build.pid ]; then \
+	  bash scripts/in-background.sh wait example-build || exit 1; built=1; \
+	fi; EXAMPLE_BUILT=$$built $(TIMED) $@ bash Tests/example/run.sh
+
+# The example's release build (Tests/example/build.sh, a few minutes of both cores) in the background, while the
+# suites that mostly wait run (JavaScript client, durability, cluster, release); test-example waits for it.
+example-build:
+	bash scripts/in-background.sh start example-build $(TIMED) $@ bash Tests/example/build.sh
 
 # The Docker runtime stage's assumptions: the static release binary needs only the listed runtime packages.
 # The demo's release binary is built in Examples/Hello's scratch folder: Hello depends on this package, so that

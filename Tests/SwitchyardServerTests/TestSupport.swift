@@ -23,11 +23,13 @@ let publicFolder: String = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Public").path
 
-/// The real server (MicroHTTP + `SwitchyardAPI` hosting the demo) on 127.0.0.1 and a free port.
+/// The real server (MicroHTTP + `SwitchyardAPI` hosting the demo): answered in process, or on 127.0.0.1 and a free
+/// port once a test asks for ``port``.
 final class TestServer: Sendable {
     let api: SwitchyardAPI
-    let http: HTTPServer
-    let port: UInt16
+    private let http: HTTPServer
+    /// Whether the transport was started: only once a test asks for ``port`` (most answer in process and bind none).
+    private let started = Mutex(false)
 
     init(
         _ adjust: (inout ServerConfiguration) -> Void = { _ in },
@@ -48,11 +50,20 @@ final class TestServer: Sendable {
         transport.shutdownGrace = .seconds(2)
         adjustTransport(&transport)
         http = HTTPServer(configuration: transport, handler: api, logger: quietLogger)
-        try http.start()
-        port = http.port
     }
 
-    func stop() { http.stop() }
+    /// The port the real server listens on, started now if it was not yet (127.0.0.1, a free port); 0 if it could
+    /// not start (every connection to it then fails).
+    var port: UInt16 {
+        started.withLock { started in
+            if !started { started = (try? http.start()) != nil }
+            return http.port
+        }
+    }
+
+    func stop() {
+        if started.withLock({ $0 }) { http.stop() }
+    }
 
     /// One request, answered in process by the API (no socket): what most tests need.
     func request(

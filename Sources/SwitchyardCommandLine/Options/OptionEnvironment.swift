@@ -15,9 +15,12 @@ struct OptionEnvironment {
     /// The value of the option `--name`: its flag's, else its variable's, else its default.
     /// - Throws: a `ValidationError` naming the flag or variable whose text is not a value.
     func value<Value>(_ option: OptionValue<Value>, _ name: String) throws -> Value {
-        switch try sourced(option, name) {
-        case (let value, _)?: value
-        case nil: preconditionFailure("an option with a default always has a value")
+        let variable = Self.variable(of: name)
+        switch option {
+        case .given(let text): return try Self.checked(text, from: "--" + name)
+        case .standard(let value):
+            guard let text = variables[variable] else { return value }
+            return try Self.checked(text, from: variable)
         }
     }
 
