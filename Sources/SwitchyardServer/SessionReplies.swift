@@ -6,13 +6,22 @@ import SwitchyardSessions
 /// `Prefer: return=minimal`) or the problem it ended with; a creation (``SwitchyardSessions/SessionCreations``) as
 /// 201 with the first state document.
 struct SessionReplies: ChangeRendering, CreationRendering {
+    /// `Session-Expiry` of a creation: `unused=S, idle=S`, the seconds after which a new session nothing used is
+    /// deleted, and those after which a used one expires when idle (an RFC 8941 dictionary of integers).
+    let expiry: String
+
+    /// The replies of a server whose sessions expire after `unusedSessionTTL` unused, `sessionTTL` idle.
+    init(unusedSessionTTL: Duration, sessionTTL: Duration) {
+        expiry = "unused=\(unusedSessionTTL.components.seconds), idle=\(sessionTTL.components.seconds)"
+    }
+
     func created(_ snapshot: SessionSnapshot) -> SessionReply {
         SessionReply(
             .json(
                 201, snapshot.document(),
                 headers: [
                     ("Cache-Control", "no-store"), ("Location", "/api/sessions/\(snapshot.session)"),
-                    ("ETag", "\"\(snapshot.version)\""),
+                    ("ETag", "\"\(snapshot.version)\""), ("Session-Expiry", expiry),
                 ]))
     }
 

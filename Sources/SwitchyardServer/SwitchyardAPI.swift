@@ -66,8 +66,10 @@ public final class SwitchyardAPI: HTTPHandler {
         self.configuration = configuration
         self.staticFiles = staticFiles
         sessions = LiveSessions(configuration: configuration.sessions, logger: logger)
-        changes = ChangePipeline(sessions: sessions, rendering: SessionReplies())
-        newSessions = SessionCreations(sessions: sessions, rendering: SessionReplies())
+        let replies = SessionReplies(
+            unusedSessionTTL: configuration.unusedSessionTTL, sessionTTL: configuration.sessionTTL)
+        changes = ChangePipeline(sessions: sessions, rendering: replies)
+        newSessions = SessionCreations(sessions: sessions, rendering: replies)
         metrics = Metrics()
         let catalogs = AppCatalogs()
         self.catalogs = catalogs

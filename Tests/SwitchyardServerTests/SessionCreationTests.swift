@@ -8,6 +8,20 @@ import Testing
 /// Who may create sessions, how fast, and from where.
 @Suite("Session creation")
 struct SessionCreationTests {
+    @Test func theCreationSaysWhenAnUnusedOrIdleSessionEnds() throws {
+        try withServer { server in
+            let created = try server.handle("POST", "/api/sessions", peer: "192.0.2.7")
+            #expect(created.header("Session-Expiry") == "unused=120, idle=1800", "the defaults: 2 min, 30 min")
+        }
+        try withServer({
+            $0.unusedSessionTTL = .seconds(45)
+            $0.sessionTTL = .seconds(3600)
+        }) { server in
+            let created = try server.handle("POST", "/api/sessions", peer: "192.0.2.7")
+            #expect(created.header("Session-Expiry") == "unused=45, idle=3600")
+        }
+    }
+
     @Test func eachAddressMayCreateItsRateAndIsToldWhenToRetry() throws {
         let clock = Locked(0.0)
         try withServer({
