@@ -146,13 +146,13 @@ test-release:
 
 # The embedding example (Examples/Hello) builds against this package as its image would (staged in .build-stage/hello)
 # and answers over HTTP; a misdeclared app is refused.
-test-example:
-	@built=; if [ -f .build/background/example-build.pid ]; then \
-	  bash scripts/in-background.sh wait example-build || exit 1; built=1; \
-	fi; EXAMPLE_BUILT=$$built $(TIMED) $@ bash Tests/example/run.sh
+test-example: example-build
+	bash scripts/in-background.sh wait example-build
+	EXAMPLE_BUILT=1 $(TIMED) $@ bash Tests/example/run.sh
 
 # The example's release build (Tests/example/build.sh, a few minutes of both cores) in the background, while the
-# suites that mostly wait run (JavaScript client, durability, cluster, release); test-example waits for it.
+# suites that mostly wait run (JavaScript client, durability, cluster, release); test-example waits for it (alone,
+# `make test-example` starts it and waits at once).
 example-build:
 	bash scripts/in-background.sh start example-build $(TIMED) $@ bash Tests/example/build.sh
 

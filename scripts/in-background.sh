@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Lets make test overlap a long build with suites that mostly wait (servers killed and restarted, nodes and
 # databases coming up), on the same two cores:
-#   bash scripts/in-background.sh start NAME COMMAND [ARGS...]   runs COMMAND in the background; its output goes
-#                                                                 to .build/background/NAME.log
-#   bash scripts/in-background.sh wait NAME                       waits for it, prints its output, exits with its
-#                                                                 status (1 when it was never started)
+#   bash scripts/in-background.sh start NAME COMMAND [ARGS...]   runs COMMAND in a process group of its own (a
+#                          run of NAME still going from an earlier, interrupted make is stopped first); its output
+#                          goes to .build/background/NAME.log
+#   bash scripts/in-background.sh wait NAME                       waits for that run (at most WAIT_SECONDS, default
+#                          1800), prints its output and exits with its status; 1 when it was never started
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=.build/background
@@ -12,32 +13,45 @@ mkdir -p "$dir"
 action=$1
 name=$2
 shift 2
+pidfile=$dir/$name.pid
+status=$dir/$name.status
 case "$action" in
 start)
-    rm -f "$dir/$name.status"
-    (
-        "$@" >"$dir/$name.log" 2>&1
-        echo $? >"$dir/$name.status.tmp"
-        mv "$dir/$name.status.tmp" "$dir/$name.status"
-    ) &
-    echo "$!" >"$dir/$name.pid"
+    if [ -f "$pidfile" ]; then
+        read -r old _ <"$pidfile"
+        kill -TERM -- "-$old" 2>/dev/null && echo "in-background: stopped an earlier run of $name"
+    fi
+    rm -f "$status" "$pidfile"
+    token="$$-$(date +%s%N)"
+    # setsid: its own process group, so that the whole build can be stopped at once.
+    setsid bash -c '"$@" >"$0.log" 2>&1; echo "'"$token"' $?" >"$0.status.tmp"; mv "$0.status.tmp" "$0.status"' \
+        "$dir/$name" "$@" </dev/null &
+    echo "$! $token" >"$pidfile"
     echo "in-background: $name started (output in $dir/$name.log)"
     ;;
 wait)
-    [ -f "$dir/$name.pid" ] || { echo "in-background: $name was never started" >&2; exit 1; }
-    pid=$(cat "$dir/$name.pid")
-    while [ ! -f "$dir/$name.status" ]; do
-        if ! kill -0 "$pid" 2>/dev/null; then
-            sleep 1  # it may have written its status as it ended
-            [ -f "$dir/$name.status" ] || { echo "in-background: $name ended without a status" >&2; exit 1; }
+    [ -f "$pidfile" ] || { echo "in-background: $name was never started" >&2; exit 1; }
+    read -r pid token <"$pidfile"
+    rm -f "$pidfile"
+    deadline=$(($(date +%s) + ${WAIT_SECONDS:-1800}))
+    until [ -f "$status" ] && [ "$(cut -d' ' -f1 "$status")" = "$token" ]; do
+        if ! kill -0 "$pid" 2>/dev/null && ! { [ -f "$status" ] && [ "$(cut -d' ' -f1 "$status")" = "$token" ]; }; then
+            sleep 1
+            [ -f "$status" ] && [ "$(cut -d' ' -f1 "$status")" = "$token" ] && break
+            echo "in-background: $name ended without a status" >&2
+            exit 1
+        fi
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            kill -TERM -- "-$pid" 2>/dev/null
+            echo "in-background: $name took longer than ${WAIT_SECONDS:-1800} s; stopped" >&2
+            exit 1
         fi
         sleep 1
     done
-    rm -f "$dir/$name.pid"
     cat "$dir/$name.log"
-    status=$(cat "$dir/$name.status")
-    [ "$status" = 0 ] || echo "in-background: $name failed ($status)" >&2
-    exit "$status"
+    code=$(cut -d' ' -f2 "$status")
+    [ "$code" = 0 ] || echo "in-background: $name failed ($code)" >&2
+    exit "$code"
     ;;
 *)
     echo "usage: in-background.sh start NAME COMMAND… | wait NAME" >&2

@@ -10,14 +10,13 @@ extension LiveSessions {
         _ id: String, key: String? = nil, first: Session? = nil, _ body: (Session) throws -> Result
     ) throws -> Result {
         var session = try first ?? self.session(id, key: key)
-        for attempt in 1..<retry.attempts {
+        for _ in 1..<retry.readBacks {
             do {
                 return try body(session)
             } catch ChangeRefusal.sessionMoved {
                 // The copy has ended (its write failed, or it was taken out of memory): read the session back, even
                 // before the request that ended it has dropped it.
                 evict(session)
-                retry.pause(before: attempt)
                 session = try self.session(id, key: key)
             }
         }

@@ -56,13 +56,23 @@ final class TestServer: Sendable {
     /// not start (every connection to it then fails).
     var port: UInt16 {
         started.withLock { started in
-            if !started { started = (try? http.start()) != nil }
+            if !started {
+                do {
+                    try http.start()
+                    started = true
+                } catch {
+                    Issue.record(error, "the test server did not start")
+                }
+            }
             return http.port
         }
     }
 
     func stop() {
-        if started.withLock({ $0 }) { http.stop() }
+        started.withLock { started in
+            if started { http.stop() }
+            started = false
+        }
     }
 
     /// One request, answered in process by the API (no socket): what most tests need.

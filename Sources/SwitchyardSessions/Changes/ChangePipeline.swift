@@ -40,9 +40,9 @@ package final class ChangePipeline: Sendable {
     /// returns what happened, with its answer.
     package func apply(_ request: ChangeRequest, to session: Session) -> ChangeAnswer {
         var run = ChangeRun(request, session: session, shared: sessions.archive.shared != nil)
-        var attempt = 0
+        var (attempt, readBacks) = (0, 1)
         var lastCause = ChangeRefusal.writeConflict
-        while attempt < retry.attempts {
+        retrying: while attempt < retry.attempts {
             retry.pause(before: attempt)
             let session = run.session
             let (turn, version) = session.changing { state in self.turn(&state, &run) }
@@ -59,8 +59,13 @@ package final class ChangePipeline: Sendable {
                 attempt += 1
                 lastCause = .writeConflict
             case .moved:
-                attempt += 1
-                lastCause = .sessionMoved
+                // Read back and run again, as often as the policy says; conflicts are counted afresh on each copy.
+                guard readBacks < retry.readBacks else {
+                    lastCause = .sessionMoved
+                    break retrying
+                }
+                readBacks += 1
+                attempt = 0
                 if let failure = readBack(&run) { return answer(.refused(.lookup(failure)), run) }
             }
         }
@@ -178,6 +183,7 @@ package final class ChangePipeline: Sendable {
         } catch {
             return error
         }
+        run.time = run.session.time
         run.unchecked = run.request.key == nil && sessions.archive.shared != nil
         return nil
     }

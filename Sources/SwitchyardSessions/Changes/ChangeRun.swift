@@ -3,8 +3,8 @@
 struct ChangeRun {
     let request: ChangeRequest
     var session: Session
-    /// The time the change is recorded at.
-    let time: Double
+    /// The time the change is recorded at (taken again when the session is read back).
+    var time: Double
     /// Whether the copy may be behind a shared store: a change without a key may run on a copy nobody compared with
     /// the store (``LiveSessions/sessionToChange(_:)``), so until it caught up once, an answer without a write is
     /// checked first.

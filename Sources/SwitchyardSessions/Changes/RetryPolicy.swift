@@ -5,18 +5,23 @@
 #endif
 
 /// How many times the session layer runs a request again when its session changed under it (another node stored a
-/// version first, the copy in memory ended, a migration raced a change), and how it pauses in between: the one
-/// retry policy of the layer (the change pipeline, a session read back, a stored session migrated).
+/// version first, a migration raced a change, the copy in memory ended), and how it pauses in between: the one
+/// retry policy of the layer (the change pipeline, reads, a session read back, a stored session migrated).
 package struct RetryPolicy: Sendable {
-    /// Runs at most this many times.
+    /// Runs at most this many times when other nodes keep changing the session first.
     package let attempts: Int
+    /// Runs at most this many times when the copy in memory keeps leaving memory while the request waits for it
+    /// (each run waits behind the requests already queued on the copy read back, so on a loaded machine a burst of
+    /// reloads can end several copies in a row).
+    package let readBacks: Int
 
-    /// 16 runs: with nodes racing for one session, or a burst of reloads ending copies in a row on a loaded
-    /// machine, one of them gets through well within it; a bound stays, so that nothing holds a request forever.
-    package static let standard = RetryPolicy(attempts: 16)
+    /// 16 runs against racing nodes, 8 against copies leaving memory: one of them gets through well within it; a
+    /// bound stays, so that nothing holds a request forever.
+    package static let standard = RetryPolicy(attempts: 16, readBacks: 8)
 
-    package init(attempts: Int) {
+    package init(attempts: Int, readBacks: Int) {
         self.attempts = attempts
+        self.readBacks = readBacks
     }
 
     /// Pauses before run `attempt` (counted from 0): not before the first two; then a random pause (without any

@@ -42,7 +42,6 @@ package final class SessionCreations: Sendable {
         do {
             try sessions.publish(session, creation: creation)
         } catch .keyTaken {
-            guard let key else { throw .keyTaken }
             return try takenByAnotherNode(key)
         }
         if let key {
@@ -52,8 +51,8 @@ package final class SessionCreations: Sendable {
     }
 
     /// Another node created a session under `key` first: its answer is the one to replay.
-    private func takenByAnotherNode(_ key: CreationKey) throws(CreateFailure) -> CreateOutcome {
-        guard let stored = try storedCreation(key.scoped) else {
+    private func takenByAnotherNode(_ key: CreationKey?) throws(CreateFailure) -> CreateOutcome {
+        guard let key, let stored = try storedCreation(key.scoped) else {
             throw .store(sessions.health.failed(.conflict("the key's creation was not found"), during: "create"))
         }
         guard stored.fingerprint == key.fingerprint else { throw .keyReused(key.given) }
