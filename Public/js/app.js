@@ -425,7 +425,7 @@ async function previewRoute({ type, route }, input) {
 
 function showNotFound(id) {
   adopt(id);
-  showMessage('Session not found', `There is no session “${id}”. It may have expired, or the server restarted.`,
+  showMessage('Session not found', `There is no session “${id}”. It may have expired or been deleted (a server that keeps sessions only in memory also loses them when it restarts).`,
     'Start a new session');
 }
 
