@@ -19,9 +19,9 @@ struct SessionReplies: ChangeRendering, CreationRendering {
         SessionReply(
             .json(
                 201, snapshot.document(),
-                headers: [
-                    ("Cache-Control", "no-store"), ("Location", "/api/sessions/\(snapshot.session)"),
-                    ("ETag", "\"\(snapshot.version)\""), ("Session-Expiry", expiry),
+                headers: SwitchyardAPI.noStore + [
+                    ("Location", "/api/sessions/\(snapshot.session)"), ("ETag", "\"\(snapshot.version)\""),
+                    ("Session-Expiry", expiry),
                 ]))
     }
 
@@ -34,7 +34,7 @@ struct SessionReplies: ChangeRendering, CreationRendering {
     func reply(to outcome: ChangeOutcome, of request: ChangeRequest, session id: String) -> SessionReply {
         switch outcome {
         case .committed(let result, let snapshot), .unchanged(let result, let snapshot):
-            let headers = [("Cache-Control", "no-store"), ("ETag", "\"\(snapshot.version)\"")]
+            let headers = SwitchyardAPI.noStore + [("ETag", "\"\(snapshot.version)\"")]
             if request.form == .minimal {
                 return SessionReply(
                     .json(

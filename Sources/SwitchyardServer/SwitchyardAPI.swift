@@ -209,7 +209,9 @@ public final class SwitchyardAPI: HTTPHandler {
         return .json(200, catalogs.catalog(of: app, generation: generation), headers: noStore)
     }
 
-    let noStore = [("Cache-Control", "no-store")]
+    /// `Cache-Control: no-store`, which every answer about a session carries.
+    static let noStore = [("Cache-Control", "no-store")]
+    let noStore = SwitchyardAPI.noStore
 
     /// The OpenAPI document (`docs/openapi.json`) as committed, compiled into the binary (`.embedInCode`).
     let openAPIDocument = PackageResources.openapi_json

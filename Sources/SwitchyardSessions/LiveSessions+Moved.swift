@@ -14,12 +14,17 @@ extension LiveSessions {
             do {
                 return try body(session)
             } catch ChangeRefusal.sessionMoved {
-                // The copy has ended (its write failed, or it was taken out of memory): read the session back, even
-                // before the request that ended it has dropped it.
-                evict(session)
-                session = try self.session(id, key: key)
+                session = try readBack(session, key: key)
             }
         }
         return try body(session)
+    }
+
+    /// The session read back from the store after the copy `ended` left memory (its write failed, or it was taken
+    /// out of memory): the copy is dropped first, even before the request that ended it has dropped it; `key` as
+    /// for ``session(_:key:)``.
+    func readBack(_ ended: Session, key: String?) throws(LookupFailure) -> Session {
+        evict(ended)
+        return try session(ended.id, key: key)
     }
 }

@@ -177,9 +177,8 @@ package final class ChangePipeline: Sendable {
 
     /// Reads `run`'s session back from the store after its copy left memory; the lookup's failure, if any.
     private func readBack(_ run: inout ChangeRun) -> LookupFailure? {
-        sessions.evict(run.session)
         do {
-            run.session = try sessions.session(run.session.id, key: run.request.key)
+            run.session = try sessions.readBack(run.session, key: run.request.key)
         } catch {
             return error
         }
