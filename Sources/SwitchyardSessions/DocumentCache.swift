@@ -23,14 +23,13 @@ final class DocumentCache {
     /// Runs `body`, a change of `engine`, under the policy: a commit whose documents would pass its limits is
     /// refused (``ChangeRefusal/documentTooLarge(bytes:limit:)``, ``ChangeRefusal/renderingBudgetExceeded(_:)``)
     /// and rolled back; the last commit's state document is kept, unless lifecycle hooks ran after a commit (they
-    /// may change what screens show) or the change failed. Returns what `body` returned or threw, and the commits.
-    func committing<Value>(
-        _ engine: NavigationEngine, _ body: () throws -> Value
-    ) -> (outcome: Result<Value, any Error>, commits: [Commit]) {
-        let (outcome, commits) = engine.collectingCommits(under: policy, body)
-        let fresh = (try? outcome.get()) != nil && !commits.contains(where: \.ranLifecycleHooks)
-        bytes = fresh ? commits.last?.documents?.state : nil
-        return (outcome, commits)
+    /// may change what screens show) or the change did not return. Returns how `body` ended, and the commits.
+    func committing<Value>(_ engine: NavigationEngine, _ body: () throws -> Value) -> CommitRun<Value> {
+        let run = engine.collectingCommits(under: policy, body)
+        let returned = if case .returned = run.ending { true } else { false }
+        let fresh = returned && !run.commits.contains(where: \.ranLifecycleHooks)
+        bytes = fresh ? run.commits.last?.documents?.state : nil
+        return run
     }
 
     /// Checks the first document of a new session (`engine` as made) as a commit is checked, keeping its rendering

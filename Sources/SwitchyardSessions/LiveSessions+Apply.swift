@@ -37,9 +37,7 @@ extension LiveSessions {
             }
             do {
                 try engine.restore(to: try documentForRestore(saved, running: engine.app))
-            } catch let error as NavigationError
-                where error.category != .forbidden && error.code != NavigationError.redirectedCode
-            {
+            } catch let error as NavigationError where error.category != .forbidden && error.redirect == nil {
                 // A guard's refusal (`restoreGuarded`), or a redirect met by a result handler, is not an
                 // incompatible document: it is answered as it is.
                 counters.countIncompatible()

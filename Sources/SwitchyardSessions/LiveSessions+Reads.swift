@@ -94,7 +94,7 @@ extension LiveSessions {
                     session: session.id, maxBytes: configuration.maxDocumentBytes, keepsRestoreDocuments: false)
                 let result = try documents.committing(scratch) {
                     try apply(change, to: scratch, session: session.id, app: session.app)
-                }.outcome.get()
+                }.get()
                 return .success(
                     ChangePreview(
                         session: session.id, version: state.engine.version, current: current,

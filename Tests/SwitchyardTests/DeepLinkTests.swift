@@ -47,8 +47,9 @@ struct DeepLinkTests {
         #expect(try engine.open("test://app/detail/42") == .pending)
         #expect(engine.pendingDeepLink == "test://app/detail/42")
         #expect(engine.version == 1)
-        let (outcome, commits) = engine.collectingCommits { try app.root(\.main) }
-        #expect(throws: Never.self) { try outcome.get() }
+        let run = engine.collectingCommits { try app.root(\.main) }
+        let commits = run.commits
+        #expect(throws: Never.self) { try run.get() }
         #expect(engine.pendingDeepLink == nil)
         #expect(engine.visiblePath == ["main", "home", "detail"])
         #expect(commits.map(\.cause) == [.direct, .pendingDeepLink])

@@ -128,16 +128,19 @@ struct GuardTests {
     @Test func aRedirectReplacesTheWholeOperationAndKeepsTheRoute() throws {
         let (engine, _, _) = try makeApp()
         let before = engine.version
-        let (outcome, commits) = engine.collectingCommits {
+        let run = engine.collectingCommits {
             try engine.perform([Step(.child), Step(.child), Step(.push(route: "open")), Step(.push(route: "admin"))])
         }
-        #expect(throws: NavigationError.self) { try outcome.get() }
-        #expect((try? outcome.get()) == nil)
-        if case .failure(let error as NavigationError) = outcome {
-            #expect(error.code == "redirected")
-            #expect(error.message.contains("'admin' of GuardedStack is guarded"))
+        #expect(throws: NavigationError.self) { try run.get() }
+        guard case .redirected(let error) = run.ending else {
+            Issue.record("ended \(run.ending), not redirected")
+            return
         }
-        #expect(commits.map(\.version) == [before + 1])
+        #expect(error.code == "redirected")
+        #expect(error.message == "'admin' of GuardedStack is guarded: redirected to tabs/login; it opens once its guard allows it")
+        #expect(error.redirect?.route == "admin")
+        #expect(run.commits.map(\.version) == [before + 1])
+        #expect(run.commits.map(\.redirected) == [error.redirect])
         // The chain's first push was rolled back with it: only the redirect happened.
         #expect(engine.visiblePath == ["tabs", "login"])
         #expect(
@@ -156,7 +159,7 @@ struct GuardTests {
         #expect(engine.visiblePath == ["tabs", "main", "home", "open"])
         try engine.perform([Step(.child), Step(.focus(route: "login"))])
         let before = engine.version
-        let (_, commits) = engine.collectingCommits { try engine.send(FlowEvent(name: "grant"), from: "n1") }
+        let commits = engine.collectingCommits { try engine.send(FlowEvent(name: "grant"), from: "n1") }.commits
         #expect(commits.map(\.cause) == [.direct, .pendingRoute])
         #expect(engine.version == before + 2)
         #expect(engine.pendingRoute == nil)
@@ -196,7 +199,7 @@ struct GuardTests {
         let (engine, _, _) = try makeApp()
         #expect(try engine.open("test://open") == .pending)
         _ = try? engine.perform([Step(.child), Step(.child), Step(.push(route: "admin"))])
-        let (_, commits) = engine.collectingCommits { try engine.send(FlowEvent(name: "grant"), from: "n1") }
+        let commits = engine.collectingCommits { try engine.send(FlowEvent(name: "grant"), from: "n1") }.commits
         #expect(commits.map(\.cause) == [.direct, .pendingDeepLink, .pendingRoute])
         #expect(engine.visiblePath == ["tabs", "main", "home", "open", "admin"])
     }

@@ -36,10 +36,10 @@ struct DemoWalker {
     mutating func move(_ engine: NavigationEngine) {
         guard let move = nextMove(engine) else { return }
         let todosBefore = (engine.rootCoordinator as? AppCoordinator)?.store.todos
-        let (outcome, commits) = engine.collectingCommits { try Self.perform(move, on: engine) }
-        log.append("\(move.label): \(outcome)")
-        if case .success(let label) = outcome { coverage.insert(label) }
-        if commits.contains(where: { $0.cause == .pendingDeepLink }) { coverage.insert("pending link completed") }
+        let run = engine.collectingCommits { try Self.perform(move, on: engine) }
+        log.append("\(move.label): \(run.ending)")
+        if case .returned(let label) = run.ending { coverage.insert(label) }
+        if run.commits.contains(where: { $0.cause == .pendingDeepLink }) { coverage.insert("pending link completed") }
         if (engine.rootCoordinator as? AppCoordinator)?.store.todos != todosBefore { coverage.insert("data changed") }
     }
 

@@ -107,7 +107,7 @@ public final class NavigationEngine {
     /// Nested calls join the outer transaction. On a thrown error the tree, the version, the pending deep link and
     /// the pending route are restored and the error is rethrown. Results of items the body removed are handed to
     /// their openers before it commits (``RouteOutcome``). When a route guard redirects, the body is rolled back and
-    /// the redirect commits instead; ``NavigationError/redirected(route:owner:to:)`` is thrown then.
+    /// the redirect commits instead; ``NavigationError/redirected(_:to:)`` is thrown then.
     @discardableResult
     public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try transaction(followingRedirects: true, body)
@@ -186,26 +186,23 @@ public final class NavigationEngine {
         undo.reversed().forEach { $0() }
     }
 
-    /// Runs `body` and returns what it returned or threw, with every change it committed, in order.
+    /// Runs `body` and returns how it ended (it returned, a guard redirected it, or it threw), with every change it
+    /// committed, in order.
     ///
     /// This is how an owner learns what happened: one call can commit more than once (a change, then the pending
     /// deep link it made possible), and a body that throws may have committed before it threw. Outside this call
     /// the engine keeps no record of its commits.
-    public func collectingCommits<Result>(
-        _ body: () throws -> Result
-    ) -> (outcome: Swift.Result<Result, any Error>, commits: [Commit]) {
+    public func collectingCommits<Value>(_ body: () throws -> Value) -> CommitRun<Value> {
         let outer = collectedCommits
         collectedCommits = []
         defer { collectedCommits = outer.map { $0 + (collectedCommits ?? []) } }
-        let outcome = Swift.Result { try body() }
-        return (outcome, collectedCommits ?? [])
+        let ending = CommitRun<Value>.Ending(Result { try body() })
+        return CommitRun(ending: ending, commits: collectedCommits ?? [])
     }
 
     /// ``collectingCommits(_:)`` with `policy` as the ``commitPolicy`` while `body` runs: each commit comes with
     /// the documents its check made, and one over the policy's limits is refused and rolled back.
-    public func collectingCommits<Result>(
-        under policy: CommitPolicy?, _ body: () throws -> Result
-    ) -> (outcome: Swift.Result<Result, any Error>, commits: [Commit]) {
+    public func collectingCommits<Value>(under policy: CommitPolicy?, _ body: () throws -> Value) -> CommitRun<Value> {
         let outer = commitPolicy
         commitPolicy = policy
         defer { commitPolicy = outer }

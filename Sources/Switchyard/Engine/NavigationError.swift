@@ -25,13 +25,21 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
     public let message: String
     /// Valid alternatives, when the mistake is a wrong name.
     public let choices: [String]
+    /// For a guard's redirect (``redirected(_:to:)``), the one refusal after which the state has changed: the
+    /// guarded route, now pending; nil for every other error.
+    public let redirect: PendingRoute?
 
     /// Creates an error; prefer the static factories.
     public init(code: String, category: Category, message: String, choices: [String] = []) {
+        self.init(code: code, category: category, message: message, choices: choices, redirect: nil)
+    }
+
+    init(code: String, category: Category, message: String, choices: [String], redirect: PendingRoute?) {
         self.code = code
         self.category = category
         self.message = message
         self.choices = choices
+        self.redirect = redirect
     }
 
     public var description: String { "\(code): \(message)" }

@@ -32,8 +32,8 @@ extension NavigationEngine {
     /// Follows a redirect as a change of its own (the operation it replaced was rolled back): its steps from the
     /// root coordinator, and the route kept as pending. A redirect met on the way is followed in its place, unless
     /// it comes back to a guard already met (or there are too many): then nothing changes and the loop is refused.
-    /// - Throws: ``NavigationError/redirected(route:owner:to:)`` once the redirect committed, as the operation did
-    ///   not do what it was asked to.
+    /// - Throws: ``NavigationError/redirected(_:to:)`` once the redirect committed, as the operation did not do
+    ///   what it was asked to (``collectingCommits(_:)`` ends with ``CommitRun/Ending/redirected(_:)``).
     func follow(_ first: GuardRedirect) throws -> Never {
         var chain = [first.label]
         var redirect = first
@@ -58,7 +58,7 @@ extension NavigationEngine {
                 redirect = next
                 continue
             }
-            throw NavigationError.redirected(route: first.target.route, owner: first.target.ownerType, to: visiblePath)
+            throw NavigationError.redirected(first.target, to: visiblePath)
         }
     }
 

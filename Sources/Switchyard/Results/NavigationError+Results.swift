@@ -35,17 +35,15 @@ extension NavigationError {
         .init(code: code, category: .forbidden, message: message)
     }
 
-    /// A route's guard redirected: the operation did not happen, the redirect did (a new version), and the route is
-    /// pending until its guard allows it.
-    public static func redirected(route: String, owner: String, to path: [String]) -> Self {
+    /// A route's guard redirected: the operation did not happen, the redirect did (a new version, showing
+    /// `visiblePath`), and `route` is pending until its guard allows it (``redirect``).
+    public static func redirected(_ route: PendingRoute, to visiblePath: [String]) -> Self {
         .init(
-            code: redirectedCode, category: .conflict,
-            message: "'\(route)' of \(owner) is guarded: redirected to \(path.joined(separator: "/")); it opens "
-                + "once its guard allows it")
+            code: "redirected", category: .conflict,
+            message: "'\(route.route)' of \(route.ownerType) is guarded: redirected to "
+                + "\(visiblePath.joined(separator: "/")); it opens once its guard allows it",
+            choices: [], redirect: route)
     }
-
-    /// The code of ``redirected(route:owner:to:)``: the one refusal after which the state has changed.
-    public static let redirectedCode = "redirected"
 
     /// Guards kept redirecting to guarded routes that redirect back (or too many times).
     public static func redirectLoop(_ chain: [String]) -> Self {

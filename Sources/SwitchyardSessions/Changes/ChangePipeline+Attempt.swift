@@ -71,14 +71,15 @@ extension ChangePipeline {
         state.documents.beginChange()  // app code runs now: screens may show other data
         let engine = state.engine
         let (id, app) = (state.id, run.session.app)
-        let (result, commits) = state.documents.committing(engine) {
+        let engineRun = state.documents.committing(engine) {
             try sessions.apply(change, to: engine, session: id, app: app)
         }
         let request = run.request
         let cause = SessionCause(
             source: change.source,
             request: HistoryEntry.keptRequest(request.body, limit: sessions.configuration.maxHistoryRequestBytes))
-        let outcome = Self.outcome(of: result, committed: !commits.isEmpty, state.snapshot)
+        let commits = engineRun.commits
+        let outcome = Self.outcome(of: engineRun.ending, committed: !commits.isEmpty, state.snapshot)
         let answer = answer(outcome, run)
         let remembered = request.key.map { key in
             (
@@ -88,7 +89,7 @@ extension ChangePipeline {
                     rebuild: Self.rebuild(outcome, answer.reply), time: run.time)
             )
         }
-        let transition: Bool? = if case .transition = change { (try? result.get()) != nil } else { nil }
+        let transition: Bool? = if case .transition = change { (try? engineRun.get()) != nil } else { nil }
         return Execution(
             change: change, commits: commits, entries: state.historyEntries(commits, cause: cause, time: run.time),
             outcome: outcome, answer: answer, transition: transition, remembered: remembered)

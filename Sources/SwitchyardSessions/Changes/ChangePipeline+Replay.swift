@@ -42,16 +42,15 @@ extension ChangePipeline {
         return Self.rebuilt(rebuild, SessionSnapshot(session: state.id, engine: engine, documents: documents))
     }
 
-    /// The outcome of a change that returned `result` (or threw), having made versions when `committed`.
+    /// The outcome of a change that ended so, having made versions when `committed`.
     static func outcome(
-        of result: Result<[String: JSONValue], any Error>, committed: Bool, _ snapshot: SessionSnapshot
+        of ending: CommitRun<[String: JSONValue]>.Ending, committed: Bool, _ snapshot: SessionSnapshot
     ) -> ChangeOutcome {
-        switch result {
-        case .success(let members):
+        switch ending {
+        case .returned(let members):
             committed ? .committed(result: members, snapshot) : .unchanged(result: members, snapshot)
-        case .failure(let error as NavigationError) where error.code == NavigationError.redirectedCode:
-            .redirected(error, snapshot)
-        case .failure(let error): .refused(ChangeRefusal(error))
+        case .redirected(let error): .redirected(error, snapshot)
+        case .failed(let error): .refused(ChangeRefusal(error))
         }
     }
 }
