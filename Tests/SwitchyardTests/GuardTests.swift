@@ -137,7 +137,9 @@ struct GuardTests {
             return
         }
         #expect(error.code == "redirected")
-        #expect(error.message == "'admin' of GuardedStack is guarded: redirected to tabs/login; it opens once its guard allows it")
+        #expect(
+            error.message
+                == "'admin' of GuardedStack is guarded: redirected to tabs/login; it opens once its guard allows it")
         #expect(error.redirect?.route == "admin")
         #expect(run.commits.map(\.version) == [before + 1])
         #expect(run.commits.map(\.redirected) == [error.redirect])
