@@ -141,6 +141,13 @@ struct Problem: Error {
                 + "create a new session")
     }
 
+    /// 422: an `Idempotency-Key` already answered a different request.
+    static func idempotencyKeyReused(_ key: String) -> Problem {
+        Problem(
+            status: 422, code: "idempotencyKeyReused", title: "Idempotency key reused",
+            detail: "the Idempotency-Key '\(key)' was used for a different request; use a new key for a new request")
+    }
+
     var response: HTTPResponse {
         var writer = JSONWriter(capacity: 256)
         writer.beginObject()

@@ -4,9 +4,12 @@ import Synchronization
 /// Bounds the memory that the sessions' kept screen renderings (``ScreenRenderings``) take together.
 ///
 /// Each session's engine keeps the renderings of its last document, so that its next change writes again only the
-/// screens that changed. Past ``maxBytes``, the renderings of the sessions whose documents were written longest ago
-/// are dropped: such a session renders every screen for its next document, as without renderings, and keeps them
-/// again from then on. A session that leaves memory frees its renderings with its engine, and they leave the count.
+/// screens that changed. The session layer tells the budget after each change (``account(_:)``, outside the
+/// session's lock): the budget reads what the renderings hold then, nothing calls it from inside the engine. Past
+/// ``maxBytes``, the renderings of the sessions whose changes came longest ago are dropped: such a session renders
+/// every screen for its next document, as without renderings, and keeps them again from then on. The budget holds
+/// renderings weakly: a session that leaves memory frees them with its engine, and they leave the count the next
+/// time it is read or the budget is over.
 package final class RenderingBudget: Sendable {
     /// The most bytes all kept renderings may hold; 0 keeps none.
     package let maxBytes: Int
@@ -19,10 +22,13 @@ package final class RenderingBudget: Sendable {
         var head = 0
         var clock = 0
         var bytes = 0
+        /// The clock at the last sweep: over the budget, a sweep comes at most once per as many uses as there
+        /// are entries (amortized O(1) per change).
+        var swept = 0
     }
 
     private struct Entry {
-        /// Weak: an engine that left memory frees its renderings (which then leave, ``released(_:)``).
+        /// Weak: an engine that left memory frees its renderings, and the entry leaves at the next sweep.
         weak var renderings: ScreenRenderings?
         var bytes: Int
         var stamp: Int
@@ -32,31 +38,33 @@ package final class RenderingBudget: Sendable {
         self.maxBytes = maxBytes
     }
 
-    /// About how many bytes the kept renderings hold now.
+    /// About how many bytes the kept renderings hold now (those freed since the last sweep leave first).
     package var bytes: Int {
-        state.withLock { $0.bytes }
+        state.withLock { state in
+            Self.sweep(&state)
+            return state.bytes
+        }
     }
 
     /// How many renderings are counted, and how many uses the list holds (for tests: both stay bounded).
     package var bookkeeping: (renderings: Int, uses: Int) {
-        state.withLock { ($0.entries.count, $0.uses.count) }
+        state.withLock { state in
+            Self.sweep(&state)
+            return (state.entries.count, state.uses.count)
+        }
     }
 
     /// Renderings for a new engine, within this budget; nil when it keeps none.
     package func makeRenderings() -> ScreenRenderings? {
-        guard maxBytes > 0 else { return nil }
-        return ScreenRenderings(
-            onUpdate: { [weak self] renderings in self?.used(renderings) },
-            onRelease: { [weak self] id in self?.released(id) })
+        maxBytes > 0 ? ScreenRenderings() : nil
     }
 
-    /// `renderings` were just replaced (or dropped): they become the most recent, and the oldest go while the total
-    /// is over. Renderings that hold nothing are not counted at all.
-    private func used(_ renderings: ScreenRenderings) {
+    /// After a change wrote `renderings` (or dropped them): they become the most recent, and the oldest go while
+    /// the total is over. Renderings that hold nothing are not counted at all. Call it without the session's lock.
+    package func account(_ renderings: ScreenRenderings) {
         let id = ObjectIdentifier(renderings)
         let dropped = state.withLock { state in
-            // Read under this lock: a drop by another thread and a replace by the engine's are counted in order.
-            // (The renderings' own lock is never held while they call here, so the two locks never cross.)
+            // Read under this lock: two accounts of the same renderings are counted in order.
             let bytes = renderings.bytes
             state.bytes -= state.entries[id]?.bytes ?? 0
             guard bytes > 0 else {
@@ -67,6 +75,7 @@ package final class RenderingBudget: Sendable {
             state.bytes += bytes
             state.entries[id] = Entry(renderings: renderings, bytes: bytes, stamp: state.clock)
             state.uses.append((id, state.clock))
+            if state.bytes > maxBytes, state.clock - state.swept > state.entries.count { Self.sweep(&state) }
             let dropped = Self.dropOldest(&state, over: maxBytes)
             Self.compact(&state)
             return dropped
@@ -75,10 +84,12 @@ package final class RenderingBudget: Sendable {
         for renderings in dropped { renderings.removeAll() }
     }
 
-    /// Renderings freed with their engine: their bytes are no longer held.
-    private func released(_ id: ObjectIdentifier) {
-        state.withLock { state in
-            if let entry = state.entries.removeValue(forKey: id) { state.bytes -= entry.bytes }
+    /// Forgets the renderings freed with their engines.
+    private static func sweep(_ state: inout State) {
+        state.swept = state.clock
+        for (id, entry) in state.entries where entry.renderings == nil {
+            state.entries[id] = nil
+            state.bytes -= entry.bytes
         }
     }
 

@@ -62,6 +62,12 @@ struct RenderingBudgetTests {
         #expect(kept.last?["tree"]?.jsonString.contains(#""isOn":true"#) == true)
     }
 
+    /// Writes `engine`'s state document and tells `budget`, as the change pipeline does after a change.
+    private func write(_ engine: NavigationEngine, _ budget: RenderingBudget) {
+        _ = engine.stateDocument()
+        if let renderings = engine.screenRenderings { budget.account(renderings) }
+    }
+
     /// Engines of the demo that take turns writing documents, each with renderings from `budget`.
     private func engines(_ count: Int, _ budget: RenderingBudget) throws -> [NavigationEngine] {
         try (0..<count).map { _ in
@@ -80,7 +86,7 @@ struct RenderingBudgetTests {
         let budget = RenderingBudget(maxBytes: 2 * size + size / 2)
         let engines = try engines(3, budget)
         for round in 0..<2_000 {
-            _ = engines[round % 3].stateDocument()
+            write(engines[round % 3], budget)
         }
         #expect(budget.bytes <= budget.maxBytes)
         #expect(budget.bookkeeping.renderings == 2)
@@ -88,7 +94,7 @@ struct RenderingBudgetTests {
         // Renderings larger than the whole budget drop themselves, and leave nothing listed.
         let small = RenderingBudget(maxBytes: size / 2)
         let alone = try self.engines(1, small)[0]
-        for _ in 0..<500 { _ = alone.stateDocument() }
+        for _ in 0..<500 { write(alone, small) }
         #expect(small.bytes == 0 && alone.screenRenderings?.bytes == 0)
         #expect(small.bookkeeping.renderings == 0 && small.bookkeeping.uses < 200)
     }
@@ -96,7 +102,7 @@ struct RenderingBudgetTests {
     @Test func renderingsFreedWithTheirEngineLeaveTheCount() throws {
         let budget = RenderingBudget(maxBytes: 1 << 20)
         var engines = try engines(5, budget)
-        for engine in engines { _ = engine.stateDocument() }
+        for engine in engines { write(engine, budget) }
         #expect(budget.bookkeeping.renderings == 5 && budget.bytes > 0)
         engines.removeAll()
         #expect(budget.bookkeeping.renderings == 0)
@@ -106,9 +112,10 @@ struct RenderingBudgetTests {
     @Test func renderingsDroppedByTheirEngineLeaveTheCount() throws {
         let budget = RenderingBudget(maxBytes: 1 << 20)
         let engine = try engines(1, budget)[0]
-        _ = engine.stateDocument()
+        write(engine, budget)
         #expect(budget.bytes > 0)
         engine.screenRenderings?.removeAll()
+        budget.account(try #require(engine.screenRenderings))
         #expect(budget.bytes == 0 && budget.bookkeeping.renderings == 0)
     }
 }

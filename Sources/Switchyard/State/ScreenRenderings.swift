@@ -11,33 +11,19 @@ import Synchronization
 /// all (item ids may be given again then); a rendering is only ever reused by the engine that wrote it, in the
 /// same stretch between such events, so renderings moved to another engine are written again, never shown stale.
 ///
-/// The renderings are safe to drop from any thread (``removeAll()``): that is how an owner bounds the memory many
-/// engines' renderings take together (``bytes``, and the `onUpdate` and `onRelease` closures). An engine without
-/// renderings (the default) keeps nothing.
+/// The renderings are safe to read and drop from any thread (``bytes``, ``removeAll()``): that is how an owner
+/// bounds the memory many engines' renderings take together, reading their size after each change. Nothing is
+/// called back. An engine without renderings (the default) keeps nothing.
 public final class ScreenRenderings: Sendable {
     private let state = Mutex(State())
-    private let onUpdate: @Sendable (ScreenRenderings) -> Void
-    private let onRelease: @Sendable (ObjectIdentifier) -> Void
 
     private struct State {
         var entries: [ItemID: ScreenRendering] = [:]
         var bytes = 0
     }
 
-    /// Creates an empty set of renderings. `onUpdate` is called (with no lock held) after each document replaced
-    /// them and after they were dropped, for example to account their ``bytes``; `onRelease`, with their identity,
-    /// when they are freed.
-    public init(
-        onUpdate: @escaping @Sendable (ScreenRenderings) -> Void = { _ in },
-        onRelease: @escaping @Sendable (ObjectIdentifier) -> Void = { _ in }
-    ) {
-        self.onUpdate = onUpdate
-        self.onRelease = onRelease
-    }
-
-    deinit {
-        onRelease(ObjectIdentifier(self))
-    }
+    /// Creates an empty set of renderings.
+    public init() {}
 
     /// About how many bytes the kept renderings hold.
     public var bytes: Int {
@@ -51,14 +37,10 @@ public final class ScreenRenderings: Sendable {
 
     /// Drops every rendering: the next document renders and writes every screen. Safe from any thread.
     public func removeAll() {
-        let held = state.withLock { state in
-            defer {
-                state.entries = [:]
-                state.bytes = 0
-            }
-            return state.bytes
+        state.withLock { state in
+            state.entries = [:]
+            state.bytes = 0
         }
-        if held > 0 { onUpdate(self) }
     }
 
     /// The renderings as they are now, for one document to read.
@@ -73,7 +55,6 @@ public final class ScreenRenderings: Sendable {
             state.entries = entries
             state.bytes = bytes
         }
-        onUpdate(self)
     }
 }
 

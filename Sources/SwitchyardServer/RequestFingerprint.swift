@@ -1,6 +1,4 @@
 import MicroHTTP
-import Switchyard
-import Synchronization
 
 /// What identifies a request for idempotency: a retry has the same fingerprint, a different request under the
 /// same `Idempotency-Key` (almost surely) not. FNV-1a over method, path, `If-Match` and body.
@@ -20,14 +18,5 @@ enum RequestFingerprint {
         mix((request.headers["if-match"] ?? "").utf8)
         mix(request.body)
         return hash
-    }
-}
-
-extension Problem {
-    /// 422: an `Idempotency-Key` already answered a different request.
-    static func idempotencyKeyReused(_ key: String) -> Problem {
-        Problem(
-            status: 422, code: "idempotencyKeyReused", title: "Idempotency key reused",
-            detail: "the Idempotency-Key '\(key)' was used for a different request; use a new key for a new request")
     }
 }
