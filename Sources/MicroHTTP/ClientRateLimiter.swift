@@ -75,15 +75,10 @@ public final class ClientRateLimiter: Sendable {
         }
     }
 
-    /// The network an address belongs to: its /24 for IPv4 (also IPv4-mapped IPv6), its /48 for IPv6.
+    /// The network an address belongs to: its /24 for IPv4 (also IPv4-mapped IPv6), its /48 for IPv6
+    /// (``PeerNetwork``, as the connection limits count them); the text itself when it is no address.
     public static func networkKey(_ peer: String) -> String {
-        let client = clientKey(peer)
-        if client.hasSuffix("::/64") {
-            // The /64 key lists its 8 bytes: a /48 is its first 6.
-            return client.split(separator: ":").prefix(6).joined(separator: ":") + "::/48"
-        }
-        guard client.split(separator: ".").count == 4 else { return client }
-        return client.split(separator: ".").prefix(3).joined(separator: ".") + ".0/24"
+        PeerNetwork(text: peer)?.description ?? peer
     }
 
     /// The address itself for IPv4 (also IPv4-mapped IPv6), the first 64 bits for other IPv6 addresses.
@@ -92,9 +87,7 @@ public final class ClientRateLimiter: Sendable {
         var address = in6_addr()
         guard inet_pton(AF_INET6, peer, &address) == 1 else { return peer }
         let bytes = withUnsafeBytes(of: &address) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
-            return bytes[12..<16].map(String.init).joined(separator: ".")
-        }
+        if let ipv4 = PeerNetwork.ipv4(unmapping: bytes) { return ipv4.map(String.init).joined(separator: ".") }
         return bytes[0..<8].map { String($0, radix: 16) }.joined(separator: ":") + "::/64"
     }
 }

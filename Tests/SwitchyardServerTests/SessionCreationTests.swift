@@ -66,6 +66,9 @@ struct SessionCreationTests {
         )
         #expect(ClientRateLimiter.networkKey("2001:db8:1:2::1") != ClientRateLimiter.networkKey("2001:db8:2:2::1"))
         #expect(ClientRateLimiter.networkKey("::ffff:192.0.2.1") == "192.0.2.0/24")
+        #expect(ClientRateLimiter.networkKey("192.0.2.200") == "192.0.2.0/24")
+        #expect(ClientRateLimiter.networkKey("2001:db8:1:2:aaaa::1") == "2001:db8:1::/48")
+        #expect(ClientRateLimiter.networkKey("not an address") == "not an address")
     }
 
     @Test func ipv6ClientsAreCountedByTheirSlash64() {
