@@ -10,7 +10,9 @@
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory store http peer durable sse cluster
+#   BENCH_SKIP       space-separated parts to skip: engine memory store http peer durable sse cluster baseline
+#   BENCH_BASELINE   the earlier release compared side by side (default 77eb7d1: a turn before issue 45), built
+#                    once into .build-baseline/<commit>/ (scripts/bench/baseline.sh); BENCH_SIDE_ROUNDS (default 5)
 # The peer: Hummingbird's hello world (scripts/bench/hummingbird-hello, built here in .build-hummingbird, never a
 # dependency of the product), measured in the same rounds as our endpoints.
 set -euo pipefail
@@ -64,6 +66,11 @@ PEER_SCRATCH=.build-hummingbird
 if [[ $SKIP != *" http "* && $SKIP != *" peer "* ]]; then
     echo "bench: building the peer (Hummingbird hello world) into $PEER_SCRATCH" >&2
     swift build -c release --package-path "$PEER_DIR" --scratch-path "$PEER_SCRATCH" >&2
+fi
+
+BASELINE_COMMIT=${BENCH_BASELINE:-77eb7d1}
+if [[ $SKIP != *" baseline "* ]]; then
+    BASELINE_BIN=$(bash "$HERE/baseline.sh" "$BASELINE_COMMIT")
 fi
 
 echo "bench: machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -176,6 +183,14 @@ if [[ $SKIP != *" sse "* ]]; then
         "$BIN/switchyard-bench" fanout --port "$PORT" --subscribers "$SSE" --transitions "$SSE_TRANSITIONS" \
             --updates "$updates" > "$OUT/sse-$updates.json"
     done
+fi
+
+# The earlier release and this one side by side: alternated rounds of the same load, 200 sessions, 5 s each.
+if [[ $SKIP != *" baseline "* ]]; then
+    [ "$QUICK" = 1 ] && side_rounds=${BENCH_SIDE_ROUNDS:-1} || side_rounds=${BENCH_SIDE_ROUNDS:-5}
+    python3 "$HERE/side_by_side.py" "$BASELINE_BIN" "$BIN/switchyard" "$side_rounds" 5 200 \
+        | python3 -c "import json,sys; d=json.load(sys.stdin); d['baselineCommit']='$BASELINE_COMMIT'; print(json.dumps(d))" \
+        > "$OUT/side-by-side.json"
 fi
 
 # Two nodes on one PostgreSQL (a throwaway cluster, default settings, fsync on), every process on this machine:

@@ -278,6 +278,77 @@ def cluster_rows(parts):
     return rows
 
 
+def side_by_side_rows(parts):
+    """The binary of the release a turn ago (issue 45) and this one, in alternated rounds of the same load."""
+    result = load(os.path.join(parts, "side-by-side.json"))
+    if not result:
+        return []
+    baseline = result.get("baselineCommit", "baseline")
+    runs = result["rounds"]
+
+    def values(store, binary, key):
+        return [r[key] for r in runs if r["store"] == store and r["binary"] == binary]
+
+    def per_round(store_a, binary_a, store_b, binary_b, key="rps"):
+        rounds = sorted({r["round"] for r in runs})
+        ratios = []
+        for number in rounds:
+            a = [r[key] for r in runs if r["round"] == number and r["store"] == store_a and r["binary"] == binary_a]
+            b = [r[key] for r in runs if r["round"] == number and r["store"] == store_b and r["binary"] == binary_b]
+            if a and b and b[0]:
+                ratios.append(a[0] / b[0])
+        return ratios
+
+    rows = []
+    names = {"memory": "in memory", "sqlite": "SQLite, durability process"}
+    for store, target in (("memory", 1.3), ("sqlite", 1.5)):
+        current, before = values(store, "current", "rps"), values(store, "baseline", "rps")
+        if not current or not before:
+            continue
+        ratios = per_round(store, "current", store, "baseline")
+        ratio = statistics.median(ratios)
+        rows.append({
+            "section": "side by side", "id": f"sideBySide.{store}.ratio",
+            "label": f"POST transitions {names[store]}: this vs {baseline}", "value": ratio * 100, "unit": "%",
+            "detail": f"{statistics.median(current):,.0f} vs {statistics.median(before):,.0f} req/s; per round: "
+                      + ", ".join(f"{r:.2f}×" for r in ratios),
+            "target": f"≥ {target * 100:.0f} %", "pass": ratio >= target})
+    ratios = per_round("sqlite", "current", "memory", "current")
+    if ratios:
+        rows.append({
+            "section": "side by side", "id": "sideBySide.sqliteVsMemory",
+            "label": "POST transitions, SQLite vs in memory (this binary)", "value": statistics.median(ratios) * 100,
+            "unit": "%", "detail": "per round: " + ", ".join(f"{r:.2f}×" for r in ratios),
+            "target": "≥ 80 %", "pass": statistics.median(ratios) >= 0.8})
+    current, before = values("memory", "current", "rssBytes"), values("memory", "baseline", "rssBytes")
+    if current:
+        value = statistics.median(current) / 2**20
+        rows.append({
+            "section": "side by side", "id": "sideBySide.memory.rss",
+            "label": f"RSS with {result['sessions']} active in-memory sessions", "value": value, "unit": "MiB",
+            "detail": f"after {result['duration']} s of transitions; {baseline}: "
+                      + (f"{statistics.median(before) / 2**20:.0f} MiB" if before else "—"),
+            "target": "≤ 60 MiB", "pass": value <= 60})
+    for store in ("memory", "sqlite"):
+        current, before = values(store, "current", "cpuMicrosecondsPerChange"), \
+            values(store, "baseline", "cpuMicrosecondsPerChange")
+        if current:
+            rows.append({
+                "section": "side by side", "id": f"sideBySide.{store}.cpu",
+                "label": f"server CPU per change, {names[store]}", "value": statistics.median(current), "unit": "µs",
+                "detail": f"{baseline}: " + (f"{statistics.median(before):.0f} µs" if before else "—")
+                          + " (user + system, from /proc)", "target": None, "pass": None})
+    p50, p99 = values("sqlite", "current", "p50Microseconds"), values("sqlite", "current", "p99Microseconds")
+    if p50:
+        rows.append({
+            "section": "side by side", "id": "sideBySide.sqlite.latency",
+            "label": "durable change latency (SQLite, process), p50", "value": statistics.median(p50) / 1000,
+            "unit": "ms", "detail": f"p99 {statistics.median(p99) / 1000:.2f} ms at 64 connections; "
+                                    "the anchor: Restate ~50 ms for 3 steps with an fsync each",
+            "target": None, "pass": None})
+    return rows
+
+
 def format_value(row):
     value = row["value"]
     if row["unit"] == "req/s":
@@ -305,7 +376,7 @@ def table(rows, header):
 def main():
     parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
     rows = (engine_rows(parts) + memory_rows(parts) + store_rows(parts) + http_rows(parts) + sse_rows(parts)
-            + cluster_rows(parts))
+            + cluster_rows(parts) + side_by_side_rows(parts))
     load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
     load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -322,7 +393,7 @@ def main():
         "loadBefore": load_before, "loadAfter": load_after, "rows": rows,
         "raw": {name: load(os.path.join(parts, name)) for name in
                 ("engine.json", "memory-api.json", "memory-engine.json", "store.json", "boot.json", "sse-state.json",
-                 "sse-patch.json")},
+                 "sse-patch.json", "side-by-side.json")},
     }
     http = os.path.join(parts, "http.jsonl")
     if os.path.exists(http):

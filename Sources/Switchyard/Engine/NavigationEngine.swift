@@ -43,6 +43,9 @@ public final class NavigationEngine {
     /// growing its buffer (and copying it) several times.
     var documentSizeHint = 4096
 
+    /// The persistent coordinators' data as the last restore document wrote it (``WrittenData``), by node.
+    var writtenData: [NodeID: WrittenData] = [:]
+
     /// Where state documents keep their screens' renderings for the next document; nil (the default): every
     /// document renders and writes every screen. See ``ScreenRenderings``.
     public var screenRenderings: ScreenRenderings?

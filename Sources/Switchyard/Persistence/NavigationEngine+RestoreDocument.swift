@@ -57,7 +57,8 @@ extension NavigationEngine {
         if let persistent = coordinator as? any PersistentCoordinator,
             (coordinator as? any DynamicCoordinator)?.savesState ?? true
         {
-            writer.member("data", try persistent.savedState())
+            writer.key("data")
+            writer.raw(try dataJSON(persistent, node: nodeID))
         }
         writer.endObject()
     }
