@@ -105,7 +105,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "History kept per session, oldest out, e.g. 256K, 1M: each version's request and state. (default: 256K in memory, 1M in a store)"
+            "History kept per session, oldest out, e.g. 256K, 1M: each version's request and state. (default: 64K in memory, 1M in a store)"
     )
     var maxHistory: OptionValue<ByteSize<HistoryBytes>>?
 
@@ -141,7 +141,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "History entries the store keeps per session, or all, within --max-history. (default: 1000, 200 in memory)"
+            "History entries the store keeps per session, or all, within --max-history. (default: 1000, 50 in memory)"
     )
     var historyRetention: OptionValue<HistoryRetention>?
 

@@ -43,7 +43,7 @@ import Testing
             Issue.record("not memory")
             return
         }
-        #expect(limits.historyEntries == 200 && limits.historyBytes == 256 << 10 && budget == 256 << 20)
+        #expect(limits.historyEntries == 50 && limits.historyBytes == 64 << 10 && budget == 256 << 20)
     }
 
     @Test func contradictionsNameBothSources() {

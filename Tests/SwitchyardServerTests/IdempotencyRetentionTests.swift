@@ -1,5 +1,6 @@
 import Foundation
 import Switchyard
+import SwitchyardServer
 import SwitchyardSessions
 import Testing
 
@@ -8,6 +9,14 @@ import Testing
 /// and applies nothing twice, in memory and after a restart.
 @Suite("Idempotency keys within their retention")
 struct IdempotencyRetentionTests {
+    /// Answers over 16 KiB are kept as their version only, and the history in memory keeps every version the tests
+    /// make (200 of them, 256 KiB: more than the in-memory default), so that each can be rebuilt.
+    private static func keepingHistory(_ configuration: inout ServerConfiguration) {
+        configuration.maxIdempotencyBytes = 16 * 1024
+        configuration.archive = MemorySessionArchive(
+            limits: StoreLimits(historyEntries: 200, historyBytes: 256 * 1024, replies: 64, replyBytes: 128 * 1024))
+    }
+
     /// Pushes `count` screens on the Settings stack, each under its own key; returns the keys with their answers.
     private func pushes(_ session: DemoSession, count: Int) throws -> [(key: String, reply: Reply)] {
         try session.logIn()
@@ -33,7 +42,7 @@ struct IdempotencyRetentionTests {
     }
 
     @Test func answersPastTheByteBudgetAreRebuiltNotAppliedAgain() throws {
-        try withServer({ $0.maxIdempotencyBytes = 16 * 1024 }) { server in
+        try withServer(Self.keepingHistory) { server in
             let session = try server.createSession()
             let sent = try pushes(session, count: 60)  // ~5 KB answers: most are kept as their version only
             let version = try session.state().version
@@ -73,7 +82,7 @@ struct IdempotencyRetentionTests {
     /// A guard's redirect commits although it is answered 409: past the byte budget it is kept as its version and
     /// error, and its retry is answered as the first time, never run again.
     @Test func aRedirectPastTheByteBudgetIsReplayedNotRedirectedAgain() throws {
-        try withServer({ $0.maxIdempotencyBytes = 16 * 1024 }) { server in
+        try withServer(Self.keepingHistory) { server in
             let session = try server.createSession()
             try session.logIn()
             try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))

@@ -31,10 +31,11 @@ public struct StoreLimits: Sendable, Equatable {
     /// The defaults.
     public static let standard = StoreLimits()
 
-    /// What the in-memory archive keeps by default: 200 versions and 256 KiB of history per session, and the latest
-    /// 64 answers (128 KiB) under idempotency keys. Memory is scarcer than disk, these sessions end with the process
-    /// anyway, and a session in memory remembers its answers itself: the archive's copy serves only a session read
-    /// back after a change that could not be kept.
+    /// What the in-memory archive keeps by default: 50 versions and 64 KiB of history per session (the history a
+    /// session in memory kept before sessions had time travel), and the latest 64 answers (128 KiB) under idempotency
+    /// keys. Memory is scarcer than disk, these sessions end with the process anyway, and a session in memory
+    /// remembers its answers itself: the archive's copy serves only a session read back after a change that could
+    /// not be kept. With 200, 256 KiB, 200 demo sessions in steady use held 98 MiB; with these, about 55 MiB.
     public static let inMemory = StoreLimits(
-        historyEntries: 200, historyBytes: 256 * 1024, replies: 64, replyBytes: 128 * 1024)
+        historyEntries: 50, historyBytes: 64 * 1024, replies: 64, replyBytes: 128 * 1024)
 }
