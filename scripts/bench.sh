@@ -11,6 +11,7 @@
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
 #   BENCH_SKIP       space-separated parts to skip: engine memory store http peer durable sse cluster baseline
+#   BENCH_BIN        a folder holding release binaries built already (switchyard, switchyard-bench): no build
 #   BENCH_BASELINE   the earlier release compared side by side (default 77eb7d1: a turn before issue 45), built
 #                    once into .build-baseline/<commit>/ (scripts/bench/baseline.sh); BENCH_SIDE_ROUNDS (default 5)
 # The peer: Hummingbird's hello world (scripts/bench/hummingbird-hello, built here in .build-hummingbird, never a
@@ -58,9 +59,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "bench: building release binaries into $SCRATCH" >&2
-swift build -c release --scratch-path "$SCRATCH" --product switchyard-bench >&2
-swift build -c release --scratch-path "$SCRATCH" --product switchyard >&2
+if [ -n "${BENCH_BIN:-}" ]; then
+    BIN=$BENCH_BIN  # release binaries built already (switchyard and switchyard-bench)
+else
+    echo "bench: building release binaries into $SCRATCH" >&2
+    swift build -c release --scratch-path "$SCRATCH" --product switchyard-bench >&2
+    swift build -c release --scratch-path "$SCRATCH" --product switchyard >&2
+fi
 PEER_DIR=scripts/bench/hummingbird-hello
 PEER_SCRATCH=.build-hummingbird
 if [[ $SKIP != *" http "* && $SKIP != *" peer "* ]]; then
@@ -226,8 +231,10 @@ if [[ $SKIP != *" cluster "* ]]; then
         # The same load on node A alone first (64 connections, the sessions the pair changes: a wrk thread takes
         # every other line of the list, as each node's below): what a second node adds is measured against it.
         echo "bench: cluster round $round/$ROUNDS, transitions on node A alone, ${DURATION}s" >&2
+        cost_before=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
         wrk -t1 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[0]}" \
             -- transition "$OUT/sessions-cluster-0.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-one.json"
+        cost_one=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
         echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, ${DURATION}s" >&2
         WRK_PIDS=()
         for index in 0 1; do
@@ -239,7 +246,8 @@ if [[ $SKIP != *" cluster "* ]]; then
             (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse.json"
         fi
         wait "${WRK_PIDS[@]}"
-        echo "{\"round\": $round, \"one\": $(cat "$OUT/cluster-one.json"), \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json")}" >> "$OUT/cluster.jsonl"
+        cost_two=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
+        echo "{\"round\": $round, \"one\": $(cat "$OUT/cluster-one.json"), \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json"), \"cost\": {\"before\": $cost_before, \"one\": $cost_one, \"two\": $cost_two}}" >> "$OUT/cluster.jsonl"
     done
 fi
 

@@ -4,9 +4,10 @@ import Synchronization
 /// Tells the other nodes what this one stored: `NOTIFY`s sent on a connection and a thread of their own, after
 /// the writes' commits, many changes to one notification.
 ///
-/// While one notification is on its way, the changes committed meanwhile gather for the next, so that a busy node
-/// sends a few notifications a second however many changes it makes (each notification wakes every listening
-/// node). A notice lost on the way (the connection down, the node killed between commit and notice) is made up by
+/// While one notification is on its way, the changes committed meanwhile gather for the next, and a woken announcer
+/// waits ``gathering`` for more before it sends, so that a busy node sends a few hundred notifications a second
+/// however many changes it makes (each is a transaction in PostgreSQL and wakes every listening node): at 2,300
+/// changes a second, 0.87 round trips per change went to notifications without the wait. A notice lost on the way (the connection down, the node killed between commit and notice) is made up by
 /// the nodes' periodic reconcile.
 final class PostgresAnnouncer: Sendable {
     private struct Queue {
@@ -18,13 +19,15 @@ final class PostgresAnnouncer: Sendable {
     private let channel: String
     private let timeout: Duration
     private let queue = Mutex(Queue())
+    private let roundTrips: RoundTrips?
     private let ready = DispatchSemaphore(value: 0)
     /// A notification's payload must stay under 8000 bytes.
     private static let payloadBytes = 7800
 
     /// Announces on `channel` of `url`; each connection attempt and notification ends within `timeout` (a batch
-    /// that did not is dropped: the nodes reconcile).
-    init(url: String, channel: String, timeout: Duration) {
+    /// that did not is dropped: the nodes reconcile). Its round trips are counted in `roundTrips`.
+    init(url: String, channel: String, timeout: Duration, counting roundTrips: RoundTrips? = nil) {
+        self.roundTrips = roundTrips
         self.url = url
         self.channel = channel
         self.timeout = timeout
@@ -49,15 +52,20 @@ final class PostgresAnnouncer: Sendable {
         ready.signal()
     }
 
+    /// How long a woken announcer lets changes gather before it sends: what a stream on another node waits more.
+    static let gathering = Duration.milliseconds(2)
+
     private func run() {
         var connection: PostgresConnection?
         while true {
             ready.wait()
+            Thread.sleep(forTimeInterval: Double(Self.gathering.components.attoseconds) / 1e18)
             while let batch = next() {
                 do throws(PostgresError) {
                     if connection == nil || connection?.isUp == false {
                         connection = try PostgresConnection(
-                            url: url, applicationName: "switchyard-announcer", timeout: timeout)
+                            url: url, applicationName: "switchyard-announcer", timeout: timeout,
+                            counting: roundTrips)
                     }
                     for payload in batch {
                         _ = try connection?.query(PostgresStatements.notify, [.text(channel), .text(payload)])

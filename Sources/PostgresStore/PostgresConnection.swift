@@ -16,13 +16,15 @@ final class PostgresConnection {
     private var prepared: Set<String> = []
     /// How long a call waits for the server unless given a deadline.
     let timeout: Duration
+    /// Where its round trips are counted, if anywhere.
+    private let roundTrips: RoundTrips?
 
     /// Connects to `url` (a `postgresql://` URL or `key=value` string) by `deadline` (default: `timeout` from
     /// now). The URL's own settings win over the defaults given here: the application name PostgreSQL shows for
     /// the connection, and limits derived from `timeout` (``settings(applicationName:timeout:)``).
     init(
         url: String, applicationName: String, timeout: Duration = .seconds(5),
-        until deadline: ContinuousClock.Instant? = nil
+        until deadline: ContinuousClock.Instant? = nil, counting roundTrips: RoundTrips? = nil
     ) throws(PostgresError) {
         let deadline = deadline ?? .now + timeout
         let settings = Self.settings(applicationName: applicationName, timeout: timeout) + [("dbname", url)]
@@ -41,6 +43,7 @@ final class PostgresConnection {
         PQsetNoticeProcessor(started, { _, _ in }, nil)
         connection = started
         self.timeout = timeout
+        self.roundTrips = roundTrips
         // That this node keeps the session rows' checksums, which the store's trigger reads (``PostgresSchema``,
         // migration 6): set here rather than in the connection's options, which a URL's own `options` replace.
         _ = try execute("SET switchyard.checksums = 'on'", until: deadline)
@@ -83,6 +86,7 @@ final class PostgresConnection {
         let deadline = deadline ?? .now + timeout
         try usable()
         guard PQsendQuery(connection, sql) == 1 else { throw lost() }
+        roundTrips?.add()
         return try results(until: deadline)
     }
 
@@ -97,6 +101,7 @@ final class PostgresConnection {
             PQsendQueryPrepared(connection, statement.name, Int32(parameters.count), values, lengths, formats, 1)
         }
         guard sent == 1 else { throw lost() }
+        roundTrips?.add()
         return try results(until: deadline)
     }
 
@@ -110,6 +115,7 @@ final class PostgresConnection {
         try usable()
         for statement in Set(statements.map(\.0)) { try prepare(statement, until: deadline) }
         guard PQenterPipelineMode(connection) == 1 else { throw lost() }
+        roundTrips?.add()
         let outcome: Result<[PostgresResult], PostgresError>
         do throws(PostgresError) {
             outcome = try runPipeline(statements, until: deadline)
@@ -189,6 +195,7 @@ final class PostgresConnection {
         guard PQsendPrepare(connection, statement.name, statement.sql, Int32(types.count), types) == 1 else {
             throw lost()
         }
+        roundTrips?.add()
         _ = try results(until: deadline)
         prepared.insert(statement.name)
     }

@@ -27,6 +27,7 @@ final class PostgresPool: Sendable {
         }
     }
 
+    private let roundTrips: RoundTrips?
     private let url: String
     private let name: String
     private let idle = Mutex(Idle())
@@ -35,8 +36,11 @@ final class PostgresPool: Sendable {
     private let breaker: PostgresBreaker
 
     /// A pool of at most `size` connections to `url`, named `name` in `pg_stat_activity`; a call ends within
-    /// `timeout`.
-    init(url: String, size: Int, timeout: Duration, name: String = "switchyard") {
+    /// `timeout`; its connections' round trips are counted in `roundTrips`.
+    init(
+        url: String, size: Int, timeout: Duration, name: String = "switchyard", counting roundTrips: RoundTrips? = nil
+    ) {
+        self.roundTrips = roundTrips
         self.url = url
         self.name = name
         self.timeout = timeout
@@ -111,7 +115,8 @@ final class PostgresPool: Sendable {
                     return found
                 }
             }
-            let made = try PostgresConnection(url: url, applicationName: name, timeout: timeout, until: deadline)
+            let made = try PostgresConnection(
+                url: url, applicationName: name, timeout: timeout, until: deadline, counting: roundTrips)
             return Handle(made, checked: failures)
         } catch {
             if case .timeout = error { idle.withLock { $0.failures += 1 } }

@@ -26,6 +26,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     private let announcer: PostgresAnnouncer
     private let limits: StoreLimits
     private let counts = Mutex(ArchiveStatistics(commits: 0, batches: 0))
+    /// The round trips of the pools' connections (those answering requests and those following other nodes).
+    private let roundTrips = RoundTrips()
 
     /// Connects to `url` (`postgresql://user@host:port/database`), creates or migrates the schema, and keeps up
     /// to `connections` connections for requests, plus three: one that listens for other nodes' changes (once
@@ -53,10 +55,10 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         } catch {
             throw .unavailable("\(error)")
         }
-        requestPool = PostgresPool(url: url, size: connections, timeout: timeout)
-        followPool = PostgresPool(url: url, size: 1, timeout: timeout)
+        requestPool = PostgresPool(url: url, size: connections, timeout: timeout, counting: roundTrips)
+        followPool = PostgresPool(url: url, size: 1, timeout: timeout, counting: roundTrips)
         listener = PostgresListener(url: url, channel: Self.channel, timeout: timeout)
-        announcer = PostgresAnnouncer(url: url, channel: Self.channel, timeout: timeout)
+        announcer = PostgresAnnouncer(url: url, channel: Self.channel, timeout: timeout, counting: roundTrips)
         self.limits = limits
     }
 
@@ -353,7 +355,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     public var statistics: ArchiveStatistics? {
-        counts.withLock { $0 }
+        var statistics = counts.withLock { $0 }
+        statistics.roundTrips = roundTrips.total
+        return statistics
     }
 
     func query(

@@ -254,6 +254,23 @@ struct PostgresArchiveTests {
         }
     }
 
+    /// The store counts its round trips to the database: a change of a stored session is one (a pipeline of its
+    /// statements, prepared the first time), plus the notice to other nodes that its announcer sends on its own
+    /// thread (counted once it is sent, so one or two by the time the change returns), and reads count theirs.
+    @Test(.enabled(if: withPostgres)) func roundTripsToTheDatabaseAreCounted() throws {
+        let database = try TestDatabase()
+        let archive = try PostgresSessionArchive(url: database.url, connections: 1)
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("rt"), creation: nil)])
+        try archive.apply([Self.change("rt", from: 0)])  // prepares what a change runs
+        let before = try #require(archive.statistics?.roundTrips)
+        try archive.apply([Self.change("rt", from: 1)])
+        let afterChange = try #require(archive.statistics?.roundTrips)
+        #expect((1...2).contains(afterChange - before), "\(afterChange - before) round trips for a change")
+        _ = try archive.session("rt")
+        #expect(try #require(archive.statistics?.roundTrips) > afterChange)
+    }
+
     @Test(.enabled(if: withPostgres)) func aSessionsHistoryStaysWithinItsByteBudget() throws {
         let database = try TestDatabase()
         let budget = 256 * 1024

@@ -93,12 +93,16 @@ public struct ArchiveStatistics: Sendable, Equatable {
     /// Bytes of history the archive holds in this process's memory (the in-memory archive); nil for a store that
     /// keeps it elsewhere.
     public var historyBytes: Int?
+    /// Round trips to a database server (each statement or pipeline sent and its results read); nil for a store
+    /// in this process.
+    public var roundTrips: Int?
 
     /// Statistics.
-    public init(commits: Int, batches: Int, historyBytes: Int? = nil) {
+    public init(commits: Int, batches: Int, historyBytes: Int? = nil, roundTrips: Int? = nil) {
         self.commits = commits
         self.batches = batches
         self.historyBytes = historyBytes
+        self.roundTrips = roundTrips
     }
 }
 

@@ -77,6 +77,12 @@ extension LiveSessions {
                 "Bytes of history (requests and restore documents) the in-memory store holds, within "
                     + "--max-memory-history.", bytes)
         }
+        if let roundTrips = store.roundTrips {
+            metrics.family(
+                "switchyard_store_round_trips_total", .counter,
+                "Round trips to the database (statements or pipelines sent and answered, statements prepared).",
+                roundTrips)
+        }
     }
 
     /// `app="…",version="…"`.
