@@ -54,8 +54,12 @@ extension ServeCommand {
             logger.critical("\(error)")
             throw ExitCode(1)
         }
+        // The first app is the default: a session created without `app` gets it.
+        let served = apps.enumerated().map {
+            $0.offset == 0 ? "\($0.element.identity) (default)" : "\($0.element.identity)"
+        }
         logger.info(
-            "\(program.name) \(program.version) serving \(apps.map(\.identity.description).joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
+            "\(program.name) \(program.version) serving \(served.joined(separator: ", ")) on http://\(settings.displayHost):\(server.port)",
             metadata: settings.metadata(port: server.port))
         // Written unbuffered: print() is block-buffered when stdout is not a terminal (containers, CI logs).
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"

@@ -220,3 +220,17 @@ def test_a_pinned_version_1_keeps_its_sessions_while_version_2_takes_the_new_one
     server.restart_with(*V1_AND_V2, *rollout)
     for session in old:
         assert app_version(state(server.url, session)[1]) == 1
+
+
+# ---- the start line ----
+
+def test_the_start_line_names_every_app_served_and_the_default(data, servers):
+    """The definitions given come first and the first is the default (a session created without `app` gets it):
+    the start line says which, beside every other app@version served (the built-in demo among them)."""
+    server = servers("sqlite-start-line", data, *V1).start()
+    assert create(server.url)["app"]["name"] == "shop"
+    line = next((line for line in server.log_text().splitlines() if " serving " in line and " on http://" in line),
+                None)
+    assert line is not None, server.log_text()[-2000:]
+    assert "serving shop@1 (default), todo@1 on http://" in line, line
+    server.stop_cleanly()
