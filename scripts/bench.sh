@@ -75,7 +75,7 @@ fi
 
 BASELINE_COMMIT=${BENCH_BASELINE:-77eb7d1}
 if [[ $SKIP != *" baseline "* ]]; then
-    BASELINE_BIN=$(bash "$HERE/baseline.sh" "$BASELINE_COMMIT")
+    BASELINE_DIR=$(bash "$HERE/baseline.sh" "$BASELINE_COMMIT")
 fi
 
 echo "bench: machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -90,6 +90,10 @@ if [[ $SKIP != *" memory "* ]]; then
     for mode in api engine; do
         echo "bench: memory, $MEMORY $mode sessions" >&2
         "$BIN/switchyard-bench" memory --mode "$mode" --sessions "$MEMORY" > "$OUT/memory-$mode.json"
+        if [ -n "${BASELINE_DIR:-}" ]; then
+            echo "bench: memory, $MEMORY $mode sessions, the baseline $BASELINE_COMMIT" >&2
+            "$BASELINE_DIR/switchyard-bench" memory --mode "$mode" --sessions "$MEMORY" > "$OUT/memory-$mode-baseline.json"
+        fi
     done
 fi
 
@@ -193,7 +197,7 @@ fi
 # The earlier release and this one side by side: alternated rounds of the same load, 200 sessions, 5 s each.
 if [[ $SKIP != *" baseline "* ]]; then
     [ "$QUICK" = 1 ] && side_rounds=${BENCH_SIDE_ROUNDS:-1} || side_rounds=${BENCH_SIDE_ROUNDS:-5}
-    python3 "$HERE/side_by_side.py" "$BASELINE_BIN" "$BIN/switchyard" "$side_rounds" 5 200 \
+    python3 "$HERE/side_by_side.py" "$BASELINE_DIR/switchyard" "$BIN/switchyard" "$side_rounds" 5 200 \
         | python3 -c "import json,sys; d=json.load(sys.stdin); d['baselineCommit']='$BASELINE_COMMIT'; print(json.dumps(d))" \
         > "$OUT/side-by-side.json"
 fi

@@ -51,14 +51,17 @@ def memory_rows(parts):
         if not result:
             continue
         value = result["bytesPerSession"]
+        baseline = load(os.path.join(parts, f"memory-{mode}-baseline.json"))
         rows.append({
             "section": "memory", "id": result["id"], "label": f"RSS {label}", "value": value / KIB, "unit": "KiB",
-            "detail": f"{result['sessions']:,} logged-in sessions on todos, "
+            "detail": (f"baseline {baseline['bytesPerSession'] / KIB:.2f} KiB; " if baseline else "")
+                      + f"{result['sessions']:,} logged-in sessions on todos, "
                       f"RSS {result['rssBeforeBytes'] / 2**20:.0f}→{result['rssAfterBytes'] / 2**20:.0f} MiB"
                       + (f" (kept screen renderings {result['renderingBytes'] / 2**20:.1f} MiB in all)"
                          if result.get("renderingBytes") else "")
                       + f", created in {result['seconds']:.1f} s",
-            "target": "≤ 10 KiB", "pass": value <= 10 * KIB,
+            # Issue 45: a fresh session through the API within 7 KiB (what it took a turn ago).
+            "target": "≤ 7 KiB" if mode == "api" else "≤ 10 KiB", "pass": value <= (7 if mode == "api" else 10) * KIB,
         })
     return rows
 
