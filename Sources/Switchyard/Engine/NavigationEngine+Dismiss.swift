@@ -15,23 +15,50 @@ extension NavigationEngine {
         }
     }
 
-    /// Dismisses the presentation layer the coordinator is in: the nearest modal or full-screen item at or below
-    /// it, with everything above that item. A coordinator pushed outside any presentation layer is removed with
-    /// everything above it, as Stinsen's `dismissCoordinator` does. Continues in the coordinator that owned the item.
+    /// Dismisses what the coordinator is in or, at the base of what is shown, what it presented. In order:
+    ///
+    /// 1. Inside a presentation layer (a sheet or cover item at or below the coordinator: its own item in its
+    ///    parent's stack, or an ancestor's): that item with everything above it. So a presented coordinator
+    ///    dismisses itself, with the sheets it presented, as Jumper's `dismiss()` does (its parent's controller
+    ///    dismisses what it presented, and UIKit everything presented above that).
+    /// 2. Pushed outside any presentation layer: the coordinator with everything above it, as Stinsen's
+    ///    `dismissCoordinator` does.
+    /// 3. At the base of what is shown (the root coordinator, a tab's content or a parent's root content), with a
+    ///    sheet or cover in its own stack: the topmost one with everything pushed above it, as UIKit's `dismiss` on
+    ///    a presenting controller closes what it presented. A screen's actions run at the coordinator owning it, so
+    ///    a Done button (`.step(.dismiss)`, `{action: dismiss}`) on a screen route presented on a tab's stack closes
+    ///    that sheet; of sheets presented on sheets, the top one (Jumper, through the tab bar controller, would
+    ///    close them all).
+    /// 4. Otherwise refused with its reason (`cannotDismissRoot`, `cannotDismissTabContent`, `notPresented`).
+    ///
+    /// Continues in the coordinator that owned the removed item.
     func dismiss(_ nodeID: NodeID) throws -> NodeID {
+        if let (ownerID, index) = presentationLayer(of: nodeID) {
+            truncateStack(ownerID, from: index)
+            return ownerID
+        }
+        let node = try requireNode(nodeID)
+        if case .stack? = place(of: nodeID)?.slot { return try dismissCoordinator(nodeID) }
+        guard let top = node.stack.lastIndex(where: { $0.presentation?.isPresentation == true }) else {
+            return try dismissCoordinator(nodeID)  // refused with its reason
+        }
+        truncateStack(nodeID, from: top)
+        return nodeID
+    }
+
+    /// The sheet or cover item at or below the coordinator (its own item in its parent's stack, or an ancestor's),
+    /// as its owner and stack index; nil outside any presentation layer.
+    private func presentationLayer(of nodeID: NodeID) -> (owner: NodeID, index: Int)? {
         var currentID = nodeID
         while let (parentID, slot) = place(of: currentID) {
             if case .stack(let index)? = slot, let parent = storage.nodes[parentID],
                 let modal = parent.stack[...index].lastIndex(where: { $0.presentation?.isPresentation == true })
             {
-                truncateStack(parentID, from: modal)
-                return parentID
+                return (parentID, modal)
             }
             currentID = parentID
         }
-        // No presentation layer: as `dismissCoordinator` (a pushed coordinator goes with all above it; the root, a
-        // tab's content and a root content are refused with their reason).
-        return try dismissCoordinator(nodeID)
+        return nil
     }
 
     /// Shows an alert on a coordinator (one at a time).
