@@ -31,6 +31,7 @@ struct DismissStepTests {
             title: Detail
             content:
               - {type: button, title: About, action: {type: transition, steps: [{action: route, route: about}]}}
+              - {type: button, title: Close, action: {type: transition, steps: [{action: dismiss}]}}
           About:
             title: About
             content:
@@ -59,5 +60,17 @@ struct DismissStepTests {
         try press("Done", in: engine)
         #expect(engine.visiblePath == ["notes", "list", "detail"])
         #expect(engine.stateValue()["visible"]?["screen"]?["title"] == "Detail")
+    }
+
+    @Test func closeOnAPushedScreenIsRefusedNamingPop() throws {
+        let engine = try NavigationApp(definition: Self.definition, format: .yaml).makeEngine()
+        try press("Open", in: engine)
+        #expect {
+            try press("Close", in: engine)
+        } throws: { error in
+            (error as? NavigationError)?.code == "cannotDismissTabContent"
+                && (error as? NavigationError)?.message.hasSuffix("; use pop to go back in this stack") == true
+        }
+        #expect(engine.visiblePath == ["notes", "list", "detail"])
     }
 }

@@ -61,4 +61,26 @@ struct DismissInsidePresentationTests {
         #expect(engine.visiblePath == ["tabs", "one", "home"])
         #expect(log.lines.suffix(2) == ["finish flow", "one saw child finish"])
     }
+
+    @Test func aRefusedDismissNamesPopWhenTheStackHasPushes() throws {
+        let (engine, app) = try makeEngine()
+        let one = try app.root(\.tabs).focus(\.one)
+        let bare = expectRefusal(engine, "cannotDismissTabContent") { try one.dismiss() }
+        #expect(bare?.message.contains("use pop") == false, "nothing to pop: no hint")
+        try one.route(to: \.a)
+        let tab = expectRefusal(engine, "cannotDismissTabContent") { try pressDismiss(engine, on: one) }
+        #expect(tab?.message.hasSuffix("it cannot be dismissed; use pop to go back in this stack") == true)
+        let main = try app.root(\.main)
+        try main.route(to: \.a)
+        let root = expectRefusal(engine, "notPresented") { try main.dismiss() }
+        #expect(root?.message.hasSuffix("; use pop to go back in this stack") == true, "\(root?.message ?? "")")
+    }
+
+    @Test func aRefusedDismissCoordinatorNamesDismissForWhatTheCoordinatorPresented() throws {
+        let (engine, app) = try makeEngine()
+        let one = try app.root(\.tabs).focus(\.one)
+        try one.route(to: \.cover)
+        let refusal = expectRefusal(engine, "cannotDismissTabContent") { try one.dismissCoordinator() }
+        #expect(refusal?.message.hasSuffix("; use dismiss to close the full-screen cover 'cover'") == true)
+    }
 }

@@ -1,17 +1,21 @@
 /// Dismissal and alerts. Only called inside a transaction.
 extension NavigationEngine {
-    /// Removes the coordinator's item and everything above it in its parent; continues in the parent.
+    /// Removes the coordinator's item and everything above it in its parent; continues in the parent. The root, a
+    /// tab's content and a parent's root content are refused with their reason and the step that would work here,
+    /// if any (``dismissHint(_:)``).
     func dismissCoordinator(_ nodeID: NodeID) throws -> NodeID {
         let node = try requireNode(nodeID)
-        guard let (parentID, slot) = place(of: nodeID) else { throw NavigationError.cannotDismissRoot }
+        guard let (parentID, slot) = place(of: nodeID) else {
+            throw NavigationError.cannotDismissRoot.hinted(dismissHint(node))
+        }
         switch slot {
         case .stack(let index)?:
             truncateStack(parentID, from: index)
             return parentID
         case .tab?:
-            throw NavigationError.cannotDismissTabContent(node.typeName)
+            throw NavigationError.cannotDismissTabContent(node.typeName).hinted(dismissHint(node))
         case .root?, nil:
-            throw NavigationError.notPresented(node.typeName)
+            throw NavigationError.notPresented(node.typeName).hinted(dismissHint(node))
         }
     }
 
@@ -29,7 +33,8 @@ extension NavigationEngine {
     ///    a Done button (`.step(.dismiss)`, `{action: dismiss}`) on a screen route presented on a tab's stack closes
     ///    that sheet; of sheets presented on sheets, the top one (Jumper, through the tab bar controller, would
     ///    close them all).
-    /// 4. Otherwise refused with its reason (`cannotDismissRoot`, `cannotDismissTabContent`, `notPresented`).
+    /// 4. Otherwise refused (`cannotDismissRoot`, `cannotDismissTabContent`, `notPresented`), naming `pop` when the
+    ///    coordinator's stack holds pushed screens.
     ///
     /// Continues in the coordinator that owned the removed item.
     func dismiss(_ nodeID: NodeID) throws -> NodeID {
@@ -59,6 +64,16 @@ extension NavigationEngine {
             currentID = parentID
         }
         return nil
+    }
+
+    /// The step that works where dismissing the coordinator is refused: `dismiss` for the topmost sheet or cover in
+    /// its own stack, else `pop` when its stack holds pushed screens; nil when neither does.
+    private func dismissHint(_ node: NodeState) -> String? {
+        if let top = node.stack.last(where: { $0.presentation?.isPresentation == true }) {
+            return "use dismiss to close the \((top.presentation ?? .modal).noun) '\(top.route)'"
+        }
+        guard node.kind == .navigation, !node.stack.isEmpty else { return nil }
+        return "use pop to go back in this stack"
     }
 
     /// Shows an alert on a coordinator (one at a time).
