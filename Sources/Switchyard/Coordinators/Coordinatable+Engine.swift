@@ -67,8 +67,12 @@ extension Coordinatable {
         return self
     }
 
-    /// Dismisses the presentation layer this coordinator is in (the nearest modal at or below it, and everything
-    /// above). Throws when there is none (the root coordinator, a tab's content).
+    /// Dismisses the presentation layer this coordinator is in (the nearest sheet or cover at or below it, and
+    /// everything above): a presented coordinator dismisses itself, with the sheets it presented. Pushed outside any
+    /// sheet, it is removed with everything above it. At the base of what is shown (the root coordinator, a tab's
+    /// content, a parent's root content), it closes the topmost sheet or cover of its own stack, with everything
+    /// pushed above it, as UIKit's `dismiss` on a presenting controller does: so a Done button on a screen presented
+    /// as a sheet on a tab's stack closes the sheet. Throws when there is nothing to dismiss.
     public func dismiss() throws {
         try operate { engine, node in _ = try engine.dismiss(node) }
     }

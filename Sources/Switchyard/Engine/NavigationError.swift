@@ -43,6 +43,14 @@ public struct NavigationError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     public var description: String { "\(code): \(message)" }
+
+    /// The same refusal, its message followed by `hint` (the step that would work instead), if any: e.g.
+    /// "…; it cannot be dismissed; use pop to go back in this stack".
+    func hinted(_ hint: String?) -> Self {
+        guard let hint else { return self }
+        return .init(
+            code: code, category: category, message: "\(message); \(hint)", choices: choices, redirect: redirect)
+    }
 }
 
 extension NavigationError {
@@ -120,10 +128,9 @@ extension NavigationError {
 
     /// A tab tap while a sheet or full-screen cover is presented over the tab bar.
     public static func tabBarCovered(by route: String, presentation: Presentation) -> Self {
-        let cover = presentation == .fullScreen ? "full-screen cover" : "sheet"
-        return .init(
+        .init(
             code: "tabBarCovered", category: .conflict,
-            message: "the tab bar is under the \(cover) '\(route)'; dismiss it before switching tabs")
+            message: "the tab bar is under the \(presentation.noun) '\(route)'; dismiss it before switching tabs")
     }
 
     /// Swipe-down on a full-screen cover, which (as on iOS) only its own controls close.

@@ -52,7 +52,8 @@ public struct Step: Sendable, Hashable {
         case popToRoot
         /// Move the chain into the current root's or selected tab's coordinator.
         case child
-        /// Dismiss this coordinator's presentation.
+        /// Dismiss this coordinator's presentation or, at the base of what is shown (a tab's content, a root
+        /// content, the root), the topmost sheet or cover of its own stack.
         case dismiss
         /// Remove this coordinator's item and everything above it in its parent.
         case dismissCoordinator

@@ -30,4 +30,13 @@ public enum Presentation: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Modal and full-screen items start a new presentation layer.
     public var isPresentation: Bool { self != .push }
+
+    /// What people call an item shown this way, in messages: "pushed screen", "sheet", "full-screen cover".
+    var noun: String {
+        switch self {
+        case .push: "pushed screen"
+        case .modal: "sheet"
+        case .fullScreen: "full-screen cover"
+        }
+    }
 }

@@ -57,7 +57,8 @@ public struct Step: Decodable, Sendable, Equatable {
     public static func popTo(_ route: String) -> Step { Step("popTo", ["route": .string(route)]) }
     /// Remove the item `item` (an entry id such as `i9`) and all above it.
     public static func popItem(_ item: String) -> Step { Step("popItem", ["item": .string(item)]) }
-    /// Dismiss this coordinator's presentation layer.
+    /// Dismiss this coordinator's presentation layer or, at the base of what is shown (a tab's content, a root
+    /// content, the root), the topmost sheet or cover of its own stack.
     public static let dismiss = Step("dismiss")
     /// Move the chain into the current root's or selected tab's coordinator.
     public static let child = Step("child")
