@@ -45,12 +45,7 @@ package final class ChangePipeline: Sendable {
         retrying: while attempt < retry.attempts {
             retry.pause(before: attempt)
             let session = run.session
-            let (turn, version, renderings) = session.changing { state in
-                let (turn, version) = self.turn(&state, &run)
-                return (turn, version, state.engine.screenRenderings)
-            }
-            // The budget reads what the change left in the renderings, without the session's lock.
-            if let renderings { sessions.renderings.account(renderings) }
+            let (turn, version) = session.changing { state in self.turn(&state, &run) }
             switch next(after: turn, run) {
             case .answered(let answer):
                 if let version {

@@ -104,7 +104,8 @@ package final class LiveSessions: Sendable {
         }
         engine.screenRenderings = renderings.makeRenderings()
         let session = Session(
-            id: Self.newID(), app: app.name, engine: engine, configuration: configuration, generation: generation)
+            id: Self.newID(), app: app.name, engine: engine, configuration: configuration, generation: generation,
+            renderingBudget: renderings)
         // The first document obeys the limits every change's does; the answer reuses its rendering.
         if case .failure(let refusal) = session.withState({ $0.admitFirstDocument() }) {
             throw .firstDocument(refusal)
@@ -222,7 +223,7 @@ package final class LiveSessions: Sendable {
             engine.screenRenderings = renderings.makeRenderings()
             let restored = Session(
                 restoring: current, engine: engine, configuration: configuration, generation: generation,
-                deltas: archive.storesDeltas)
+                deltas: archive.storesDeltas, renderingBudget: renderings)
             restored.markUsed()
             let placed = sessions.withLock { sessions -> Result<Session, LookupFailure>? in
                 if let other = sessions[id] { return .success(other) }  // read back by another request meanwhile

@@ -35,11 +35,15 @@ package final class Session: Sendable {
     private let state: Mutex<SessionState>
     private let activity: Mutex<Activity>
     private let now: @Sendable () -> Double
+    /// What bounds the kept screen renderings of all sessions: told, once this session's lock is released, about
+    /// the renderings a turn under it wrote.
+    private let renderingBudget: RenderingBudget?
 
     init(
         id: String, app: String, engine: sending NavigationEngine, configuration: SessionConfiguration,
-        generation: Int = 0
+        generation: Int = 0, renderingBudget: RenderingBudget? = nil
     ) {
+        self.renderingBudget = renderingBudget
         self.id = id
         self.app = app
         self.generation = generation
@@ -54,8 +58,9 @@ package final class Session: Sendable {
     /// archive keeps deltas (the session then keeps its stored document as the next one's base).
     init(
         restoring stored: StoredSession, engine: sending NavigationEngine, configuration: SessionConfiguration,
-        generation: Int = 0, deltas: Bool = false
+        generation: Int = 0, deltas: Bool = false, renderingBudget: RenderingBudget? = nil
     ) {
+        self.renderingBudget = renderingBudget
         id = stored.id
         app = stored.app
         self.generation = generation
@@ -102,20 +107,35 @@ package final class Session: Sendable {
     /// ahead of the store: ``ChangePipeline``); counts as activity.
     func changing<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         touch()
+        var written: ScreenRenderings?
+        defer { account(written) }
         return try state.withLock { state in
-            defer { recordSubscribers(state.subscribers.count) }
+            defer {
+                recordSubscribers(state.subscribers.count)
+                written = state.documents.takeWrittenRenderings()
+            }
             state.settleInFlight()
             return try body(&state)
         }
+    }
+
+    /// Tells the rendering budget what a turn under the lock wrote (the lock released).
+    private func account(_ written: ScreenRenderings?) {
+        if let written, let renderingBudget { renderingBudget.account(written) }
     }
 
     /// Runs `body` under the lock once the writes in flight are settled, waiting for them without the lock (and
     /// holding back changes that would run ahead of the store meanwhile, so that the wait ends).
     private func afterWrites<Result: Sendable>(_ body: (inout SessionState) throws -> Result) rethrows -> Result {
         var waited = false
+        var written: ScreenRenderings?
+        defer { account(written) }
         while true {
             let turn: Turn<Result> = try state.withLock { state in
-                defer { recordSubscribers(state.subscribers.count) }
+                defer {
+                    recordSubscribers(state.subscribers.count)
+                    written = state.documents.takeWrittenRenderings() ?? written
+                }
                 if waited { state.inFlight.stopWaiting() }
                 state.settleInFlight()
                 if let submission = state.inFlight.wait() { return .wait(submission) }

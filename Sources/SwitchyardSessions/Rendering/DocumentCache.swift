@@ -9,6 +9,9 @@ import Switchyard
 /// holds no rendered copy.
 final class DocumentCache {
     private(set) var bytes: [UInt8]?
+    /// The engine's kept screen renderings, when a document was written since they were last taken
+    /// (``takeWrittenRenderings()``): what the rendering budget reads once the session's lock is released.
+    private var writtenRenderings: ScreenRenderings?
     private let session: String
     /// What every commit of a change must satisfy, and what is made of it.
     let policy: CommitPolicy
@@ -26,6 +29,7 @@ final class DocumentCache {
     /// may change what screens show) or the change did not return. Returns how `body` ended, and the commits.
     func committing<Value>(_ engine: NavigationEngine, _ body: () throws -> Value) -> CommitRun<Value> {
         let run = engine.collectingCommits(under: policy, body)
+        wrote(engine)
         let returned = if case .returned = run.ending { true } else { false }
         let fresh = returned && !run.commits.contains(where: \.ranLifecycleHooks)
         bytes = fresh ? run.commits.last?.documents?.state : nil
@@ -38,6 +42,7 @@ final class DocumentCache {
         var first = policy
         first.makesRestoreDocuments = false  // the creation stores its own
         do {
+            defer { wrote(engine) }
             bytes = try engine.checkedDocuments(under: first).state
             return .success(())
         } catch {
@@ -53,6 +58,7 @@ final class DocumentCache {
             base = bytes
         } else {
             base = engine.stateDocument(session: session)
+            wrote(engine)
             if keep { bytes = base }
         }
         guard let result else { return base }
@@ -62,6 +68,17 @@ final class DocumentCache {
         bytes.append(contentsOf: JSONValue.object(result).serialized())
         bytes.append(UInt8(ascii: "}"))
         return bytes
+    }
+
+    /// The renderings documents were written into since the last call (nil: none), for the rendering budget.
+    func takeWrittenRenderings() -> ScreenRenderings? {
+        defer { writtenRenderings = nil }
+        return writtenRenderings
+    }
+
+    /// A document of `engine` was written (or its renderings dropped): the budget is to read them.
+    private func wrote(_ engine: NavigationEngine) {
+        if let renderings = engine.screenRenderings { writtenRenderings = renderings }
     }
 
     /// Forgets the rendering (after lifecycle hooks ran, or when nobody follows the session).

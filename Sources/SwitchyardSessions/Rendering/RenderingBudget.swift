@@ -4,8 +4,9 @@ import Synchronization
 /// Bounds the memory that the sessions' kept screen renderings (``ScreenRenderings``) take together.
 ///
 /// Each session's engine keeps the renderings of its last document, so that its next change writes again only the
-/// screens that changed. The session layer tells the budget after each change (``account(_:)``, outside the
-/// session's lock): the budget reads what the renderings hold then, nothing calls it from inside the engine. Past
+/// screens that changed. The session tells the budget after each turn under its lock that wrote a document (a
+/// change, a read that rendered one, a creation), once the lock is released (``account(_:)``): the budget reads
+/// what the renderings hold then, and nothing calls it from inside the engine. Past
 /// ``maxBytes``, the renderings of the sessions whose changes came longest ago are dropped: such a session renders
 /// every screen for its next document, as without renderings, and keeps them again from then on. The budget holds
 /// renderings weakly: a session that leaves memory frees them with its engine, and they leave the count the next
@@ -59,8 +60,8 @@ package final class RenderingBudget: Sendable {
         maxBytes > 0 ? ScreenRenderings() : nil
     }
 
-    /// After a change wrote `renderings` (or dropped them): they become the most recent, and the oldest go while
-    /// the total is over. Renderings that hold nothing are not counted at all. Call it without the session's lock.
+    /// After a document was written into `renderings` (or they were dropped): they become the most recent, and the
+    /// oldest go while the total is over. Renderings that hold nothing are not counted at all. Call it without the session's lock.
     package func account(_ renderings: ScreenRenderings) {
         let id = ObjectIdentifier(renderings)
         let dropped = state.withLock { state in
