@@ -19,7 +19,14 @@ final class DefinitionReloader: Sendable {
     /// The names of the definitions' apps served now.
     private let served: Mutex<Set<String>>
 
-    init(paths: [String], served: [NavigationApp], builtIn: [NavigationApp], server: NavigationServer, logger: Logger) {
+    /// The default app, served first (`--default-app`); nil: the first app.
+    private let defaultApp: String?
+
+    init(
+        paths: [String], served: [NavigationApp], builtIn: [NavigationApp], defaultApp: String?,
+        server: NavigationServer, logger: Logger
+    ) {
+        self.defaultApp = defaultApp
         self.paths = paths
         self.builtIn = builtIn
         self.server = server
@@ -33,8 +40,11 @@ final class DefinitionReloader: Sendable {
         let definitions = DefinitionFiles(paths: paths)
         var refusals = definitions.lines.filter { $0.severity == .error }.map(\.text)
         for (severity, line) in definitions.lines where severity == .warning { logger.warning("\(line)") }
-        let apps = definitions.apps + builtIn
+        let apps = Settings.served(definitions.apps + builtIn, defaultApp: defaultApp)
         refusals += NavigationApp.checkNames(apps).map { "app '\($0.app)': \($0.diagnostic)" }
+        if let defaultApp, !apps.contains(where: { $0.name == defaultApp }) {
+            refusals.append("--default-app '\(defaultApp)' would no longer be served")
+        }
         let outcome: AppReload
         if refusals.isEmpty {
             let changed = served.withLock { $0 }.union(definitions.apps.map(\.name))

@@ -65,7 +65,8 @@ extension ServeCommand {
         let hint = "Open http://\(settings.displayHost):\(server.port) in a browser (Ctrl-C stops).\n"
         FileHandle.standardOutput.write(Data(hint.utf8))
         let reloader = DefinitionReloader(
-            paths: settings.appPaths, served: definitions.apps, builtIn: program.apps, server: server, logger: logger)
+            paths: settings.appPaths, served: definitions.apps, builtIn: settings.builtInApps(of: program),
+            defaultApp: settings.defaultApp, server: server, logger: logger)
         let hangUp = reloader.watchHangUp()
         defer { hangUp.cancel() }
         if !server.waitForTermination() { throw ExitCode(1) }

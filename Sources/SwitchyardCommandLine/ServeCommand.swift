@@ -25,6 +25,15 @@ struct ServeCommand: ParsableCommand {
     )
     var rollouts: [String] = []
 
+    @Option(
+        help:
+            "The app a session created without 'app' gets; every version of it is served first. (default: the first --app definition's app, else the first app built in)"
+    )
+    var defaultApp: OptionValue<String>?
+
+    @Option(help: "Whether the apps built into the program (the todo demo) are served beside the --app definitions.")
+    var demo: OptionValue<DemoChoice> = .standard(.on)
+
     @Option(help: "Address to listen on; 0.0.0.0 for all.")
     var host: OptionValue<String> = .standard("127.0.0.1")
 

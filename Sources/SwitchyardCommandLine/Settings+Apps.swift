@@ -8,19 +8,29 @@ import SwitchyardSessions
 /// What `serve` and `migrate` both do before they touch sessions: read and check the apps, and open the store.
 extension Settings {
     /// The apps to serve: the `--app` definitions (checked as they are read, the engine's findings included), then
-    /// the apps built into `program`, checked, every name and version against every other, and the rollouts against
-    /// them. Every finding is logged, one line each; an error exits 1.
+    /// the apps built into `program` unless `--demo off`, checked, every name and version against every other, and
+    /// the rollouts against them; the `--default-app` first. Every finding is logged, one line each; an error
+    /// exits 1.
     func checkedApps(
         of program: CommandLineProgram, logger: Logger
     ) throws -> (apps: [NavigationApp], definitions: DefinitionFiles) {
         let definitions = DefinitionFiles(paths: appPaths)
         var lines = definitions.lines
-        let apps = definitions.apps + program.apps
+        let builtIn = builtInApps(of: program)
+        let apps = Self.served(definitions.apps + builtIn, defaultApp: defaultApp)
         let findings =
-            NavigationApp.check(program.apps).filter { $0.diagnostic.code != "duplicateApp" }
+            NavigationApp.check(builtIn).filter { $0.diagnostic.code != "duplicateApp" }
             + NavigationApp.checkNames(apps)
         for (app, finding) in findings {
             lines.append((finding.severity == .error ? .error : .warning, "app '\(app)': \(finding)"))
+        }
+        if apps.isEmpty {
+            lines.append(
+                (.error, "nothing to serve: --demo off leaves out the apps built in, and no --app gave an app"))
+        }
+        if let defaultApp, !apps.isEmpty, !apps.contains(where: { $0.name == defaultApp }) {
+            let names = Array(Set(apps.map(\.name))).sorted().joined(separator: ", ")
+            lines.append((.error, "--default-app '\(defaultApp)' is not served (served: \(names))"))
         }
         do {
             _ = try ServedApps(apps, rollouts: rollouts)
@@ -35,6 +45,18 @@ extension Settings {
         }
         if lines.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
         return (apps, definitions)
+    }
+
+    /// The apps built into `program`, unless `--demo off` leaves them out.
+    func builtInApps(of program: CommandLineProgram) -> [NavigationApp] {
+        servesBuiltInApps ? program.apps : []
+    }
+
+    /// `apps` in the order they are served: every version of `defaultApp` first (the first app served is the one a
+    /// session created without `app` gets), the order otherwise as given.
+    static func served(_ apps: [NavigationApp], defaultApp: String?) -> [NavigationApp] {
+        guard let defaultApp else { return apps }
+        return apps.filter { $0.name == defaultApp } + apps.filter { $0.name != defaultApp }
     }
 
     /// The configured store, opened; one that cannot be is logged in one readable line and exits 1 (nothing is read

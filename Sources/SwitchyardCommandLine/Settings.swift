@@ -16,6 +16,10 @@ struct Settings {
     let appPaths: [String]
     /// Which versions of each app new sessions get (`--rollout`, `SWITCHYARD_ROLLOUTS`).
     let rollouts: [AppRollout]
+    /// The app a session created without `app` gets (`--default-app`); nil: the first app served.
+    let defaultApp: String?
+    /// Whether the apps built into the program are served (`--demo`).
+    let servesBuiltInApps: Bool
     /// The worker threads chosen (`--threads`); nil: the default for the store (``threads``).
     let chosenThreads: Int?
     /// Live sessions at most (`--max-sessions`).
@@ -56,7 +60,7 @@ struct Settings {
     let maxDocument: Int
     /// The longest string in a request body, in bytes (`--max-field`).
     let maxField: Int
-    /// History kept per session, in bytes (`--max-history`); nil: the store's default, 256 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
+    /// History kept per session, in bytes (`--max-history`); nil: the store's default, 64 KiB in memory, 1 MiB in a store (which keeps each version's state as well).
     let maxHistory: Int?
     /// With the memory store, history kept of all sessions together, in bytes (`--max-memory-history`).
     let maxMemoryHistory: Int
@@ -78,6 +82,8 @@ struct Settings {
         appPaths = apps.map(\.text)
         rollouts = try Self.rollouts(
             options.list(command.rollouts, flag: "--rollout", variable: "SWITCHYARD_ROLLOUTS", separator: " "))
+        defaultApp = try options.value(command.defaultApp, "default-app")
+        servesBuiltInApps = try options.value(command.demo, "demo") == .on
         chosenThreads = try options.value(command.threads, "threads")?.value
         maxSessions = try options.value(command.maxSessions, "max-sessions").value
         sessionTTL = try options.value(command.sessionTtl, "session-ttl").duration

@@ -57,10 +57,11 @@ import Testing
         "database-connections": ("0", "must be a whole number from 1 to 1000"),
         "database-timeout": ("0", "must be a duration such as 90s, 30m or 2h (at most a week)"),
         "reconcile-interval": ("1d", "must be a duration such as 90s, 30m or 2h (at most a week)"),
+        "demo": ("maybe", "must be on or off"),
     ]
 
     /// Options any text is a value of (`--rollout`'s refusals are its own, below).
-    static let freeText: Set = ["app", "rollout", "host", "public", "cors-origin"]
+    static let freeText: Set = ["app", "rollout", "host", "public", "cors-origin", "default-app"]
 
     @Test func everyCheckedOptionHasABadValueHere() {
         for (name, _) in HelpOptions().options where !Self.freeText.contains(name) {

@@ -15,7 +15,7 @@ import time
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from shop import (V1, V1_AND_V2, V2, Load, ShopServer, app_version, artifacts, create, history,  # noqa: E402
+from shop import (BIN, V1, V1_AND_V2, V2, Load, ShopServer, app_version, artifacts, create, history,  # noqa: E402
                   migrate, migrate_command, migrated_ids, migrations_in, migrations_total, push, remove,
                   run_in_threads, state, temporary_folder)
 from harness import wait_until  # noqa: E402  (Tests/support/harness.py, on the path through shop)
@@ -229,8 +229,30 @@ def test_the_start_line_names_every_app_served_and_the_default(data, servers):
     the start line says which, beside every other app@version served (the built-in demo among them)."""
     server = servers("sqlite-start-line", data, *V1).start()
     assert create(server.url)["app"]["name"] == "shop"
-    line = next((line for line in server.log_text().splitlines() if " serving " in line and " on http://" in line),
-                None)
+    line = start_line(server)
     assert line is not None, server.log_text()[-2000:]
     assert "serving shop@1 (default), todo@1 on http://" in line, line
     server.stop_cleanly()
+
+
+def start_line(server):
+    return next((line for line in server.log_text().splitlines() if " serving " in line and " on http://" in line),
+                None)
+
+
+def test_the_default_app_is_chosen_and_the_demo_can_be_left_out(data, servers):
+    """`--default-app` picks the app a session created without `app` gets; `--demo off` serves only the
+    definitions; a default app that is not served stops the start."""
+    todo_first = servers("sqlite-default-app", data, *V1, "--default-app", "todo").start()
+    assert create(todo_first.url)["app"]["name"] == "todo"
+    assert "serving todo@1 (default), shop@1 on http://" in start_line(todo_first)
+    todo_first.stop_cleanly()
+
+    alone = servers("sqlite-no-demo", data, *V1, "--demo", "off").start()
+    assert "serving shop@1 (default) on http://" in start_line(alone)
+    alone.stop_cleanly()
+
+    refused = subprocess.run([BIN, "serve", "--data", data, *V1, "--demo", "off", "--default-app", "todo"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1, refused
+    assert "--default-app 'todo' is not served (served: shop)" in refused.stderr, refused.stderr
