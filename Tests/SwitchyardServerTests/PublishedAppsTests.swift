@@ -101,6 +101,18 @@ struct PublishedAppsTests {
         }
     }
 
+    @Test func retiringAConfiguredVersionSaysTheOneWayToDoIt() throws {
+        try withServer({ $0.adminToken = AdminEndpointTests.token }) { server in
+            let configured = try server.request("DELETE", "/api/admin/apps/todo/versions/1", headers: Self.bearer)
+            #expect(configured.status == 409)
+            let detail = configured.json["detail"]?.stringValue ?? ""
+            #expect(detail.contains("take its definition out of every node's --app and reload them"), "\(detail)")
+            let unknown = try server.request("DELETE", "/api/admin/apps/shop/versions/9", headers: Self.bearer)
+            #expect(unknown.status == 404)
+            #expect(unknown.json["detail"]?.stringValue?.contains("neither published nor configured") == true)
+        }
+    }
+
     @Test func retiringIsRefusedWhileSessionsWouldBeLostUnlessAFallbackIsNamed() throws {
         try withServer({ $0.adminToken = AdminEndpointTests.token }) { server in
             _ = try Self.publish(server, Self.v2, as: 2)

@@ -116,10 +116,15 @@ extension AppReleases {
         let (app, version) = (identity.name, identity.version)
         if configured.contains(identity) {
             throw .conflict(
-                "\(identity) is served from the nodes' configuration, not published: take it out of their "
-                    + "configuration instead")
+                "\(identity) is served from the nodes' configuration, not published: the one way to retire it is to "
+                    + "take its definition out of every node's --app and reload them (SIGHUP, or a restart); its "
+                    + "stored sessions then go where --rollout sends them (switchyard migrate shows where, first)")
         }
-        guard published.version(identity) != nil else { throw .notFound("\(identity) is not published") }
+        guard published.version(identity) != nil else {
+            throw .notFound(
+                "\(identity) is neither published nor configured here: there is nothing to retire (a version taken "
+                    + "out of the nodes' configuration is retired by that)")
+        }
         if current.rollout(of: app)?.shares.contains(where: { $0.version == version && $0.weight > 0 }) == true {
             throw .conflict(
                 "the rollout gives \(identity) new sessions; give them to another version first "
