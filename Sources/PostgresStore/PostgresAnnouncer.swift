@@ -59,7 +59,8 @@ final class PostgresAnnouncer: Sendable {
         var connection: PostgresConnection?
         while true {
             ready.wait()
-            Thread.sleep(forTimeInterval: Double(Self.gathering.components.attoseconds) / 1e18)
+            let (seconds, attoseconds) = Self.gathering.components
+            Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
             while let batch = next() {
                 do throws(PostgresError) {
                     if connection == nil || connection?.isUp == false {

@@ -15,9 +15,34 @@ final class SharedNotesRoot: RootCoordinatable, PersistentCoordinator {
     func makeMain() -> Label { Label(title: "notes") }
 }
 
-/// Restore documents reuse the JSON of data that did not change, and never keep data that did.
+/// A root whose data is a JSON value (as an app declared as a file keeps it): written again only when it changed.
+final class JSONDataRoot: RootCoordinatable, PersistentCoordinator {
+    let navigation = RootNavigation(initial: \JSONDataRoot.main)
+    var persistentState: JSONValue = ["name": "Caf\u{e9}", "tags": ["a"]]
+    @Root var main = makeMain
+
+    func makeMain() -> Label { Label(title: "data") }
+}
+
+/// Restore documents reuse the JSON of data that encodes as it did (`EncodesLike`), and never keep data that
+/// changed.
 @Suite("Data written once while it stays the same")
 struct WrittenDataTests {
+    @Test func jsonDataIsComparedByWhatItWritesNotByStringEquality() throws {
+        let root = JSONDataRoot()
+        let engine = try NavigationEngine(root: root)
+        let first = try engine.restoreDocument()
+        #expect(try engine.restoreDocument() == first, "unchanged: the same bytes")
+        // The same text in Unicode's other form: Swift's == says equal, the bytes (and the document) differ.
+        root.persistentState = ["name": "Cafe\u{301}", "tags": ["a"]]
+        #expect(JSONValue.string("Caf\u{e9}") == JSONValue.string("Cafe\u{301}"))
+        let second = try engine.restoreDocument()
+        #expect(second != first)
+        #expect(String(decoding: second, as: UTF8.self).contains("Cafe\u{301}"))
+        root.persistentState = ["name": "Cafe\u{301}", "tags": ["a", "b"]]
+        #expect(try JSONValue(parsing: engine.restoreDocument())["tree"]?["data"]?["tags"] == ["a", "b"])
+    }
+
     @Test func dataChangedBetweenDocumentsIsWrittenAsItIsNow() throws {
         let root = CounterRoot()
         let engine = try NavigationEngine(root: root)

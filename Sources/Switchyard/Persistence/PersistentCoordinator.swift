@@ -16,9 +16,9 @@
 /// ```
 ///
 /// ``NavigationEngine/restoreDocument()`` writes the value under the node's `data` member; restoring sets it once,
-/// after the tree is rebuilt and before any hook runs or any screen renders. A value of an `Equatable` value type
-/// is encoded again only when it changed (`==`): every change writes a restore document, and most leave the data
-/// as it was. Data that several coordinators share
+/// after the tree is rebuilt and before any hook runs or any screen renders. Data that conforms to ``EncodesLike``
+/// is encoded again only when it changed: every change writes a restore document, and most leave the data as it
+/// was. Data that several coordinators share
 /// (one model object) should be saved by exactly one of them, usually the one that owns it.
 public protocol PersistentCoordinator: Coordinatable {
     /// The coordinator's own data, as a value.

@@ -7,7 +7,7 @@ import Synchronization
 /// screens that changed. The session tells the budget after each turn under its lock that wrote a document (a
 /// change, a read that rendered one, a creation), once the lock is released (``account(_:)``): the budget reads
 /// what the renderings hold then, and nothing calls it from inside the engine. Past
-/// ``maxBytes``, the renderings of the sessions whose changes came longest ago are dropped: such a session renders
+/// ``maxBytes``, the renderings of the sessions whose documents were written longest ago are dropped: such a session renders
 /// every screen for its next document, as without renderings, and keeps them again from then on. The budget holds
 /// renderings weakly: a session that leaves memory frees them with its engine, and they leave the count the next
 /// time it is read or the budget is over.

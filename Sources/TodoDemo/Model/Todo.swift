@@ -1,3 +1,5 @@
+import Switchyard
+
 /// A todo of the demo.
 public struct Todo: Sendable, Hashable, Codable {
     /// A URL-safe id, e.g. `buy-milk`.
@@ -6,4 +8,11 @@ public struct Todo: Sendable, Hashable, Codable {
     public var name: String
     /// Whether it is a favourite (shown on the home tab).
     public var favourite: Bool
+}
+
+extension Todo: EncodesLike {
+    /// Every stored property, compared as `Codable` writes it.
+    public func encodesLike(_ other: Todo) -> Bool {
+        id.encodesLike(other.id) && name.encodesLike(other.name) && favourite == other.favourite
+    }
 }
