@@ -345,11 +345,12 @@ def side_by_side_rows(parts):
             continue
         ratios = per_round(store, "current", store, "baseline")
         ratio = statistics.median(ratios)
+        errors = sum(values(store, "current", "errors")) + sum(values(store, "baseline", "errors"))
         rows.append({
             "section": "side by side", "id": f"sideBySide.{store}.ratio",
             "label": f"POST transitions {names[store]}: this vs {baseline}", "value": ratio * 100, "unit": "%",
             "detail": f"{statistics.median(current):,.0f} vs {statistics.median(before):,.0f} req/s; per round: "
-                      + ", ".join(f"{r:.2f}×" for r in ratios),
+                      + ", ".join(f"{r:.2f}×" for r in ratios) + f"; {errors} errors/non-2xx in all",
             "target": f"≥ {target * 100:.0f} %", "pass": ratio >= target})
     ratios = per_round("sqlite", "current", "memory", "current")
     if ratios:
