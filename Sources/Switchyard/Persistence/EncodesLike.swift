@@ -5,7 +5,7 @@
 /// Conform only a value type all the way down (no class instance inside: the value kept would be the instance that
 /// is changed in place), and compare what `Codable` writes exactly: strings by their UTF-8 bytes (Swift's `==`
 /// takes `"é"` precomposed and decomposed as equal, and they encode differently), numbers by their bits, every
-/// stored property the encoding writes. ``JSONValue`` (the data of apps declared as files), arrays, optionals and
+/// stored property the encoding writes. `JSONValue` (the data of apps declared as files), arrays, optionals and
 /// the standard scalar types conform.
 public protocol EncodesLike {
     /// Whether `self` and `other` encode to the same bytes.
