@@ -23,15 +23,21 @@ struct DefinitionCheck {
         check.coordinatorReferences()
         // Before anything renders a screen (the engine's check does): a screen past its budget is not rendered.
         check.renderingBudgets()
-        guard !check.found.contains(where: { $0.severity == .error }) else { return check.found }
-        check.startLoops()
-        check.reachability()
+        // The checks that follow routes from coordinator to coordinator need every reference to resolve (a broken
+        // one would be reported again as what it leaves unreached); the others run whatever was found, so that an
+        // author sees every independent mistake in one round.
+        let referencesResolve = !check.found.contains { $0.severity == .error }
+        if referencesResolve {
+            check.startLoops()
+            check.reachability()
+        }
         check.actions()
         check.deepLinkSteps()
         check.redirectLoops()
         check.dataReads()
         check.icons()
-        check.engineFindings()
+        // The engine's own check needs an app made of the definition, which an error prevents.
+        if !check.found.contains(where: { $0.severity == .error }) { check.engineFindings() }
         return check.found
     }
 

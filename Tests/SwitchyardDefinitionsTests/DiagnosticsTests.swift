@@ -118,6 +118,24 @@ struct DiagnosticsTests {
             ])
     }
 
+    /// Independent mistakes come out in one check, not one round after another: a route targeting nothing, a
+    /// screen action's route and event, and a deep link's step.
+    @Test func independentMistakesAreAllFoundAtOnce() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}, "detail": {"target": "Home"}, "checkout": {"target": "Chekout"}}, "events": {"save": {}}}}"#,
+            screens:
+                #"{"Home": {"title": "Home", "content": [{"type": "button", "title": "Go", "action": {"type": "transition", "steps": [{"action": "push", "route": "detial"}]}}, {"type": "button", "title": "Save", "action": {"type": "event", "name": "sav"}}]}}"#,
+            extra: #", "deepLinks": [{"pattern": "shop://d", "steps": [{"action": "push", "route": "detale"}]}]"#
+        )
+        #expect(
+            findings(text) == [
+                "error unknownTarget at /coordinators/App/routes/checkout/target: 'Chekout' is neither a screen nor a coordinator of this definition (one of: App, Home)",
+                "error unknownRoute at /screens/Home/content/0/action/steps/0/route: the screen's coordinator (App) has no route 'detial' (did you mean 'detail'?)",
+                "error unknownEvent at /screens/Home/content/1/action/name: no coordinator handles the event 'sav' (did you mean 'save'?)",
+                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'detale' (the deep link 'shop://d' opens it) (did you mean 'detail'?)",
+            ])
+    }
+
     @Test func aRefusedDefinitionIsAFailureListingEveryError() {
         #expect {
             _ = try NavigationApp(definition: "{}")
