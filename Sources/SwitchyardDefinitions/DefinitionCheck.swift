@@ -507,10 +507,12 @@ struct DefinitionCheck {
             {
                 pointer = Pointer.append(Pointer.append("/deepLinks", index), "pattern")
             }
+            let words = DefinitionWording.words(
+                for: finding, coordinator: finding.coordinator.flatMap { coordinators[$0] })
             found.append(
                 DefinitionDiagnostic(
-                    finding.severity == .error ? .error : .warning, finding.code, at: pointer, finding.problem,
-                    suggestion: finding.fix))
+                    finding.severity == .error ? .error : .warning, finding.code, at: pointer, words.problem,
+                    suggestion: words.fix))
         }
     }
 }

@@ -136,6 +136,17 @@ struct DiagnosticsTests {
             ])
     }
 
+    /// The engine's own findings come in the definition's words, not Swift's.
+    @Test func aTabNotListedIsSaidInTheDefinitionsWords() {
+        let text = app(
+            #"{"App": {"kind": "tabs", "tabs": ["home"], "routes": {"home": {"kind": "tab", "target": "Home", "item": {"title": "Home", "icon": "house"}}, "loans": {"kind": "tab", "target": "Home", "item": {"title": "Loans", "icon": "star"}}}}}"#,
+            screens: #"{"Home": {"title": "Home"}}"#)
+        #expect(
+            findings(text) == [
+                "error tabNotListed at /coordinators/App/routes/loans: the tab route 'loans' is in neither \"tabs\" nor \"addedLater\", so it is never shown (add 'loans' to \"tabs\", or to \"addedLater\" if an operation adds it)"
+            ])
+    }
+
     @Test func aRefusedDefinitionIsAFailureListingEveryError() {
         #expect {
             _ = try NavigationApp(definition: "{}")
