@@ -14,7 +14,7 @@ PY_TOOLS     := selenium==4.* pytest==9.* pytest-xdist==3.* schemathesis==4.* ha
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run install test test-clock example-build deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run install test test-clock example-build deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-readme test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
@@ -33,7 +33,7 @@ install: deps
 	$(INSTALL_SUDO) install -m 0755 .build/release/switchyard .build/release/switchyard-follow "$(DESTDIR)$(PREFIX)/bin/"
 	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin"
 
-test: test-clock deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-load test-hostile example-build test-js test-durability test-cluster test-release test-example test-runtime test-image
+test: test-clock deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-readme test-load test-hostile example-build test-js test-durability test-cluster test-release test-example test-runtime test-image
 	@echo "make test: all suites passed; seconds per step:"
 	@cat .build/suite-times.txt
 
@@ -117,6 +117,10 @@ test-schema:
 # REDbot finds no warning in any kind of answer (caching, validation, content coding, security headers).
 test-headers:
 	$(TIMED) $@ bash Tests/headers/run.sh
+
+# The README's curl walk against a fresh server: each command's output as the README shows it.
+test-readme:
+	$(TIMED) $@ bash Tests/readme/run.sh
 
 # One busy session must not freeze the server: 50 writers, fast/slow/stalled streams, /healthz within 1 s, SIGTERM.
 test-load:
