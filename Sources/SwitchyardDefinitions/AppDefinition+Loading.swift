@@ -1,8 +1,9 @@
 import Switchyard
 
 extension AppDefinition {
-    /// Reads and checks a definition: the definition (nil when it cannot be read) and every finding, errors first.
-    /// It can be served when no finding is an error.
+    /// Reads and checks a definition: the definition (nil when it cannot be read) and every finding, errors first,
+    /// each kind in the order of the places it names (JSON Pointers compared token by token, numbers as numbers). It
+    /// can be served when no finding is an error.
     public static func load(
         _ text: String, format: DefinitionFormat = .json
     ) -> (definition: AppDefinition?, diagnostics: [DefinitionDiagnostic]) {
@@ -29,8 +30,26 @@ extension AppDefinition {
         if let definition, !findings.contains(where: { $0.severity == .error && $0.code != "unknownMember" }) {
             findings += DefinitionCheck(definition).findings()
         }
-        let errors = findings.filter { $0.severity == .error }
-        return (errors.isEmpty ? definition : nil, errors + findings.filter { $0.severity == .warning })
+        let errors = Self.inPlaceOrder(findings.filter { $0.severity == .error })
+        return (
+            errors.isEmpty ? definition : nil, errors + Self.inPlaceOrder(findings.filter { $0.severity == .warning })
+        )
+    }
+
+    /// `findings` in the order of their pointers (stable: those at one place keep the order they were found in).
+    private static func inPlaceOrder(_ findings: [DefinitionDiagnostic]) -> [DefinitionDiagnostic] {
+        findings.enumerated().sorted { left, right in
+            let (a, b) = (tokens(left.element.pointer), tokens(right.element.pointer))
+            for (x, y) in zip(a, b) where x != y {
+                if let x = Int(x), let y = Int(y) { return x < y }
+                return x < y
+            }
+            return a.count != b.count ? a.count < b.count : left.offset < right.offset
+        }.map(\.element)
+    }
+
+    private static func tokens(_ pointer: String) -> [Substring] {
+        pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map { $0 }
     }
 
     /// The largest definition read (8 MiB).

@@ -62,8 +62,8 @@ struct DiagnosticsTests {
             #"{"name": "shop", "root": "Ap", "coordinators": {"App": {"kind": "stack", "initial": "next", "routes": {"next": {"target": "App"}}}}}"#
         #expect(
             findings(text) == [
-                "error unknownCoordinator at /root: 'Ap' is not a coordinator of this definition (did you mean 'App'?)",
                 "error wrongRouteKind at /coordinators/App/initial: the initial route 'next' is not a root route (give it \"kind\": \"root\")",
+                "error unknownCoordinator at /root: 'Ap' is not a coordinator of this definition (did you mean 'App'?)",
             ])
     }
 
@@ -75,9 +75,9 @@ struct DiagnosticsTests {
             extra: #", "data": {"role": "user"}"#)
         #expect(
             findings(text) == [
-                "warning unreachable at /screens/Old: no route from the root 'App' leads to the screen 'Old' (target it from a route, or remove it)",
                 "warning dataNeverSet at /coordinators/App/routes/admin/guard: the condition reads 'data.rol', which neither 'data' nor any operation sets (did you mean 'role'? (it always reads as absent))",
                 "warning unknownIcon at /screens/Home/content/0/systemName: the page cannot draw the icon 'unicorn' (it shows the name instead) (one of: arrow.left, arrow.right, bell, bookmark, calendar, cart, checkmark, chevron.left, chevron.right, circle, circle.fill, clock)",
+                "warning unreachable at /screens/Old: no route from the root 'App' leads to the screen 'Old' (target it from a route, or remove it)",
             ])
         #expect(AppDefinition.load(text).definition != nil)  // warnings do not stop it
     }
@@ -101,8 +101,8 @@ struct DiagnosticsTests {
                 #", "deepLinks": [{"pattern": "shop://x/:id", "steps": []}, {"pattern": "shop://x/new", "steps": []}]"#)
         #expect(
             findings(text) == [
-                "error shadowedDeepLink at /deepLinks/1/pattern: deep link 'shop://x/new' never runs: the earlier 'shop://x/:id' matches every link it does (declare 'shop://x/new' before 'shop://x/:id')",
                 "error tabNotListed at /coordinators/App/routes/two: the tab route 'two' is in neither \"tabs\" nor \"addedLater\", so it is never shown (add 'two' to \"tabs\", or to \"addedLater\" if an operation adds it)",
+                "error shadowedDeepLink at /deepLinks/1/pattern: deep link 'shop://x/new' never runs: the earlier 'shop://x/:id' matches every link it does (declare 'shop://x/new' before 'shop://x/:id')",
             ])
     }
 
@@ -131,9 +131,9 @@ struct DiagnosticsTests {
         #expect(
             findings(text) == [
                 "error unknownTarget at /coordinators/App/routes/checkout/target: 'Chekout' is neither a screen nor a coordinator of this definition (one of: App, Home)",
+                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'detale' (the deep link 'shop://d' opens it) (did you mean 'detail'?)",
                 "error unknownRoute at /screens/Home/content/0/action/steps/0/route: the screen's coordinator (App) has no route 'detial' (did you mean 'detail'?)",
                 "error unknownEvent at /screens/Home/content/1/action/name: no coordinator handles the event 'sav' (did you mean 'save'?)",
-                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'detale' (the deep link 'shop://d' opens it) (did you mean 'detail'?)",
             ])
     }
 
