@@ -37,9 +37,16 @@ final class TerminationSignal: Sendable {
         _ = write(writeEnd, &byte, 1)
     }
 
-    /// Installs the SIGTERM/SIGINT handlers; returns once they are in place.
+    /// Installs the SIGTERM/SIGINT handlers and unblocks both signals in the calling thread; returns once they are
+    /// in place. A process inherits its parent's blocked signals (a supervisor or test runner that spawns the server
+    /// from a thread that blocks them): without unblocking, SIGTERM would stay pending for ever.
     func install() {
         Self.handlerPipe.store(writeEnd, ordering: .sequentiallyConsistent)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, SIGTERM)
+        sigaddset(&unblocked, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         for number in [SIGTERM, SIGINT] {
             var action = sigaction()
             #if canImport(Glibc)

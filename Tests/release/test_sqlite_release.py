@@ -18,7 +18,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from shop import (BIN, V1, V1_AND_V2, V2, Load, ShopServer, app_version, artifacts, create, history,  # noqa: E402
                   migrate, migrate_command, migrated_ids, migrations_in, migrations_total, push, remove,
                   run_in_threads, state, temporary_folder)
-from harness import wait_until  # noqa: E402  (Tests/support/harness.py, on the path through shop)
+from harness import free_port, wait_healthy, wait_until  # noqa: E402,F401  (Tests/support/harness.py, on the path through shop)
 
 
 @pytest.fixture
@@ -256,3 +256,23 @@ def test_the_default_app_is_chosen_and_the_demo_can_be_left_out(data, servers):
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 1, refused
     assert "--default-app 'todo' is not served (served: shop)" in refused.stderr, refused.stderr
+
+
+def test_sigterm_stops_a_server_whose_parent_blocked_it(data):
+    """A process inherits its parent's blocked signals: a server spawned by a supervisor (or a test runner) whose
+    thread blocks SIGTERM still stops on SIGTERM, cleanly."""
+    port = free_port()
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+    try:
+        server = subprocess.Popen([BIN, "serve", "--data", data, "--host", "127.0.0.1", "--port", str(port)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", alive=lambda: server.poll() is None)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=15) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
