@@ -11,30 +11,16 @@ to round, so that a machine getting busier or quieter does not favour one. Print
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "Tests", "support"))
+from cluster_cost import cpu_seconds  # noqa: E402  (this folder)
+from harness import free_port, wait_healthy  # noqa: E402  (Tests/support/harness.py)
+
 STORES = {"memory": ["--store", "memory"], "sqlite": ["--durability", "process"]}
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_port(port):
-    for _ in range(200):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.2).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"side_by_side: no server on port {port}")
 
 
 def rss_bytes(pid):
@@ -43,13 +29,6 @@ def rss_bytes(pid):
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
     return 0
-
-
-def cpu_seconds(pid):
-    """User and system CPU the process has used (from /proc/PID/stat), in seconds."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(binary, store, duration, sessions):
@@ -61,7 +40,7 @@ def measure(binary, store, duration, sessions):
          "--session-create-rate", "0", *flags],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wait_port(port)
+        wait_healthy(port, alive=lambda: server.poll() is None, label=binary)
         listing = os.path.join(data, "sessions.txt")
         with open(listing, "w") as out:
             subprocess.run([sys.executable, os.path.join(HERE, "sessions.py"), "127.0.0.1", str(port), str(sessions)],
