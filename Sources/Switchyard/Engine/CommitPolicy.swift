@@ -38,6 +38,9 @@ public enum CommitRefusal: Error, Sendable, Hashable {
     case documentTooLarge(bytes: Int, limit: Int)
     /// A screen the version shows could not be rendered within its budget (why).
     case renderingBudgetExceeded(String)
+    /// A screen the version shows has a typed action naming a route of a coordinator that does not hold it (why):
+    /// the app's mistake (``ScreenRenderingFailure/Cause/misplacedAction``).
+    case misplacedAction(String)
 }
 
 extension NavigationEngine {
@@ -47,6 +50,8 @@ extension NavigationEngine {
     public func checkedDocuments(under policy: CommitPolicy) throws -> CommitDocuments {
         let state: [UInt8]
         switch checkedStateDocument(session: policy.session) {
+        case .failure(let failure) where failure.cause == .misplacedAction:
+            throw CommitRefusal.misplacedAction(failure.reason)
         case .failure(let failure): throw CommitRefusal.renderingBudgetExceeded(failure.reason)
         case .success(let document) where document.count > policy.maxDocumentBytes:
             throw CommitRefusal.documentTooLarge(bytes: document.count, limit: policy.maxDocumentBytes)

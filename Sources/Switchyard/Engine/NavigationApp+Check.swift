@@ -6,9 +6,13 @@ extension NavigationApp {
     ///   `addedLater:`) or lists a property that is not one; an initial route that is not a `@Root` route; a pushed
     ///   `@Route` on a coordinator without a stack, or pushing a coordinator that is not a navigation coordinator
     ///   (its guard and result handler never run); an event declared twice or without a name; a deep-link pattern
-    ///   that cannot work as written or never runs because an earlier one matches every link it does;
+    ///   that cannot work as written or never runs because an earlier one matches every link it does; a screen action
+    ///   naming a route its coordinator does not have, or (typed) a route of a coordinator that never holds it;
     /// - warnings: an icon the web page cannot draw (it shows the name instead), a deep-link example that its
-    ///   pattern does not match or that an earlier pattern takes.
+    ///   pattern does not match or that an earlier pattern takes, a screen action sending an event no coordinator
+    ///   declares (when the app declares events) or opening a link no pattern matches.
+    ///
+    /// Screen actions are checked on the screens the exploration can render (routes made with sample inputs).
     ///
     /// Returns the findings, errors first; none for a sound app.
     public func check() -> [AppDiagnostic] {
@@ -25,6 +29,7 @@ extension NavigationApp {
                 Self.checkKind(explored.coordinator, explored.table) + Self.checkRoutes(of: explored)
                 + Self.checkEvents(of: explored)
         }
+        findings += checkScreenActions(explored)
         findings += checkVersion(explored)
         return findings.filter { $0.severity == .error } + findings.filter { $0.severity == .warning }
     }

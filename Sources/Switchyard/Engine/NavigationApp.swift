@@ -30,6 +30,8 @@ public struct NavigationApp: Sendable {
     public let deepLinkExamples: [String]
     /// What ``check()`` finds in the deep-link patterns (found once, as the router is a value).
     let deepLinkDiagnostics: [AppDiagnostic]
+    /// Whether a deep-link pattern matches a URL: what ``check()`` asks of a screen's deep-link actions.
+    let matchesDeepLink: @Sendable (String) -> Bool
 
     /// Describes an app by its root coordinator factory and deep links.
     public init<Root: Coordinatable>(
@@ -43,6 +45,7 @@ public struct NavigationApp: Sendable {
         deepLinkPatterns = deepLinks?.patterns ?? []
         deepLinkExamples = deepLinks?.examples ?? []
         deepLinkDiagnostics = deepLinks?.diagnostics ?? []
+        matchesDeepLink = { deepLinks?.match($0) != nil }
         let identity = AppVersion(name: name, version: version)
         make = {
             let engine = try NavigationEngine(root: root(), deepLinks: deepLinks)

@@ -9,7 +9,7 @@
 ///     let store: TodoStore
 ///     func render() -> ScreenContent {
 ///         ScreenContent(title: "Todos", content: [
-///             .list(store.todos.map { ListRow(id: $0.id, title: $0.name, action: .push("todo", input: $0.id)) })
+///             .list(store.todos.map { ListRow(id: $0.id, title: $0.name, action: .push(\TodosCoordinator.todo, $0.id)) })
 ///         ])
 ///     }
 /// }

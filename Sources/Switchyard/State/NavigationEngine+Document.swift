@@ -210,9 +210,9 @@ extension NavigationEngine {
         }
         var writer = JSONWriter(capacity: 2048)
         let content = screen.render()
-        write(content, itemID, owner: owner, into: &writer)
+        let unwritten = write(content, itemID, owner: owner, into: &writer)
         let json = writer.bytes
-        if let failure = content.failure {
+        if let failure = content.failure ?? unwritten {
             screens.failure = screens.failure ?? failure
         } else if screens.keeps, let revision {
             screens.written[itemID] = ScreenRendering(
@@ -229,22 +229,43 @@ extension NavigationEngine {
             return
         }
         let content = screen.render()
-        if let failure = content.failure { screens.failure = screens.failure ?? failure }
-        write(content, itemID, owner: owner, into: &writer)
+        let unwritten = write(content, itemID, owner: owner, into: &writer)
+        if let failure = content.failure ?? unwritten { screens.failure = screens.failure ?? failure }
     }
 
-    private func write(_ content: ScreenContent, _ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter) {
+    /// Writes `content`; returns why it is not shown when a typed action names a route that no coordinator holding
+    /// the screen has.
+    private func write(
+        _ content: ScreenContent, _ itemID: ItemID, owner: NodeID, into writer: inout JSONWriter
+    ) -> ScreenRenderingFailure? {
         writer.beginObject()
         writer.member("title", content.title)
         writer.member("background", ifPresent: content.background)
         writer.key("content")
         writer.beginArray()
-        let screenWriter = ScreenWriter(owner: owner.description, item: itemID.description)
+        var screenWriter = ScreenWriter(owner: owner.description, item: itemID.description)
         for index in content.content.indices {
-            screenWriter.write(content.content[index], into: &writer)
+            screenWriter.write(content.content[index], into: &writer) { locate($0, from: owner) }
         }
         writer.endArray()
         writer.endObject()
+        guard let unplaced = screenWriter.unplaced else { return nil }
+        return ScreenRenderingFailure(
+            reason: "the screen '\(content.title)' has an action that opens \(unplaced.described(route: nil)), "
+                + "but no \(unplaced.ownerName) holds the screen",
+            cause: .misplacedAction)
+    }
+
+    /// The coordinator a typed action's route belongs to, from `owner` up through its ancestors, and the route's name.
+    private func locate(_ action: RouteAction, from owner: NodeID) -> ScreenWriter.RouteLocation? {
+        var current: NodeID? = owner
+        while let id = current {
+            if let coordinator = storage.coordinators[id], let route = action.routeName(on: coordinator) {
+                return (id.description, route)
+            }
+            current = storage.nodes[id]?.parent
+        }
+        return nil
     }
 
     func writeAlert(_ alert: Alert, into writer: inout JSONWriter) {

@@ -1,10 +1,23 @@
 /// Writes screen elements as JSON, resolving actions against the item and coordinator that own the screen.
 struct ScreenWriter {
+    /// Where a typed action's route is: the id of the coordinator it belongs to and the route's name.
+    typealias RouteLocation = (coordinator: String, route: String)
+
     /// The owner's and the item's ids as the wire writes them, made once per screen.
     let owner: String
     let item: String
+    /// The first typed action whose route no coordinator holding the screen has: the screen is not shown.
+    private(set) var unplaced: RouteAction?
 
-    func write(_ element: ScreenElement, into writer: inout JSONWriter) {
+    init(owner: String, item: String) {
+        self.owner = owner
+        self.item = item
+    }
+
+    /// Writes `element`; `locate` finds the route of each typed action it holds.
+    mutating func write(
+        _ element: ScreenElement, into writer: inout JSONWriter, locate: (RouteAction) -> RouteLocation?
+    ) {
         writer.beginObject()
         switch element {
         case .text(let text, let style):
@@ -28,25 +41,27 @@ struct ScreenWriter {
             writer.member("title", title)
             writer.member("isOn", isOn)
             writer.key("action")
-            write(action, into: &writer)
+            write(action, into: &writer, locate: locate)
         case .button(let title, let role, let disabled, let action):
             writer.member("type", ScreenElement.Kind.button.rawValue)
             writer.member("title", title)
             writer.member("role", role.rawValue)
             writer.member("disabled", disabled)
             writer.key("action")
-            write(action, into: &writer)
+            write(action, into: &writer, locate: locate)
         case .list(let rows):
             writer.member("type", ScreenElement.Kind.list.rawValue)
             writer.key("rows")
             writer.beginArray()
-            for index in rows.indices { write(rows[index], into: &writer) }
+            for index in rows.indices { write(rows[index], into: &writer, locate: locate) }
             writer.endArray()
         }
         writer.endObject()
     }
 
-    private func write(_ row: ListRow, into writer: inout JSONWriter) {
+    private mutating func write(
+        _ row: ListRow, into writer: inout JSONWriter, locate: (RouteAction) -> RouteLocation?
+    ) {
         writer.beginObject()
         writer.member("id", row.id)
         writer.member("title", row.title)
@@ -55,12 +70,14 @@ struct ScreenWriter {
         writer.member("badge", ifPresent: row.badge)
         if let action = row.action {
             writer.key("action")
-            write(action, into: &writer)
+            write(action, into: &writer, locate: locate)
         }
         writer.endObject()
     }
 
-    private func write(_ action: ScreenAction, into writer: inout JSONWriter) {
+    private mutating func write(
+        _ action: ScreenAction, into writer: inout JSONWriter, locate: (RouteAction) -> RouteLocation?
+    ) {
         writer.beginObject()
         switch action {
         case .transition(let steps):
@@ -69,6 +86,15 @@ struct ScreenWriter {
             writer.key("steps")
             writer.beginArray()
             for index in steps.indices { write(steps[index], into: &writer) }
+            writer.endArray()
+        case .open(let route):
+            let location = locate(route)
+            if location == nil { unplaced = unplaced ?? route }
+            writer.member("type", ScreenAction.Kind.transition.rawValue)
+            writer.member("coordinator", location?.coordinator ?? owner)
+            writer.key("steps")
+            writer.beginArray()
+            if let location { write(route.step(route: location.route), into: &writer) }
             writer.endArray()
         case .event(let name, let payload, let fields):
             writer.member("type", ScreenAction.Kind.event.rawValue)

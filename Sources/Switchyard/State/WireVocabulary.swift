@@ -38,7 +38,7 @@ extension ScreenAction {
     /// This action's type.
     public var kind: Kind {
         switch self {
-        case .transition: .transition
+        case .transition, .open: .transition
         case .event: .event
         case .deepLink: .deepLink
         }

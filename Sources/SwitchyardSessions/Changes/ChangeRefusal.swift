@@ -43,6 +43,7 @@ package enum ChangeRefusal: Error, Sendable {
         case let refusal as ChangeRefusal: self = refusal
         case CommitRefusal.documentTooLarge(let bytes, let limit): self = .documentTooLarge(bytes: bytes, limit: limit)
         case CommitRefusal.renderingBudgetExceeded(let reason): self = .renderingBudgetExceeded(reason)
+        case CommitRefusal.misplacedAction(let reason): self = .failed(reason)
         case let error as NavigationError: self = .navigation(error)
         default: self = .failed("\(error)")
         }

@@ -72,7 +72,7 @@ struct FavouritesScreen: Screen {
                             action: .event("openTodo", payload: ["id": .string(todo.id)]))
                     }))
         }
-        content.append(.button("Pick a favourite", role: .secondary, action: .route("pickFavourite")))
+        content.append(.button("Pick a favourite", role: .secondary, action: .route(\HomeCoordinator.pickFavourite)))
         if home.refreshes > 0 {
             content.append(.text("Updated \(home.refreshes) time(s) while you were away.", style: .caption))
         }

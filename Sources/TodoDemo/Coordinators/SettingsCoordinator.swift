@@ -67,13 +67,15 @@ struct TestbedScreen: Screen {
         ScreenContent(
             title: title, background: color,
             content: [
-                .button("Push Green", action: .push("green")),
-                .button("Push Yellow", action: .push("yellow")),
-                .button("Present View", action: .route("blue")),
-                .button("Present Coordinator", action: .route("settingsCoordinator")),
-                .button("Present Coordinator Fullscreen", action: .route("settingsCoordinatorFullscreen")),
-                .button("Present Terms", action: .route("terms")),
-                .button("Open Admin", action: .push("admin")),
+                .button("Push Green", action: .push(\SettingsCoordinator.green)),
+                .button("Push Yellow", action: .push(\SettingsCoordinator.yellow)),
+                .button("Present View", action: .route(\SettingsCoordinator.blue)),
+                .button("Present Coordinator", action: .route(\SettingsCoordinator.settingsCoordinator)),
+                .button(
+                    "Present Coordinator Fullscreen", action: .route(\SettingsCoordinator.settingsCoordinatorFullscreen)
+                ),
+                .button("Present Terms", action: .route(\SettingsCoordinator.terms)),
+                .button("Open Admin", action: .push(\SettingsCoordinator.admin)),
                 .button(
                     "Show Alert", role: .secondary,
                     action: .transition([

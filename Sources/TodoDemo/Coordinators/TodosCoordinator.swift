@@ -71,9 +71,9 @@ struct TodoListScreen: Screen {
                     store.todos.map { todo in
                         ListRow(
                             id: todo.id, title: todo.name, icon: todo.favourite ? "star.fill" : "circle",
-                            action: .push("todo", input: .string(todo.id)))
+                            action: .push(\TodosCoordinator.todo, todo.id))
                     }),
-                .button("New todo", action: .route("create")),
+                .button("New todo", action: .route(\TodosCoordinator.create)),
             ])
     }
 }

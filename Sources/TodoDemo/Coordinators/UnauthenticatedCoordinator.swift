@@ -14,8 +14,9 @@ final class UnauthenticatedCoordinator: NavigationCoordinatable {
             content: [
                 .textField(id: "username", label: "Username", placeholder: "Your name"),
                 .button("Login", action: .event("login", fields: ["username"])),
-                .button("Register", role: .secondary, action: .route("registration")),
-                .button("Forgot password?", role: .secondary, action: .route("forgotPassword")),
+                .button("Register", role: .secondary, action: .route(\UnauthenticatedCoordinator.registration)),
+                .button(
+                    "Forgot password?", role: .secondary, action: .route(\UnauthenticatedCoordinator.forgotPassword)),
             ])
     }
 

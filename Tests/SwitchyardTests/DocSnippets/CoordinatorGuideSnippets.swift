@@ -27,7 +27,7 @@ final class TodosCoordinator: NavigationCoordinatable {
         ScreenContent(
             title: "Todos",
             content: [
-                .list([ListRow(id: "42", title: "The answer", action: .push("todo", input: "42"))])
+                .list([ListRow(id: "42", title: "The answer", action: .push(\TodosCoordinator.todo, "42"))])
             ])
     }
     func makeTodo(id: String) -> TodoScreen { TodoScreen(id: id) }

@@ -13,9 +13,9 @@ final class GreetingCoordinator: NavigationCoordinatable {
             content: [
                 .list(
                     ["Ada", "Grace", "Linus"].map { name in
-                        ListRow(id: name, title: name, action: .push("greeting", input: .string(name)))
+                        ListRow(id: name, title: name, action: .push(\GreetingCoordinator.greeting, name))
                     }),
-                .button("About", action: .route("about")),
+                .button("About", action: .route(\GreetingCoordinator.about)),
             ])
     }
 
