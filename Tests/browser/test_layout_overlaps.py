@@ -1,7 +1,8 @@
 """The page's banners and toasts cover nothing a user reads (issue 46, point 9), at desktop and phone size: the
 time-travel banner, the map's preview banner and a refusal's toast leave the phone's status bar and navigation title
 and the inspector's curl box free, wherever the page and the inspector are scrolled, and the phone whole on screen
-(they take room of their own, the phone gives it up)."""
+(they take room of their own, the phone gives it up); and the enlarged map opens with the root coordinator in view (it
+once opened scrolled right, the root cut off)."""
 import pytest
 
 from conftest import ARTIFACTS, SIZES
@@ -98,3 +99,46 @@ def test_a_toast_covers_nothing(page, size):
     page.find("[data-testid=toast]")
     assert_covers_nothing(page, "toast", size, "toast")
 
+
+# The enlarged map's scroll box (its visible part) and the root coordinator's box, in the window's coordinates.
+ENLARGED_JS = """
+const scroller = document.getElementById('map-large');
+const frame = scroller.querySelector(`.map-box[data-type="${arguments[0]}"] .map-box-frame`);
+const outer = scroller.getBoundingClientRect();
+const left = outer.left + scroller.clientLeft, top = outer.top + scroller.clientTop;
+const r = frame.getBoundingClientRect();
+return {
+  view: { left, top, right: left + scroller.clientWidth, bottom: top + scroller.clientHeight },
+  root: { left: r.left, top: r.top, right: r.right, bottom: r.bottom },
+  window: { right: innerWidth, bottom: innerHeight },
+  scroll: { left: scroller.scrollLeft, top: scroller.scrollTop, width: scroller.scrollWidth },
+};
+"""
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_enlarged_map_opens_on_the_root(page, size):
+    page.sized(size).log_in()
+    sid = page.session_id()
+    # Deep in the app: the screen on view is far from the root on the map.
+    page.api("POST", f"/api/sessions/{sid}/deeplinks", {"url": "stinsenapp://todo/buy-milk"})
+    page.wait_route("todo")
+    page.wait(lambda d: d.execute_script("return document.querySelectorAll('#map .map-route.on-path').length") == 4,
+              message="the map does not highlight the screen on view")
+    _, doc = page.api("GET", f"/api/sessions/{sid}")
+    root = doc["tree"]["type"]
+    page.d.execute_script("document.getElementById('map-expand').click()")
+    page.find("[data-testid=map-dialog] [data-testid=app-map]")
+    seen = page.d.execute_script(ENLARGED_JS, root)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.d.save_screenshot(str(ARTIFACTS / f"overlaps-enlarged-map-{size}.png"))
+    view, box = seen["view"], seen["root"]
+    if size == "phone":
+        assert seen["scroll"]["width"] > view["right"] - view["left"], f"the map fits its box here: {seen}"
+    assert view["left"] >= 0 and view["top"] >= 0 and view["right"] <= seen["window"]["right"] + 1, \
+        f"the map's box is not on screen: {seen}"
+    assert (view["left"] - 1 <= box["left"] and box["right"] <= view["right"] + 1
+            and view["top"] - 1 <= box["top"] and box["bottom"] <= view["bottom"] + 1), \
+        f"the root coordinator {root} is not in the map's visible area: {seen}"
+    page.find("[data-testid=map-dialog-close]").click()
+    page.gone("[data-testid=map-dialog]")
