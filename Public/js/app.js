@@ -56,7 +56,7 @@ document.getElementById('map-expand').addEventListener('click', () => {
   largeMap.onPath = map.onPath;
   largeMap.update();
   mapDialog.showModal();
-  largeMap.revealPath(); // on a narrow window, the part of the map with the screen on view
+  largeMap.revealPath(); // larger than the window: the root in view, and the way toward the screen on view
 });
 document.getElementById('map-dialog-close').addEventListener('click', () => mapDialog.close());
 const message = document.getElementById('phone-message');

@@ -165,10 +165,33 @@ export class AppMap {
     this.draw();
   }
 
-  /** Scrolls the map to the screen on view (the deepest route highlighted), when the map is larger than its box. */
+  /**
+   * Scrolls a map larger than its box to its start: the root coordinator in view (scrolled to the screen on view, it
+   * once opened with the root cut off), and as far toward the screen on view (the deepest route highlighted) as the
+   * root allows. Only the map's own box scrolls.
+   */
   revealPath() {
-    const routes = this.container.querySelectorAll('.map-route.on-path');
-    routes[routes.length - 1]?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    const box = this.container;
+    const root = this.parts?.boxes.get(rootType(this.catalog));
+    if (!root) return;
+    const routes = box.querySelectorAll('.map-route.on-path');
+    const screen = routes[routes.length - 1];
+    const frame = box.getBoundingClientRect();
+    // The scroll position on one axis: the screen on view at the far edge (if it is beyond it), kept within the
+    // positions that show the whole root (its start, when the root is larger than the box).
+    const scroll = ([start, end], offset, border, size) => {
+      const at = (element) => {
+        const r = element.getBoundingClientRect();
+        return [r[start] - frame[start] - border + offset, r[end] - frame[start] - border + offset];
+      };
+      const [rootStart, rootEnd] = at(root);
+      const highest = Math.max(0, rootStart - PAD);
+      const lowest = Math.min(highest, Math.max(0, rootEnd + PAD - size));
+      const wanted = screen ? at(screen)[1] + PAD - size : 0;
+      return Math.min(highest, Math.max(lowest, wanted));
+    };
+    box.scrollLeft = scroll(['left', 'right'], box.scrollLeft, box.clientLeft, box.clientWidth);
+    box.scrollTop = scroll(['top', 'bottom'], box.scrollTop, box.clientTop, box.clientHeight);
   }
 
   /** Forgets the counts and the highlight (another session is shown). */
