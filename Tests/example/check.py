@@ -86,7 +86,8 @@ with tempfile.TemporaryDirectory() as folder:
     finally:
         subprocess.run(["bash", str(ROOT / "scripts/postgres.sh"), "stop", cluster], capture_output=True, cwd=ROOT)
 
-# An app whose TabNavigation leaves out a tab: `serve` refuses to start, `check` fails, each naming the tab.
+# An app whose TabNavigation leaves out a tab and whose inbox names a route with a typo: `serve` refuses to start,
+# `check` fails, naming both.
 with tempfile.TemporaryDirectory() as folder:
     refused = subprocess.run([misdeclared, "--store", "memory", "--port", "0"], capture_output=True, text=True,
                              timeout=30, cwd=folder)
@@ -97,6 +98,9 @@ with tempfile.TemporaryDirectory() as folder:
     check("`check` fails on it, an error line and a warning line (an icon the page lacks)",
           checked.returncode == 1 and checked.stdout.startswith("app 'mail': error: MailTabs, route 'archive'")
           and "warning: MailTabs, route 'archive': it names the icon 'archivebox'" in checked.stdout)
+    check("`check` reports in the same run a screen's button naming a route its coordinator lacks",
+          "error: MailTabs, route 'inbox': its screen 'Inbox' has an action (route) naming the route 'archiv', "
+          "which MailTabs does not have" in checked.stdout and "did you mean 'archive'?" in checked.stdout)
 
 # Apps as data: `check FILE` names each finding with its pointer; `--app FOLDER` serves the definitions in it first
 # (the first is the default app), beside the program's own apps.
