@@ -31,13 +31,16 @@ struct DefinitionCheck {
             check.startLoops()
             check.reachability()
         }
+        // The engine's own check needs an app made of the definition: every reference resolving, no coordinator
+        // starting itself, no screen past its budget. Mistakes in actions, steps, guards and data reads leave the
+        // app buildable, so their findings and the engine's come in the same round.
+        let buildable = referencesResolve && !check.found.contains { $0.severity == .error }
         check.actions()
         check.deepLinkSteps()
         check.redirectLoops()
         check.dataReads()
         check.icons()
-        // The engine's own check needs an app made of the definition, which an error prevents.
-        if !check.found.contains(where: { $0.severity == .error }) { check.engineFindings() }
+        if buildable { check.engineFindings() }
         return check.found
     }
 

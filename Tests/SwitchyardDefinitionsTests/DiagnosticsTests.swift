@@ -137,6 +137,22 @@ struct DiagnosticsTests {
             ])
     }
 
+    /// The engine's findings (a tab never shown) come in the same round as mistakes in actions and deep-link steps.
+    @Test func theEnginesFindingsComeWithTheActionsMistakes() {
+        let text = app(
+            #"{"App": {"kind": "tabs", "tabs": ["one"], "routes": {"one": {"kind": "tab", "target": "Home", "item": {"title": "One", "icon": "house"}}, "two": {"kind": "tab", "target": "Home", "item": {"title": "Two", "icon": "star"}}}, "events": {"save": {}}}}"#,
+            screens:
+                #"{"Home": {"title": "Home", "content": [{"type": "button", "title": "Save", "action": {"type": "event", "name": "sav"}}]}}"#,
+            extra: #", "deepLinks": [{"pattern": "shop://d", "steps": [{"action": "focus", "route": "tow"}]}]"#
+        )
+        #expect(
+            findings(text) == [
+                "error tabNotListed at /coordinators/App/routes/two: the tab route 'two' is in neither \"tabs\" nor \"addedLater\", so it is never shown (add 'two' to \"tabs\", or to \"addedLater\" if an operation adds it)",
+                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'tow' (the deep link 'shop://d' opens it) (one of: one, two)",
+                "error unknownEvent at /screens/Home/content/0/action/name: no coordinator handles the event 'sav' (did you mean 'save'?)",
+            ])
+    }
+
     @Test func aRefusedDefinitionIsAFailureListingEveryError() {
         #expect {
             _ = try NavigationApp(definition: "{}")
