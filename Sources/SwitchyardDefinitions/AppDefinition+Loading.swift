@@ -25,10 +25,16 @@ extension AppDefinition {
         let reader = DefinitionReader()
         let definition = read(value, reader)
         var findings = reader.diagnostics
-        // An unknown member is left out and the rest read as usual, so the checks of the whole still hold; any other
-        // error may have left something out, and checking what remains would report what is only missing.
-        if let definition, !findings.contains(where: { $0.severity == .error && $0.code != "unknownMember" }) {
+        // An unknown member is left out and a template that does not compile is read as an empty one, the rest read
+        // as usual, so the checks of the whole still hold; any other error may have left something out, and
+        // checking what remains would report what is only missing.
+        let local: Set<String> = ["unknownMember", "invalidTemplate"]
+        if let definition, !findings.contains(where: { $0.severity == .error && !local.contains($0.code) }) {
             findings += DefinitionCheck(definition).findings()
+        }
+        if !findings.isEmpty {
+            let positions = format.positions(text)
+            findings = findings.map { $0.located(in: positions) }
         }
         let errors = Self.inPlaceOrder(findings.filter { $0.severity == .error })
         return (

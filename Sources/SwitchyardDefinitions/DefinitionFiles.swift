@@ -25,9 +25,15 @@ public struct DefinitionFiles: Sendable {
     /// Whether any file has an error (it is not served).
     public var hasErrors: Bool { files.contains { $0.app == nil } }
 
-    /// One line per finding: `apps/shop.json: error unknownTarget at /coordinators/…: … (did you mean …?)`.
+    /// One line per finding, with the line and column in the file as compilers write them (editors link them):
+    /// `apps/shop.json:12:21: error unknownTarget at /coordinators/…: … (did you mean …?)`.
     public var lines: [(severity: DefinitionDiagnostic.Severity, text: String)] {
-        files.flatMap { file in file.diagnostics.map { ($0.severity, "\(file.path): \($0)") } }
+        files.flatMap { file in
+            file.diagnostics.map { finding in
+                let place = finding.position.map { "\(file.path):\($0.line):\($0.column)" } ?? file.path
+                return (finding.severity, "\(place): \(finding)")
+            }
+        }
     }
 
     private static func expand(_ path: String) -> [String] {

@@ -20,10 +20,21 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
     func parse(_ text: String) -> Result<JSONValue, DefinitionDiagnostic> {
         switch self {
         case .json:
+            let bytes = Array(text.utf8)
             do {
-                return .success(try JSONValue(parsing: Array(text.utf8), limits: Self.limits))
+                return .success(try JSONValue(parsing: bytes, limits: Self.limits))
             } catch let exceeded as JSONLimitExceeded {
                 return .failure(Self.diagnostic(exceeded.bound, at: exceeded.pointer, exceeded.description))
+            } catch DecodingError.dataCorrupted(let context) {
+                guard let syntax = context.underlyingError as? JSONSyntaxError else {
+                    return .failure(
+                        DefinitionDiagnostic(
+                            .error, "invalidJSON", at: "", "the file is not JSON: \(context.debugDescription)"))
+                }
+                return .failure(
+                    DefinitionDiagnostic(
+                        .error, "invalidJSON", at: "", "the file is not JSON: \(syntax.reason)",
+                        position: SourceLines(bytes).position(ofByte: syntax.byteOffset)))
             } catch {
                 return .failure(DefinitionDiagnostic(.error, "invalidJSON", at: "", "the file is not JSON: \(error)"))
             }
@@ -31,28 +42,43 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
             switch YAMLReader.read(text, limits: Self.limits) {
             case .success(let value): return .success(value)
             case .failure(let failure):
+                let at = failure.position
                 if case .limit(let bound) = failure.reason {
-                    return .failure(Self.diagnostic(bound, at: failure.pointer, failure.description))
+                    return .failure(Self.diagnostic(bound, at: failure.pointer, failure.problem, position: at))
                 }
                 switch failure.reason {
                 case .aliasNotAllowed:
                     return .failure(
-                        DefinitionDiagnostic(.error, "aliasNotAllowed", at: failure.pointer, failure.description))
+                        DefinitionDiagnostic(
+                            .error, "aliasNotAllowed", at: failure.pointer, failure.problem, position: at))
                 case .syntax:
                     return .failure(
                         DefinitionDiagnostic(
-                            .error, "invalidYAML", at: failure.pointer, "the file is not YAML: \(failure.description)"))
+                            .error, "invalidYAML", at: failure.pointer, "the file is not YAML: \(failure.problem)",
+                            position: at))
                 default:
                     return .failure(
-                        DefinitionDiagnostic(.error, "invalidYAML", at: failure.pointer, failure.description))
+                        DefinitionDiagnostic(.error, "invalidYAML", at: failure.pointer, failure.problem, position: at))
                 }
             }
         }
     }
 
+    /// Where each value of `text` (read without an error) starts, by JSON Pointer.
+    func positions(_ text: String) -> [String: SourcePosition] {
+        switch self {
+        case .json:
+            let bytes = Array(text.utf8)
+            let lines = SourceLines(bytes)
+            return JSONValueOffsets.of(bytes).mapValues { lines.position(ofByte: $0) }
+        case .yaml:
+            return YAMLReader.positions(text, limits: Self.limits)
+        }
+    }
+
     /// The finding for a file past one of ``limits``: `tooDeep`, `tooManyNodes` or `tooLong`.
     private static func diagnostic(
-        _ bound: JSONLimitExceeded.Bound, at pointer: String, _ message: String
+        _ bound: JSONLimitExceeded.Bound, at pointer: String, _ message: String, position: SourcePosition? = nil
     )
         -> DefinitionDiagnostic
     {
@@ -62,6 +88,6 @@ public enum DefinitionFormat: String, Sendable, CaseIterable {
             case .nodes: "tooManyNodes"
             case .stringBytes: "tooLong"
             }
-        return DefinitionDiagnostic(.error, code, at: pointer, message)
+        return DefinitionDiagnostic(.error, code, at: pointer, message, position: position)
     }
 }

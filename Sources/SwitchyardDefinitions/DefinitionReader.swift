@@ -111,14 +111,15 @@ final class DefinitionReader {
         return text
     }
 
-    /// A template (a string that may contain `{{…}}`), compiled.
+    /// A template (a string that may contain `{{…}}`), compiled. One that does not compile is reported and read as
+    /// an empty template, so that the definition stays whole and the rest of its check runs in the same round.
     func template(_ value: JSONValue?, at pointer: String, _ what: String) -> Template? {
         guard let text = string(value, at: pointer, what) else { return nil }
         do {
             return try Template(text)
         } catch {
             self.error("invalidTemplate", at: pointer, "the \(what) is not a valid template: \(error)")
-            return nil
+            return Template(literal: "")
         }
     }
 

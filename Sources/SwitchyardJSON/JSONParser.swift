@@ -36,8 +36,9 @@ struct JSONParser {
     }
 
     private func failure(_ reason: String) -> DecodingError {
-        DecodingError.dataCorrupted(
-            DecodingError.Context(codingPath: [], debugDescription: "invalid JSON at byte \(index): \(reason)"))
+        let error = JSONSyntaxError(byteOffset: index, reason: reason)
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: [], debugDescription: error.description, underlyingError: error))
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }

@@ -27,6 +27,6 @@ extension DefinitionFinding {
             }
         self.init(
             severity: severity, code: diagnostic.code, pointer: diagnostic.pointer, message: diagnostic.message,
-            suggestion: diagnostic.suggestion)
+            suggestion: diagnostic.suggestion, line: diagnostic.position?.line, column: diagnostic.position?.column)
     }
 }

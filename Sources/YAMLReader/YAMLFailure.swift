@@ -43,21 +43,27 @@ public struct YAMLFailure: Error, Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
+    /// Where it was found.
+    public var position: SourcePosition { SourcePosition(line: line, column: column) }
+
     /// `the key 'a' is there twice (line 3, column 1)`.
     public var description: String {
-        let what =
-            switch reason {
-            case .syntax(let problem): problem
-            case .limit(let bound): JSONLimitExceeded(bound, at: pointer).description
-            case .aliasNotAllowed(let name):
-                "YAML anchors and aliases ('\(name)') are not supported; quote text that starts with '&' or '*'"
-            case .keyNotScalar: "keys that are lists or mappings are not supported: keys are names"
-            case .duplicateKey(let key): "the key '\(key)' is there twice"
-            case .unsupportedTag(let tag): "the tag '\(tag)' has no JSON value"
-            case .notRepresentable(let text): "'\(text)' cannot be read as its tag says, or is not a JSON number"
-            case .severalDocuments: "the file holds more than one YAML document"
-            case .empty: "the file is empty"
-            }
-        return "\(what) (line \(line), column \(column))"
+        "\(problem) (line \(line), column \(column))"
+    }
+
+    /// What went wrong, without where: `the key 'a' is there twice`.
+    public var problem: String {
+        switch reason {
+        case .syntax(let problem): problem
+        case .limit(let bound): JSONLimitExceeded(bound, at: pointer).description
+        case .aliasNotAllowed(let name):
+            "YAML anchors and aliases ('\(name)') are not supported; quote text that starts with '&' or '*'"
+        case .keyNotScalar: "keys that are lists or mappings are not supported: keys are names"
+        case .duplicateKey(let key): "the key '\(key)' is there twice"
+        case .unsupportedTag(let tag): "the tag '\(tag)' has no JSON value"
+        case .notRepresentable(let text): "'\(text)' cannot be read as its tag says, or is not a JSON number"
+        case .severalDocuments: "the file holds more than one YAML document"
+        case .empty: "the file is empty"
+        }
     }
 }

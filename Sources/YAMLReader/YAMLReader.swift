@@ -11,6 +11,21 @@ public import SwitchyardJSON
 public enum YAMLReader {
     /// The JSON value of `text`, a single YAML document; why not, with where.
     public static func read(_ text: String, limits: JSONLimits) -> Result<JSONValue, YAMLFailure> {
+        var positions: [String: SourcePosition]?
+        return read(text, limits: limits, positions: &positions)
+    }
+
+    /// Where each value of `text` starts (its line and column, from 1), by JSON Pointer: what lets a finding about
+    /// `/screens/Home/title` name its place in the file. Empty when the text is not read (``read(_:limits:)``).
+    public static func positions(_ text: String, limits: JSONLimits) -> [String: SourcePosition] {
+        var positions: [String: SourcePosition]? = [:]
+        _ = read(text, limits: limits, positions: &positions)
+        return positions ?? [:]
+    }
+
+    private static func read(
+        _ text: String, limits: JSONLimits, positions: inout [String: SourcePosition]?
+    ) -> Result<JSONValue, YAMLFailure> {
         var utf8 = Array(text.utf8)
         if utf8.isEmpty { utf8 = [0x0A] }  // libyaml reads from a pointer, which an empty array may not have
         return utf8.withUnsafeBufferPointer { buffer in
@@ -21,11 +36,13 @@ public enum YAMLReader {
             defer { yaml_parser_delete(&parser) }
             yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING)
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            return read(&parser, limits: limits)
+            return read(&parser, limits: limits, positions: &positions)
         }
     }
 
-    private static func read(_ parser: inout yaml_parser_t, limits: JSONLimits) -> Result<JSONValue, YAMLFailure> {
+    private static func read(
+        _ parser: inout yaml_parser_t, limits: JSONLimits, positions: inout [String: SourcePosition]?
+    ) -> Result<JSONValue, YAMLFailure> {
         var builder = YAMLTreeBuilder(limits: limits)
         var documents = 0
         while true {
@@ -40,6 +57,12 @@ public enum YAMLReader {
                     YAMLFailure(reason, at: builder.pointer, line: Int(mark.line) + 1, column: Int(mark.column) + 1))
             }
             var refusal: YAMLFailure.Reason?
+            if positions != nil, !builder.expectsKey, Self.startsValue(event.type) {
+                let pointer = builder.pointer
+                if positions?[pointer] == nil {
+                    positions?[pointer] = SourcePosition(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+                }
+            }
             switch event.type {
             case YAML_STREAM_END_EVENT:
                 guard let root = builder.root else { return failure(.empty) }
@@ -81,6 +104,11 @@ public enum YAMLReader {
             }
             if let refusal { return failure(refusal) }
         }
+    }
+
+    /// Whether an event of this type begins a value (a scalar, a sequence, a mapping).
+    private static func startsValue(_ type: yaml_event_type_t) -> Bool {
+        type == YAML_SCALAR_EVENT || type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT
     }
 
     /// A scalar's value: a plain one by the core schema, a tagged one by its tag, a quoted one as text.

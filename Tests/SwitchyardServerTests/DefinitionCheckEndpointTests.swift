@@ -19,6 +19,9 @@ struct DefinitionCheckEndpointTests {
             #expect(finding["code"] == "unknownTarget")
             #expect(finding["pointer"] == "/coordinators/App/routes/home/target")
             #expect(finding["suggestion"] == "did you mean 'Home'?")
+            // The place of the value in the text sent: one line, the column of `"Hom"`.
+            #expect(finding["line"] == 1)
+            #expect(finding["column"] == 140)
         }
     }
 

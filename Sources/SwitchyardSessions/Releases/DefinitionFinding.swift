@@ -19,13 +19,21 @@ package struct DefinitionFinding: Sendable, Equatable {
     package let message: String
     /// How to fix it, when there is something to say.
     package let suggestion: String?
+    /// The line and column (from 1) in the definition's text, when the finding has a place there.
+    package let line: Int?
+    package let column: Int?
 
     /// A finding.
-    package init(severity: Severity, code: String, pointer: String, message: String, suggestion: String?) {
+    package init(
+        severity: Severity, code: String, pointer: String, message: String, suggestion: String?, line: Int? = nil,
+        column: Int? = nil
+    ) {
         self.severity = severity
         self.code = code
         self.pointer = pointer
         self.message = message
         self.suggestion = suggestion
+        self.line = line
+        self.column = column
     }
 }
