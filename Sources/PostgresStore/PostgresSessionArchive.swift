@@ -139,6 +139,8 @@ public final class PostgresSessionArchive: SharedSessionArchive {
                             .boolean(entries.first.map { $0.delta == nil } ?? false),
                             .integer(checksum),
                             .integer(Int(latest?.delta?.baseChecksum ?? 0)),
+                            // A migration is not a use: its entry keeps its own time, the session its last use.
+                            .real(history.last { $0.source != .migration }?.time ?? 0),
                         ]
                 ))
             for change in entries where change.version != version {

@@ -24,7 +24,8 @@ enum PostgresStatements {
     /// `StateDelta`: only the entries before the whole document that the oldest entry left builds on). `$16` is the
     /// oldest entry the change writes (the statement's reads do not see it), `$17` whether it is whole; the new
     /// entry's state is a delta from version `$15` (-1: a whole document; a delta builds on version `$2`), made
-    /// against a document of checksum `$19`; `$18` is the checksum of the session's new document. When the
+    /// against a document of checksum `$19`; `$18` is the checksum of the session's new document; `$20` is when
+    /// the change's latest entry that is a use was made (a migration is not), the session's last use. When the
     /// session is not at `$2` it divides by the zero rows it moved: SQLSTATE 22012 is a conflict (no other
     /// statement of the store divides). So is a delta made against a document other than the session's (another
     /// node rewrote it without a new version: the change runs again on the stored state, and that node's change
@@ -60,7 +61,7 @@ enum PostgresStatements {
             RETURNING bytes),
         moved AS (
             UPDATE switchyard_sessions
-            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $4), checksum = $18,
+            SET version = $3, used = used OR $3 > $2, last_access = GREATEST(last_access, $20), checksum = $18,
                 history_bytes = history_bytes + $11 - COALESCE((SELECT sum(bytes) FROM gone), 0)
             WHERE id = (SELECT id FROM base) RETURNING id),
         entry AS (

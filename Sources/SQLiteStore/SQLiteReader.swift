@@ -22,11 +22,12 @@ final class SQLiteReader {
         // A session is at the version of its latest history entry, with that entry's state; one never changed
         // (or stored by schema 1, whose entries have no state) has them in its own row. Changes do not rewrite
         // the row, so a session with history entries was used whatever its `used` column says, and last used
-        // when its latest entry was made if that is later than its row says.
+        // when its latest entry that is a use (not a migration) was made, if that is later than its row says.
         session = try connection.prepare(
             """
             SELECT s.app, COALESCE(h.version, s.version), COALESCE(h.state, s.state),
-                   max(s.last_access, COALESCE(h.time, 0)), s.used OR h.version IS NOT NULL, h.base
+                   max(s.last_access, COALESCE((\(Self.lastUse("s.id"))), 0)), s.used OR h.version IS NOT NULL,
+                   h.base
             FROM sessions s LEFT JOIN history h
                 ON h.session = s.id AND h.version = (SELECT MAX(version) FROM history WHERE session = s.id)
             WHERE s.id = ?
@@ -57,14 +58,20 @@ final class SQLiteReader {
         idle = try connection.prepare(
             """
             SELECT id FROM (
-                SELECT id, used, max(last_access, COALESCE(
-                    (SELECT time FROM history WHERE history.session = sessions.id ORDER BY version DESC LIMIT 1), 0)
-                ) AS used_at,
+                SELECT id, used, max(last_access, COALESCE((\(Self.lastUse("sessions.id"))), 0)) AS used_at,
                 EXISTS (SELECT 1 FROM history WHERE history.session = sessions.id) AS changed
                 FROM sessions WHERE last_access < ?1)
             WHERE used_at < ?1 AND (used_at < ?2 OR (used = 0 AND NOT changed))
             LIMIT 1000
             """)
+    }
+
+    /// The time of the latest history entry of session `id` that is a use (a migration is not).
+    private static func lastUse(_ id: String) -> String {
+        """
+        SELECT time FROM history WHERE history.session = \(id) AND source <> '\(HistorySource.migration.rawValue)'
+        ORDER BY version DESC LIMIT 1
+        """
     }
 
     func session(_ id: String) throws(SQLiteError) -> StoredSession? {

@@ -251,6 +251,20 @@ public enum ArchiveConformance {
             try archive.apply([.touch(session: "touched", lastAccess: 10, used: false)])
             try expect(try archive.session("touched")?.lastAccess == 5000, "a touch never moves the time back")
         },
+        Check(name: "aMigrationEntryKeepsItsOwnTimeAndIsNotAUse") { open in
+            let archive = try open(.standard)
+            try archive.apply([.create(Fixture.session("s", time: 1000), creation: nil)])
+            try archive.apply([Fixture.change("s", from: 0, to: 1)])
+            let migration = StoredChange(
+                version: 2, time: 9000, source: .migration, request: Array(#"{"migration":{}}"#.utf8),
+                visiblePath: ["tabs", "p1"], state: Fixture.state(2))
+            try archive.apply([
+                .change(session: "s", base: 1, version: 2, state: Fixture.state(2), history: [migration], reply: nil)
+            ])
+            try expect(try archive.history(of: "s", after: nil, limit: 10).map(\.time).sorted() == [2001, 9000])
+            try expect(try archive.session("s")?.lastAccess == 2001, "the session was last used by its change at 2001")
+            try expect(try archive.expire(usedBefore: 2500, unusedBefore: 2500) == ["s"])
+        },
         Check(name: "removingASessionRemovesEverythingOfIt") { open in
             let archive = try open(.standard)
             try archive.apply([.create(Fixture.session("s"), creation: Fixture.reply("c", session: "s"))])

@@ -43,6 +43,10 @@ struct AppVersionTests {
             #expect(history.last?["source"] == "migration")
             #expect(history.last?["request"]?["migration"]?["from"] == ["name": "shop", "version": 1])
             #expect(history.first?["source"] == "api", "the entries of version 1 stay in the history")
+            let times = history.compactMap { $0["time"]?.stringValue }
+            #expect(
+                times.count == 2 && times[1] > times[0],
+                "the migration's entry has the time it happened, not the previous entry's: \(times)")
             let before = try server.get("/api/sessions/\(ids.onDetail)/versions/1")
             #expect(before.status == 200, "an earlier version still reads back, rendered by the version that ran it")
             #expect(before.json["app"]?["version"] == 1)

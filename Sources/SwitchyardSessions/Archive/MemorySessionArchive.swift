@@ -163,7 +163,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
             record.session.version = version
             record.session.state = state
             record.session.used = record.session.used || !history.isEmpty
-            record.session.lastAccess = max(record.session.lastAccess, history.last?.time ?? 0)
+            // A migration is not a use: its entry keeps its own time, the session its last use.
+            let lastUse = history.last { $0.source != .migration }?.time ?? 0
+            record.session.lastAccess = max(record.session.lastAccess, lastUse)
             contents.records[id] = record
             return version == base ? nil : .changed(session: id, version: version)
         case .remove(let id):

@@ -154,10 +154,10 @@ extension LiveSessions {
         var migration: [String: JSONValue] = ["from": from.json, "to": to.json]
         if let restart { migration["restart"] = .string(restart) }
         let request: JSONValue = ["migration": .object(migration)]
-        // Stamped with the session's last use: a migration is not a use, so it neither keeps an idle session alive
-        // nor brings back one that expired.
+        // Stamped with when it happened. A migration is not a use: every store keeps the session's last use from its
+        // latest other entry, so a migration neither keeps an idle session alive nor brings back one that expired.
         let entry = StoredChange(
-            version: engine.version, time: stored.lastAccess, source: .migration, request: request.serialized(),
+            version: engine.version, time: configuration.now(), source: .migration, request: request.serialized(),
             visiblePath: path, state: migrated.state)
         do {
             try archive.apply([
