@@ -89,12 +89,14 @@ let package = Package(
             name: "SwitchyardDefinitions",
             dependencies: ["Switchyard", "YAMLReader"]
         ),
+        // Exploring an app's graph through the engine, with the suites that cover it: no I/O.
+        .target(name: "SwitchyardExplorer", dependencies: ["Switchyard"]),
         // The whole command line (serve, every flag and environment variable, every store, logs) for any apps.
         .target(
             name: "SwitchyardCommandLine",
             dependencies: [
                 "Switchyard", "SwitchyardServer", "SwitchyardSessions", "SwitchyardJSON", "SwitchyardDefinitions",
-                "MicroHTTP", "SQLiteStore", "PostgresStore",
+                "SwitchyardExplorer", "MicroHTTP", "SQLiteStore", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,7 +139,7 @@ let package = Package(
             name: "SwitchyardServerTests",
             dependencies: [
                 "SwitchyardServer", "SwitchyardSessions", "SwitchyardSessionsTesting", "SwitchyardCommandLine",
-                "Switchyard", "SwitchyardDefinitions", "SwitchyardClient",
+                "Switchyard", "SwitchyardDefinitions", "SwitchyardClient", "SwitchyardExplorer",
                 "TodoDemo",
                 "MicroHTTP", "HTTPTestSupport",
                 "SQLiteStore",
@@ -153,5 +155,8 @@ let package = Package(
         ),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard", "SwitchyardDefinitions"]),
         .testTarget(name: "SwitchyardDefinitionsTests", dependencies: ["SwitchyardDefinitions", "Switchyard"]),
+        .testTarget(
+            name: "SwitchyardExplorerTests",
+            dependencies: ["SwitchyardExplorer", "Switchyard", "SwitchyardDefinitions", "TodoDemo"]),
     ]
 )

@@ -12,7 +12,10 @@ struct SwitchyardCommand: ParsableCommand {
                 the environment.
                 """,
             version: program.version,
-            subcommands: [ServeCommand.self, CheckCommand.self, MigrateCommand.self],
+            subcommands: [
+                ServeCommand.self, CheckCommand.self, MigrateCommand.self, ExploreCommand.self, PathsCommand.self,
+                TestCommand.self,
+            ],
             defaultSubcommand: ServeCommand.self
         )
     }

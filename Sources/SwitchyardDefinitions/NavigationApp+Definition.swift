@@ -23,6 +23,7 @@ extension NavigationApp {
         let links = definition.deepLinks
         let version = definition.version
         let migrations = definition.migrations.map { $0.migration(root: root) }
+        defer { guardedTexts = definition.guardedTexts }
         switch definition.coordinator(root)?.kind ?? .stack {
         case .root:
             self.init(
@@ -37,5 +38,22 @@ extension NavigationApp {
                 name: definition.name, version: version, root: { DefinedTabCoordinator(start()) },
                 deepLinks: DefinedDeepLinks.router(links), migrations: migrations)
         }
+    }
+}
+
+extension AppDefinition {
+    /// The texts its routes' guards compare data with (`{"path": "data.user", "equals": "ada"}`), each once.
+    var guardedTexts: [String] {
+        var texts: [String] = []
+        var pending = coordinators.flatMap(\.routes).compactMap { $0.guardRule?.allowIf }
+        while let condition = pending.popLast() {
+            switch condition {
+            case .equals(_, .literal(.string(let text))) where !texts.contains(text): texts.append(text)
+            case .not(let inner): pending.append(inner)
+            case .all(let inner), .any(let inner): pending += inner
+            default: break
+            }
+        }
+        return texts
     }
 }

@@ -24,6 +24,12 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
+    /// The elements, if this is an array.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
     /// A member of an object; `nil` for other values or missing keys.
     public subscript(key: String) -> JSONValue? {
         objectValue?[key]

@@ -32,6 +32,9 @@ public struct NavigationApp: Sendable {
     let deepLinkDiagnostics: [AppDiagnostic]
     /// Whether a deep-link pattern matches a URL: what ``check()`` asks of a screen's deep-link actions.
     let matchesDeepLink: @Sendable (String) -> Bool
+    /// Texts the app's guards compare data with (an app declared as data knows them): what an exploration types
+    /// into text fields besides a sample, so that a guard waiting for a value someone types can hold.
+    package var guardedTexts: [String] = []
 
     /// Describes an app by its root coordinator factory and deep links.
     public init<Root: Coordinatable>(

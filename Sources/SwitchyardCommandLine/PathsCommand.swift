@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import Switchyard
+import SwitchyardExplorer
+
+/// `paths`: explores one app and writes the suite of action sequences that takes every transition found at least
+/// once, with the visible path expected after each step: JSON for `switchyard test`, or a curl script.
+struct PathsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paths",
+        abstract: "Write a test suite that takes every transition of an app's explored graph (edge coverage).",
+        discussion:
+            "Run it with: switchyard test --server URL SUITE (json), or bash SUITE (curl). docs/testing-your-app.md"
+    )
+
+    /// What the suite is written as.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, curl
+    }
+
+    @Argument(help: "An app definition (JSON or YAML), or the name of an app built in (default: the first built in).")
+    var app: String?
+
+    @Option(help: "json (for switchyard test) or curl (a bash script).")
+    var format: Format = .json
+
+    @Option(name: [.short, .long], help: "Write the suite to this file (default: standard output).")
+    var output: String?
+
+    @OptionGroup var limits: ExplorationOptions
+
+    mutating func run() throws {
+        let apps: [NavigationApp]
+        do {
+            apps = try ExploredApps.resolve(app.map { [$0] } ?? [])
+        } catch {
+            ExploredApps.printError("\(error)")
+            throw ExitCode(2)
+        }
+        guard let chosen = apps.first else {
+            ExploredApps.printError("no app to explore")
+            throw ExitCode(2)
+        }
+        let graph: ExploredGraph
+        let suite: TestSuite
+        do {
+            graph = try AppExplorer(app: chosen, limits: limits.value).explore()
+            suite = try TestSuite(graph, app: chosen)
+        } catch {
+            ExploredApps.printError("\(chosen.identity) cannot be explored: its first state fails: \(error)")
+            throw ExitCode(2)
+        }
+        let text =
+            switch format {
+            case .json: String(decoding: suite.json.serialized(), as: UTF8.self) + "\n"
+            case .curl: suite.curlScript
+            }
+        if let output {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: output))
+        } else {
+            print(text, terminator: "")
+        }
+        let partial = graph.limitsReached.isEmpty ? "" : " (partial: \(graph.limitsReached.joined(separator: ", ")))"
+        ExploredApps.printError(
+            "\(suite.cases.count) cases, \(suite.cases.reduce(0) { $0 + $1.steps.count }) steps, covering "
+                + "\(suite.transitions) transitions of \(chosen.identity)\(partial)")
+    }
+}

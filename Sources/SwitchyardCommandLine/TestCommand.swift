@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Switchyard
+import SwitchyardExplorer
+
+/// `test`: runs a suite of `switchyard paths` against a live server: each case in a session of its own (removed
+/// after), each failing step with the visible path expected and found and the problem; ends with the transitions
+/// covered. Exits 1 on a failure.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run a suite of `switchyard paths` against a live server and report transition coverage.",
+        discussion: "Exits 1 when a step fails, 2 when the suite cannot be read or the server reached."
+    )
+
+    @Option(help: "The server's base URL (http://host:port).")
+    var server: String
+
+    @Argument(help: "The suite (JSON, from switchyard paths --format json).")
+    var suite: String
+
+    mutating func run() throws {
+        let client: PlainHTTPClient
+        let suite: TestSuite
+        do {
+            client = try PlainHTTPClient(baseURL: server)
+            suite = try TestSuite(
+                json: try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: self.suite)))))
+        } catch {
+            ExploredApps.printError("\(error)")
+            throw ExitCode(2)
+        }
+        let result = SuiteRunner(transport: client).run(suite)
+        for failure in result.failures {
+            let actual = failure.actual.map { $0.joined(separator: "/") } ?? "unknown"
+            print(
+                "FAIL \(failure.caseName)\n  step \(failure.step + 1) (\(failure.label)): expected "
+                    + "\(failure.expected.joined(separator: "/")), found \(actual)"
+                    + (failure.problem.map { " (\($0))" } ?? ""))
+        }
+        print("\(result.cases - result.failures.count) of \(result.cases) cases passed; \(result.coverageLine)")
+        if !result.failures.isEmpty { throw ExitCode(1) }
+    }
+}
