@@ -10,7 +10,8 @@
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory store http peer durable sse cluster baseline
+#   BENCH_SKIP       space-separated parts to skip: engine memory explore store http peer durable sse cluster
+#                    baseline
 #   BENCH_BIN        a folder holding release binaries built already (switchyard, switchyard-bench): no build
 #   BENCH_BASELINE   the earlier release compared side by side (default 77eb7d1: a turn before issue 45), built
 #                    once into .build-baseline/<commit>/ (scripts/bench/baseline.sh); BENCH_SIDE_ROUNDS (default 5)
@@ -206,6 +207,14 @@ if [ -n "$BASELINE_DIR" ]; then
     python3 "$HERE/side_by_side.py" "$BASELINE_DIR/switchyard" "$BIN/switchyard" "$side_rounds" 5 200 \
         | python3 -c "import json,sys; d=json.load(sys.stdin); d['baselineCommit']='$BASELINE_COMMIT'; print(json.dumps(d))" \
         > "$OUT/side-by-side.json" || { echo "bench: the side-by-side rounds failed; their rows are left out" >&2; rm -f "$OUT/side-by-side.json"; }
+fi
+
+# The exploration of the demo's whole graph (issue 47): time, states per second, peak RSS (GNU time).
+if [[ $SKIP != *" explore "* ]]; then
+    echo "bench: explore the demo" >&2
+    /usr/bin/time -f "%M" -o "$OUT/explore-rss.txt" "$BIN/switchyard" explore --json > "$OUT/explore-raw.json" || true
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["peakRSSKiB"] = int(open(sys.argv[2]).read().split()[-1]); json.dump(d, open(sys.argv[3], "w"))' \
+        "$OUT/explore-raw.json" "$OUT/explore-rss.txt" "$OUT/explore.json"
 fi
 
 # Two nodes on one PostgreSQL (a throwaway cluster, default settings, fsync on), every process on this machine:

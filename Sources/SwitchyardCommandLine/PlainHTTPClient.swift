@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 import SwitchyardExplorer
 
@@ -38,7 +39,23 @@ struct PlainHTTPClient: SuiteTransport {
         guard !host.isEmpty, Int(port) != nil else { throw Failure(description: "'\(baseURL)' has no host and port") }
     }
 
+    /// Sends the request; a `429` is sent again after its `Retry-After` (at most 60 s in all: a server's limit on
+    /// sessions created per address slows a suite down, never fails it).
     func send(_ method: String, _ path: String, body: JSONValue?) throws -> (status: Int, body: JSONValue?) {
+        var waited = 0
+        while true {
+            let answer = try sendOnce(method, path, body: body)
+            guard answer.status == 429, let pause = answer.retryAfter, waited + pause <= 60 else {
+                return (answer.status, answer.body)
+            }
+            sleep(UInt32(max(pause, 1)))
+            waited += max(pause, 1)
+        }
+    }
+
+    private func sendOnce(
+        _ method: String, _ path: String, body: JSONValue?
+    ) throws -> (status: Int, body: JSONValue?, retryAfter: Int?) {
         let payload = body?.serialized() ?? []
         var head = "\(method) \(prefix)\(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         head += "Accept: application/json\r\nContent-Length: \(payload.count)\r\n"
@@ -97,8 +114,8 @@ struct PlainHTTPClient: SuiteTransport {
         }
     }
 
-    /// The status and JSON body of a whole response (`Content-Length` or chunked).
-    private static func parse(_ bytes: [UInt8]) throws(Failure) -> (status: Int, body: JSONValue?) {
+    /// The status, JSON body and `Retry-After` (seconds) of a whole response (`Content-Length` or chunked).
+    private static func parse(_ bytes: [UInt8]) throws(Failure) -> (status: Int, body: JSONValue?, retryAfter: Int?) {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
             throw Failure(description: "the server's answer has no complete head")
@@ -110,7 +127,9 @@ struct PlainHTTPClient: SuiteTransport {
         }
         var body = Array(bytes[(end + separator.count)...])
         if head.contains(where: { $0.lowercased() == "transfer-encoding: chunked" }) { body = dechunked(body) }
-        return (status, body.isEmpty ? nil : try? JSONValue(parsing: body))
+        let retryAfter = head.first { $0.lowercased().hasPrefix("retry-after:") }
+            .flatMap { Int($0.dropFirst("retry-after:".count).trimmingCharacters(in: .whitespaces)) }
+        return (status, body.isEmpty ? nil : try? JSONValue(parsing: body), retryAfter)
     }
 
     private static func dechunked(_ bytes: [UInt8]) -> [UInt8] {

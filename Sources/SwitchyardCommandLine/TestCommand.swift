@@ -19,6 +19,9 @@ struct TestCommand: ParsableCommand {
     @Argument(help: "The suite (JSON, from switchyard paths --format json).")
     var suite: String
 
+    @Option(help: "How many cases (sessions) run at once.")
+    var concurrency = 4
+
     mutating func run() throws {
         let client: PlainHTTPClient
         let suite: TestSuite
@@ -30,7 +33,7 @@ struct TestCommand: ParsableCommand {
             ExploredApps.printError("\(error)")
             throw ExitCode(2)
         }
-        let result = SuiteRunner(transport: client).run(suite)
+        let result = SuiteRunner(transport: client, concurrency: concurrency).run(suite)
         for failure in result.failures {
             let actual = failure.actual.map { $0.joined(separator: "/") } ?? "unknown"
             print(

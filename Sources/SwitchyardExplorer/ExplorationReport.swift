@@ -49,12 +49,18 @@ public struct ExplorationReport: Sendable {
     public init(_ graph: ExploredGraph) {
         self.graph = graph
         let place = { (name: String) in Self.place(name, data: graph.isDefinedAsData) }
-        let labels = { (state: Int) in graph.way(to: state).map { graph.edges[$0].action.label } }
-        // Routes, in the order they were first reached (breadth first: the shortest way first).
+        // The way a person takes (controls, alerts, gestures, tabs, deep links), else the exploration's shortest.
+        let personal = Self.personalWays(graph)
+        let labels = { (state: Int) in
+            (personal[state] ?? graph.way(to: state)).map { graph.edges[$0].action.label }
+        }
+        // Routes, in the order they were first reached (breadth first: the shortest way first), where a person
+        // gets to them first when a person can.
         var firstState: [String: Int] = [:]
         var order: [String] = []
-        for (index, state) in graph.states.enumerated() {
-            for route in state.entered where firstState[route] == nil {
+        let byPerson = personal.keys.sorted { (personal[$0]?.count ?? 0, $0) < (personal[$1]?.count ?? 0, $1) }
+        for index in byPerson + graph.states.indices.filter({ personal[$0] == nil }) {
+            for route in graph.states[index].entered where firstState[route] == nil {
                 firstState[route] = index
                 order.append(route)
             }
@@ -95,6 +101,29 @@ public struct ExplorationReport: Sendable {
         }
     }
 
+    /// For each state a person can get into, a shortest way there by what a person does (controls, alerts,
+    /// gestures, tabs, deep links).
+    private static func personalWays(_ graph: ExploredGraph) -> [Int: [Int]] {
+        var out: [Int: [Int]] = [:]
+        for (index, edge) in graph.edges.enumerated()
+        where edge.action.origin.isOnScreen || edge.action.origin == .deepLink {
+            if edge.target != nil { out[edge.from, default: []].append(index) }
+        }
+        var ways: [Int: [Int]] = [0: []]
+        var queue = [0]
+        var head = 0
+        while head < queue.count {
+            let state = queue[head]
+            head += 1
+            for edge in out[state] ?? [] {
+                guard let target = graph.edges[edge].target, ways[target] == nil else { continue }
+                ways[target] = (ways[state] ?? []) + [edge]
+                queue.append(target)
+            }
+        }
+        return ways
+    }
+
     static func place(_ name: String, data: Bool) -> Place {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         let (coordinator, route) = (parts.first ?? "", parts.count > 1 ? parts[1] : "")
@@ -127,18 +156,10 @@ public struct ExplorationReport: Sendable {
             for source in into[state] ?? [] where free.insert(source).inserted { pending.append(source) }
         }
         // Only states a person can get into count: from the start by what is on screen, or by a deep link.
-        var reachable: Set<Int> = [0]
-        var out: [Int: [Int]] = [:]
-        for edge in graph.edges where edge.action.origin.isOnScreen || edge.action.origin == .deepLink {
-            if let target = edge.target { out[edge.from, default: []].append(target) }
-        }
-        var next = [0]
-        while let state = next.popLast() {
-            for target in out[state] ?? [] where reachable.insert(target).inserted { next.append(target) }
-        }
+        let reachable = personalWays(graph)
         var places: Set<String> = []
         return graph.states.indices.filter { state in
-            reachable.contains(state) && expanded.contains(state) && !free.contains(state)
+            reachable[state] != nil && expanded.contains(state) && !free.contains(state)
                 && places.insert(graph.states[state].top).inserted
         }
     }

@@ -1,14 +1,16 @@
+import Dispatch
 import Switchyard
+import Synchronization
 
 /// How a suite reaches a server: one request, its status and JSON body (nil when it has none). The command line
-/// speaks HTTP; tests can answer in process.
-public protocol SuiteTransport {
+/// speaks HTTP; tests can answer in process. Cases run side by side, so requests may come from several threads.
+public protocol SuiteTransport: Sendable {
     func send(_ method: String, _ path: String, body: JSONValue?) throws -> (status: Int, body: JSONValue?)
 }
 
 /// Runs a ``TestSuite`` against a server: a new session per case (removed after), each step sent, the visible path
 /// read back and compared; a case stops at its first failing step.
-public struct SuiteRunner {
+public struct SuiteRunner: Sendable {
     /// A step whose session went elsewhere than the suite expected (or whose request failed).
     public struct Failure: Sendable {
         public let caseName: String
@@ -36,18 +38,30 @@ public struct SuiteRunner {
     }
 
     let transport: any SuiteTransport
+    let concurrency: Int
 
-    /// A runner over `transport`.
-    public init(transport: any SuiteTransport) {
+    /// A runner over `transport`, running up to `concurrency` cases (sessions) at once.
+    public init(transport: any SuiteTransport, concurrency: Int = 1) {
         self.transport = transport
+        self.concurrency = max(1, concurrency)
     }
 
-    /// Runs `suite`.
+    /// Runs `suite`; failures come in the suite's order of cases.
     public func run(_ suite: TestSuite) -> Result {
+        let outcomes = Mutex([Int: Swift.Result<Set<Int>, CaseFailure>]())
+        let next = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: min(concurrency, suite.cases.count)) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < suite.cases.count else { return }
+                let outcome = run(suite.cases[index], of: suite)
+                outcomes.withLock { $0[index] = outcome }
+            }
+        }
         var failures: [Failure] = []
         var covered = Set<Int>()
-        for suiteCase in suite.cases {
-            switch run(suiteCase, of: suite) {
+        for (_, outcome) in outcomes.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            switch outcome {
             case .success(let taken): covered.formUnion(taken)
             case .failure(let failure):
                 covered.formUnion(failure.taken)
@@ -58,7 +72,7 @@ public struct SuiteRunner {
             cases: suite.cases.count, failures: failures, covered: covered.count, transitions: suite.transitions)
     }
 
-    private struct CaseFailure: Error {
+    private struct CaseFailure: Error, Sendable {
         let failure: Failure
         let taken: Set<Int>
     }

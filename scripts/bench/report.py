@@ -66,6 +66,23 @@ def memory_rows(parts):
     return rows
 
 
+def explore_rows(parts):
+    """`switchyard explore` of the demo (issue 47): its time (target ≤ 10 s), states per second, peak RSS."""
+    result = load(os.path.join(parts, "explore.json"))
+    if not result:
+        return []
+    counts = result["counts"]
+    seconds = counts["seconds"]
+    return [{
+        "section": "explore", "id": "explore.demo", "label": "explore the demo: every path, in one process",
+        "value": seconds, "unit": "s",
+        "detail": f"{counts['states']:,} states, {counts['transitions']:,} transitions, "
+                  f"{counts['actionsTried']:,} actions tried; {counts['states'] / seconds:,.0f} states/s, "
+                  f"{counts['actionsTried'] / seconds:,.0f} actions/s; peak RSS {result['peakRSSKiB'] / 1024:.0f} MiB",
+        "target": "≤ 10 s", "pass": seconds <= 10,
+    }]
+
+
 def http_rows(parts):
     path = os.path.join(parts, "http.jsonl")
     if not os.path.exists(path):
@@ -414,8 +431,8 @@ def table(rows, header):
 
 def main():
     parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
-    rows = (engine_rows(parts) + memory_rows(parts) + store_rows(parts) + http_rows(parts) + sse_rows(parts)
-            + cluster_rows(parts) + side_by_side_rows(parts))
+    rows = (engine_rows(parts) + memory_rows(parts) + explore_rows(parts) + store_rows(parts) + http_rows(parts)
+            + sse_rows(parts) + cluster_rows(parts) + side_by_side_rows(parts))
     load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
     load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
