@@ -153,6 +153,21 @@ struct DiagnosticsTests {
             ])
     }
 
+    /// A message naming a kind of thing says "an" before a vowel sound: "an element type", "an image element".
+    @Test func messagesChooseTheirArticleBySound() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}}}}"#,
+            screens:
+                #"{"Home": {"title": "Home", "content": [{"type": "imag", "systemName": "star"}, {"type": "image", "systemName": "star", "colour": "red"}, {"type": "text", "text": "Hi", "style": "heading"}]}}"#
+        )
+        #expect(
+            findings(text) == [
+                "error invalidValue at /screens/Home/content/0/type: 'imag' is not an element type (did you mean 'image'?)",
+                "error unknownMember at /screens/Home/content/1/colour: an image element has no member 'colour' (did you mean 'color'?)",
+                "error invalidValue at /screens/Home/content/2/style: 'heading' is not a text style (did you mean 'headline'?)",
+            ])
+    }
+
     @Test func aRefusedDefinitionIsAFailureListingEveryError() {
         #expect {
             _ = try NavigationApp(definition: "{}")
