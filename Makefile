@@ -14,7 +14,7 @@ PY_TOOLS     := selenium==4.* pytest==9.* pytest-xdist==3.* schemathesis==4.* ha
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run install test test-clock example-build deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-readme test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
+.PHONY: run install install-files test test-clock example-build deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-readme test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
@@ -22,16 +22,26 @@ run: deps
 	.build/release/switchyard serve --host $(HOST) --port $(PORT) --public Public
 
 # `switchyard` and `switchyard-follow` in $(PREFIX)/bin (default /usr/local/bin; through sudo when it is not
-# writable), so that the docs' `switchyard check …` and `switchyard serve …` run as written.
+# writable), so that the docs' `switchyard check …` and `switchyard serve …` run as written, and the web page in
+# $(PREFIX)/share/switchyard/Public, where the installed `switchyard serve` finds it (../share/switchyard/Public
+# from its own folder) once the clone is gone. The page's previous copy is replaced, not merged.
 PREFIX       ?= /usr/local
+PAGE_DIR      = $(DESTDIR)$(PREFIX)/share/switchyard
 INSTALL_SUDO  = $(shell mkdir -p "$(DESTDIR)$(PREFIX)/bin" 2>/dev/null; [ -w "$(DESTDIR)$(PREFIX)/bin" ] || echo $(SUDO))
 
 install: deps
 	$(SWIFT) build -c release --product switchyard
 	$(SWIFT) build -c release --product switchyard-follow
-	$(INSTALL_SUDO) install -d "$(DESTDIR)$(PREFIX)/bin"
+	$(MAKE) --no-print-directory install-files
+
+# The copy alone, of what the release build left (make install builds first).
+install-files:
+	$(INSTALL_SUDO) install -d "$(DESTDIR)$(PREFIX)/bin" "$(PAGE_DIR)"
 	$(INSTALL_SUDO) install -m 0755 .build/release/switchyard .build/release/switchyard-follow "$(DESTDIR)$(PREFIX)/bin/"
-	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin"
+	$(INSTALL_SUDO) rm -rf "$(PAGE_DIR)/Public"
+	$(INSTALL_SUDO) cp -R Public "$(PAGE_DIR)/Public"
+	$(INSTALL_SUDO) chmod -R u=rwX,go=rX "$(PAGE_DIR)/Public"
+	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin, the web page in $(PAGE_DIR)/Public"
 
 test: test-clock deps deps-test venv lint docs build-tests test-swift test-browser test-schema test-headers test-readme test-load test-hostile example-build test-js test-durability test-cluster test-release test-example test-runtime test-explore test-image
 	@echo "make test: all suites passed; seconds per step:"

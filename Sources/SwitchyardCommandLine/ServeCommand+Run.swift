@@ -21,10 +21,8 @@ extension ServeCommand {
                 "\(file.path): serving the app '\(file.app?.name ?? "")' at version \(file.app?.version ?? 1)")
         }
         // Before the store is opened, so that a wrong flag leaves no data folder behind.
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: settings.publicFolder, isDirectory: &isFolder), isFolder.boolValue
-        else {
-            throw ValidationError("the web page folder '\(settings.publicFolder)' does not exist (use --public)")
+        guard PageFolder.isFolder(settings.publicFolder) else {
+            throw ValidationError(PageFolder.missing(settings.publicFolder, chosen: settings.publicFolderIsChosen))
         }
         var configuration = settings.serverConfiguration(apps: apps)
         let archive = try settings.openedStore(logger: logger)

@@ -42,7 +42,7 @@ struct ServeCommand: ParsableCommand {
 
     @Option(
         help:
-            "Folder with the web page. (default: Public, else the page of the Switchyard package the program was built with)",
+            "Folder with the web page. (default: Public, else ../share/switchyard/Public beside the program, else the page of the Switchyard package the program was built with)",
         completion: .directory)
     var `public`: OptionValue<String>?
 

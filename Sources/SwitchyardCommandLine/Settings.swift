@@ -12,6 +12,8 @@ struct Settings {
     let port: UInt16
     /// The folder of the web page (`--public`, else ``PageFolder/standard``).
     let publicFolder: String
+    /// Whether `--public` or `SWITCHYARD_PUBLIC` named ``publicFolder`` (else it was looked for).
+    let publicFolderIsChosen: Bool
     /// App definition files and folders (`--app`, `SWITCHYARD_APPS`).
     let appPaths: [String]
     /// Which versions of each app new sessions get (`--rollout`, `SWITCHYARD_ROLLOUTS`).
@@ -77,7 +79,9 @@ struct Settings {
         let options = OptionEnvironment(variables: environment)
         host = try options.value(command.host, "host")
         port = UInt16(try options.value(command.port, "port").value)
-        publicFolder = try options.value(command.public, "public") ?? PageFolder.standard
+        let chosenPublicFolder = try options.value(command.public, "public")
+        publicFolder = chosenPublicFolder ?? PageFolder.standard
+        publicFolderIsChosen = chosenPublicFolder != nil
         let apps = options.list(command.apps, flag: "--app", variable: "SWITCHYARD_APPS", separator: ":")
         appPaths = apps.map(\.text)
         rollouts = try Self.rollouts(

@@ -2,8 +2,8 @@ import Switchyard
 
 extension AppDefinition {
     /// Reads and checks a definition: the definition (nil when it cannot be read) and every finding, errors first,
-    /// each kind in the order of the places it names (JSON Pointers compared token by token, numbers as numbers). It
-    /// can be served when no finding is an error.
+    /// each severity in the order of the places in the text it names (line, then column), findings at one place
+    /// in the order of their pointers. It can be served when no finding is an error.
     public static func load(
         _ text: String, format: DefinitionFormat = .json
     ) -> (definition: AppDefinition?, diagnostics: [DefinitionDiagnostic]) {
@@ -42,12 +42,20 @@ extension AppDefinition {
         )
     }
 
-    /// `findings` in the order of their pointers (stable: those at one place keep the order they were found in).
-    private static func inPlaceOrder(_ findings: [DefinitionDiagnostic]) -> [DefinitionDiagnostic] {
+    /// `findings` in the order of their places in the text: by ``DefinitionDiagnostic/position`` (line, then
+    /// column) when both have one (one that has comes first), else by pointer (JSON Pointers compared token by token,
+    /// numbers as numbers); stable: findings at one place keep the order they were found in.
+    static func inPlaceOrder(_ findings: [DefinitionDiagnostic]) -> [DefinitionDiagnostic] {
         findings.enumerated().sorted { left, right in
+            switch (left.element.position, right.element.position) {
+            case (let a?, let b?) where a != b: return a < b
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
             let (a, b) = (tokens(left.element.pointer), tokens(right.element.pointer))
             for (x, y) in zip(a, b) where x != y {
-                if let x = Int(x), let y = Int(y) { return x < y }
+                if let x = Int(x), let y = Int(y), x != y { return x < y }
                 return x < y
             }
             return a.count != b.count ? a.count < b.count : left.offset < right.offset

@@ -58,7 +58,8 @@ struct CoordinatorDefinition: Sendable {
             }
             if members["initial"] == nil {
                 reader.error(
-                    "missingMember", at: pointer, "a \(kind.rawValue) coordinator needs 'initial' (a root route)")
+                    "missingMember", at: pointer,
+                    "\(Article.withIndefinite(kind.rawValue)) coordinator needs 'initial' (a root route)")
             }
         }
         func names(_ member: String) -> [String] {

@@ -101,7 +101,8 @@ struct DefinitionCheck {
                 case (.tab, .root), (.tab, .stack):
                     error(
                         "wrongRouteKind", Pointer.append(at, "kind"),
-                        "a \(coordinator.kind.rawValue) coordinator has no tab routes", "use kind 'root' or 'route'")
+                        "\(Article.withIndefinite(coordinator.kind.rawValue)) coordinator has no tab routes",
+                        "use kind 'root' or 'route'")
                 case (.root, .tabs):
                     error(
                         "wrongRouteKind", Pointer.append(at, "kind"), "a tabs coordinator has no root routes",

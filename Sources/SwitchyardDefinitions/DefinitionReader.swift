@@ -103,7 +103,7 @@ final class DefinitionReader {
         guard let text = string(value, at: pointer, what) else { return nil }
         guard choices.contains(text) else {
             error(
-                "invalidValue", at: pointer, "'\(text)' is not a \(what)",
+                "invalidValue", at: pointer, "'\(text)' is not \(Article.withIndefinite(what))",
                 suggestion: Spelling.nearest(to: text, in: choices).map { "did you mean '\($0)'?" }
                     ?? "one of: \(choices.joined(separator: ", "))")
             return nil

@@ -42,7 +42,8 @@ enum ElementDefinition: Sendable, Hashable {
         ]
         guard
             let members = reader.object(
-                value, at: pointer, "a \(type) element", allowed: ["type", "when"] + (allowed[type] ?? []),
+                value, at: pointer, Article.withIndefinite("\(type) element"),
+                allowed: ["type", "when"] + (allowed[type] ?? []),
                 required: required[type] ?? [])
         else { return nil }
         func template(_ name: String) -> Template? {

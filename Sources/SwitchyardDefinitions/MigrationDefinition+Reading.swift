@@ -96,7 +96,7 @@ extension MigrationDefinition {
         default:
             guard
                 let fields = reader.object(
-                    body, at: at, "a \(kind)", allowed: ["path", "value"], required: ["path", "value"]),
+                    body, at: at, Article.withIndefinite(kind), allowed: ["path", "value"], required: ["path", "value"]),
                 let path = path(fields["path"] ?? .null, at: at + "/path", reader), let value = fields["value"]
             else { return nil }
             return kind == "set" ? .set(path, value) : .setDefault(path, value)

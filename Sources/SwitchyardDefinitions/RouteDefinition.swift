@@ -49,7 +49,8 @@ struct RouteDefinition: Sendable {
             for member in ["presentation", "dismissible", "guard", "onResult"] where members[member] != nil {
                 reader.error(
                     "unknownMember", at: Pointer.append(pointer, member),
-                    "a \(kind.rawValue) route has no '\(member)' (only a route of kind 'route' does)")
+                    "\(Article.withIndefinite(kind.rawValue)) route has no '\(member)' (only a route of kind 'route' does)"
+                )
             }
         }
         for member in ["item", "onReselect"] where kind != .tab && members[member] != nil {

@@ -62,8 +62,8 @@ struct DiagnosticsTests {
             #"{"name": "shop", "root": "Ap", "coordinators": {"App": {"kind": "stack", "initial": "next", "routes": {"next": {"target": "App"}}}}}"#
         #expect(
             findings(text) == [
-                "error wrongRouteKind at /coordinators/App/initial: the initial route 'next' is not a root route (give it \"kind\": \"root\")",
                 "error unknownCoordinator at /root: 'Ap' is not a coordinator of this definition (did you mean 'App'?)",
+                "error wrongRouteKind at /coordinators/App/initial: the initial route 'next' is not a root route (give it \"kind\": \"root\")",
             ])
     }
 
@@ -131,9 +131,9 @@ struct DiagnosticsTests {
         #expect(
             findings(text) == [
                 "error unknownTarget at /coordinators/App/routes/checkout/target: 'Chekout' is neither a screen nor a coordinator of this definition (one of: App, Home)",
-                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'detale' (the deep link 'shop://d' opens it) (did you mean 'detail'?)",
                 "error unknownRoute at /screens/Home/content/0/action/steps/0/route: the screen's coordinator (App) has no route 'detial' (did you mean 'detail'?)",
                 "error unknownEvent at /screens/Home/content/1/action/name: no coordinator handles the event 'sav' (did you mean 'save'?)",
+                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'detale' (the deep link 'shop://d' opens it) (did you mean 'detail'?)",
             ])
     }
 
@@ -148,8 +148,55 @@ struct DiagnosticsTests {
         #expect(
             findings(text) == [
                 "error tabNotListed at /coordinators/App/routes/two: the tab route 'two' is in neither \"tabs\" nor \"addedLater\", so it is never shown (add 'two' to \"tabs\", or to \"addedLater\" if an operation adds it)",
-                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'tow' (the deep link 'shop://d' opens it) (one of: one, two)",
                 "error unknownEvent at /screens/Home/content/0/action/name: no coordinator handles the event 'sav' (did you mean 'save'?)",
+                "error unknownRoute at /deepLinks/0/steps/0/route: no coordinator has a route 'tow' (the deep link 'shop://d' opens it) (one of: one, two)",
+            ])
+    }
+
+    /// A message naming a kind of thing says "an" before a vowel sound: "an element type", "an image element".
+    @Test func messagesChooseTheirArticleBySound() {
+        let text = app(
+            #"{"App": {"kind": "stack", "initial": "home", "routes": {"home": {"kind": "root", "target": "Home"}}}}"#,
+            screens:
+                #"{"Home": {"title": "Home", "content": [{"type": "imag", "systemName": "star"}, {"type": "image", "systemName": "star", "colour": "red"}, {"type": "text", "text": "Hi", "style": "heading"}]}}"#
+        )
+        #expect(
+            findings(text) == [
+                "error invalidValue at /screens/Home/content/0/type: 'imag' is not an element type (did you mean 'image'?)",
+                "error unknownMember at /screens/Home/content/1/colour: an image element has no member 'colour' (did you mean 'color'?)",
+                "error invalidValue at /screens/Home/content/2/style: 'heading' is not a text style (did you mean 'headline'?)",
+            ])
+    }
+
+    /// Findings come errors first, each severity in the order of the file's text (line, then column), not of the
+    /// pointers: here the screens come before the coordinators, a route's `target` before its misspelt member
+    /// (`presentaton` < `target` as pointers), and the warning, though on line 4, after the errors.
+    @Test func findingsComeInTheOrderOfTheText() {
+        let yaml = """
+            name: shop
+            root: App
+            screens:
+              Intro: {title: Intro, content: [{type: image, systemName: unicorn}]}
+              Home:
+                title: Home
+                content:
+                  - {type: button, title: Go, action: {type: transition, steps: [{action: push, route: detial}]}}
+            coordinators:
+              App:
+                kind: stack
+                initial: home
+                routes:
+                  checkout: {target: Chekout, presentaton: modal}
+                  home: {kind: root, target: Home}
+                  detail: {target: Home}
+            """
+        let diagnostics = AppDefinition.load(yaml, format: .yaml).diagnostics
+        #expect(
+            diagnostics.map { "\($0.position.map { "\($0.line):\($0.column)" } ?? "-") \($0.code) \($0.pointer)" } == [
+                "8:92 unknownRoute /screens/Home/content/0/action/steps/0/route",
+                "14:26 unknownTarget /coordinators/App/routes/checkout/target",
+                "14:48 unknownMember /coordinators/App/routes/checkout/presentaton",
+                "4:61 unknownIcon /screens/Intro/content/0/systemName",
             ])
     }
 

@@ -32,8 +32,8 @@ struct SourcePositionTests {
         #expect(
             places(yaml, .yaml) == [
                 "9:21 unknownTarget /coordinators/App/routes/two/target",
-                "13:13 unknownMember /screens/Home/colour",
                 "12:12 invalidTemplate /screens/Home/title",
+                "13:13 unknownMember /screens/Home/colour",
             ])
     }
 

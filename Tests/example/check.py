@@ -108,12 +108,12 @@ with tempfile.TemporaryDirectory() as folder:
     broken = subprocess.run([binary, "check", ROOT / "Tests/example/broken-app.json"], capture_output=True,
                             text=True, timeout=30, cwd=folder)
     check("`check FILE` fails on a broken definition, one line per finding with its line, column, pointer and a "
-          "suggestion",
+          "suggestion, in the order of the file",
           broken.returncode == 1 and broken.stdout.splitlines() == [
-              f"{ROOT}/Tests/example/broken-app.json:10:58: error unknownMember at /coordinators/App/routes/checkout/"
-              "presentaton: a route has no member 'presentaton' (did you mean 'presentation'?)",
               f"{ROOT}/Tests/example/broken-app.json:10:32: error unknownTarget at /coordinators/App/routes/checkout/"
               "target: 'Chekout' is neither a screen nor a coordinator of this definition (did you mean 'Checkout'?)",
+              f"{ROOT}/Tests/example/broken-app.json:10:58: error unknownMember at /coordinators/App/routes/checkout/"
+              "presentaton: a route has no member 'presentaton' (did you mean 'presentation'?)",
           ] or print(broken.stdout, broken.stderr))
     sound = subprocess.run([binary, "check", ROOT / "Examples/Definitions"], capture_output=True, text=True,
                            timeout=30, cwd=folder)

@@ -7,16 +7,19 @@ output documented under each. Each command runs in bash, in order, in one shell 
 `localhost:8080` and `127.0.0.1:8080` pointed at URL; `$S` is set from the session the first command creates.
 The documented output matches the real one when, after session ids (32 hex digits) and ISO times are replaced by
 placeholders and each JSON line's wrapping is joined:
-- every line of a documented HTTP head (status line and headers) is among the real head's lines;
+- a documented HTTP head (status line and headers) is the real head, line for line and in order, where a line `…`
+  stands for any lines left out (so a cut is always marked) and `…` within a line for any text;
 - the documented body is the real body, where `…` stands for any text;
 - lines that start with `#` are the README's comments, not output. A stream (`curl -N`) is read for 1 s and
-  compared up to its first event.
+  compared up to its first event; when a comment under it shows a `curl` command to run from another terminal, that
+  command runs while the stream is open, and the whole stream is compared (the event it caused included).
 Exits 1, naming the command, on the first mismatch.
 """
 
 import re
 import subprocess
 import sys
+import time
 
 SESSION = re.compile(r"[0-9a-f]{32}")
 TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
@@ -37,8 +40,8 @@ def blocks(readme):
 
 
 def commands(lines):
-    """(command, documented output lines) pairs of one block."""
-    pairs, command, output = [], None, []
+    """(command, documented output lines, comment lines) triples of one block."""
+    pairs, command, output, comments = [], None, [], []
     continued = False
     def unfinished(text):
         # A trailing backslash, or a single-quoted argument still open, continues on the next line.
@@ -50,13 +53,15 @@ def commands(lines):
             continued = unfinished(command)
         elif line.startswith("$ "):
             if command is not None:
-                pairs.append((command, output))
-            command, output = line[2:], []
+                pairs.append((command, output, comments))
+            command, output, comments = line[2:], [], []
             continued = unfinished(command)
-        elif command is not None and not line.lstrip().startswith("#"):
+        elif command is not None and line.lstrip().startswith("#"):
+            comments.append(line.lstrip()[1:].strip())
+        elif command is not None:
             output.append(line)
     if command is not None:
-        pairs.append((command, output))
+        pairs.append((command, output, comments))
     return pairs
 
 
@@ -70,6 +75,18 @@ def pattern(documented):
                       re.DOTALL)
 
 
+def head_pattern(head):
+    """A regular expression for a documented head: a line `…` is any lines (a cut), `…` in a line any text in it."""
+    parts = []
+    for line in head:
+        if line.strip() == "…":
+            parts.append("(?:[^\n]*\n)*?")
+        else:
+            parts.append("".join("[^\n]*?" if part == "…" else re.escape(part)
+                                 for part in re.split("(…)", normalized(line))) + "\n")
+    return re.compile("".join(parts))
+
+
 def compare(command, documented, actual):
     documented = [line for line in documented if line.strip()] if not any(
         line.startswith("HTTP/") for line in documented) else documented
@@ -77,10 +94,9 @@ def compare(command, documented, actual):
         head_end = documented.index("") if "" in documented else len(documented)
         head, body = documented[:head_end], documented[head_end + 1:]
         real_head, _, real_body = actual.replace("\r\n", "\n").partition("\n\n")
-        real_lines = set(normalized(real_head).splitlines())
-        for line in head:
-            if normalized(line) not in real_lines:
-                return f"the head has no line {line!r}:\n{real_head}"
+        if not head_pattern(head).fullmatch(normalized(real_head) + "\n"):
+            return ("the head differs (each header shown in order, a line … for any left out):\n"
+                    + "\n".join(head) + f"\nreal:\n{real_head}")
         documented, actual = body, real_body
     expected = normalized("".join(line.strip() for line in documented))
     real = normalized("".join(line.strip() for line in actual.strip().splitlines()))
@@ -93,23 +109,41 @@ def main():
     readme, url = sys.argv[1], sys.argv[2].rstrip("/")
     state = ""  # shell lines that carry on: the session variable
     ran = 0
+    def pointed(command):
+        return command.replace("http://127.0.0.1:8080", url).replace("localhost:8080", url)
+
     for block in blocks(readme):
-        for command, documented in commands(block):
-            shell = command.replace("http://127.0.0.1:8080", url).replace("localhost:8080", url)
+        for command, documented, comments in commands(block):
+            shell = pointed(command)
             if shell.startswith("S="):
                 continue  # set from the session the walk created
-            if " -sN " in shell or " -N " in shell:
-                shell = f"timeout 1 {shell} || true"
-                documented = documented[:documented.index("")] if "" in documented else documented
-            run = subprocess.run(["bash", "-c", f"{state}\n{shell}"], capture_output=True, text=True, timeout=30)
-            actual = run.stdout
+            stream = " -sN " in shell or " -N " in shell
+            # A change made from another terminal while the stream is open: its command is in a comment.
+            change = next((pointed(comment) for comment in comments if comment.startswith("curl ")), None)
+            if stream and change:
+                running = subprocess.Popen(["bash", "-c", f"{state}\ntimeout 2 {shell} || true"],
+                                           stdout=subprocess.PIPE, text=True)
+                time.sleep(0.5)
+                changed = subprocess.run(["bash", "-c", f"{state}\n{change}"], capture_output=True, text=True,
+                                         timeout=30)
+                actual = running.communicate(timeout=30)[0]
+                if changed.returncode != 0:
+                    sys.exit(f"README walk: the change `{change}` under `{command}` failed:\n{changed.stderr}")
+                actual = "\n\n".join(actual.split("\n\n")[:2])
+            else:
+                if stream:
+                    shell = f"timeout 1 {shell} || true"
+                    documented = documented[:documented.index("")] if "" in documented else documented
+                run = subprocess.run(["bash", "-c", f"{state}\n{shell}"], capture_output=True, text=True,
+                                     timeout=30)
+                actual = run.stdout
+                if stream:
+                    actual = actual.split("\n\n")[0]
             if ran == 0:
                 found = SESSION.search(actual)
                 if not found:
                     sys.exit(f"README walk: the first command created no session:\n{actual}")
                 state = f"S={found.group(0)}"
-            if " -sN " in shell or " -N " in shell:
-                actual = actual.split("\n\n")[0]
             problem = compare(command, documented, actual)
             if problem:
                 sys.exit(f"README walk: `{command}`\n{problem}")

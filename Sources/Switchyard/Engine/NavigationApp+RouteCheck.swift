@@ -17,7 +17,8 @@ extension NavigationApp {
                     findings.append(
                         AppDiagnostic(
                             .error, "pushWithoutStack", coordinator: type, route: route.name,
-                            problem: "it is pushed, but a \(ownerKind.rawValue) coordinator has no stack\(consequence)",
+                            problem:
+                                "it is pushed, but \(Article.withIndefinite(ownerKind.rawValue)) coordinator has no stack\(consequence)",
                             fix:
                                 "declare it @Route(.modal) or @Route(.fullScreen), or move it to a navigation coordinator"
                         ))

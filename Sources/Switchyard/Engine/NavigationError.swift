@@ -72,7 +72,7 @@ extension NavigationError {
     public static func unsupported(_ operation: String, kind: CoordinatorKind, type: String) -> Self {
         .init(
             code: "unsupportedOperation", category: .invalidRequest,
-            message: "'\(operation)' is not available on \(type), a \(kind.rawValue) coordinator")
+            message: "'\(operation)' is not available on \(type), \(Article.withIndefinite(kind.rawValue)) coordinator")
     }
 
     /// The input does not decode as the route's input type.

@@ -14,7 +14,9 @@ struct RouteOptions<Owner: AnyObject> {
             transition.guardCheck = { owner in
                 // Tables are per type, so the cast holds; were it ever not to, the guard fails closed.
                 guard let owner = owner as? Owner else {
-                    return .refuse(code: "guardMisapplied", message: "\(type(of: owner)) is not a \(Owner.self)")
+                    return .refuse(
+                        code: "guardMisapplied",
+                        message: "\(type(of: owner)) is not \(Article.withIndefinite("\(Owner.self)"))")
                 }
                 return guardCheck(owner)()
             }

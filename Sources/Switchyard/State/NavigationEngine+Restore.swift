@@ -53,7 +53,7 @@ extension NavigationEngine {
         }
         guard snapshot.type == node.typeName, snapshot.kind == node.kind else {
             throw NavigationError.restoreFailed(
-                "node \(snapshot.id) is a \(snapshot.type) (\(snapshot.kind.rawValue)), the app made a \(node.typeName)"
+                "node \(snapshot.id) is \(Article.withIndefinite(snapshot.type)) (\(snapshot.kind.rawValue)), the app made \(Article.withIndefinite(node.typeName))"
             )
         }
         if let root = snapshot.root {

@@ -4,12 +4,12 @@
 // snippet: serving-imports
 import Switchyard
 import SwitchyardServer
+
 // end snippet
-import TodoDemo
 
 func servingYourOwnAppSample() throws {
     // snippet: serving
-    let app = NavigationApp(name: "todos", root: { AppCoordinator() }, deepLinks: AppCoordinator.deepLinks)
+    let app = NavigationApp(name: "hello", root: { HelloCoordinator() })
     let server = try NavigationServer(apps: [app], port: 8080, page: "Public")  // page: this repository's Public/
     try server.start()
     server.waitForTermination()  // until SIGTERM or SIGINT, then a graceful stop
