@@ -4,7 +4,6 @@
 // snippet: serving-imports
 import Switchyard
 import SwitchyardServer
-
 // end snippet
 
 func servingYourOwnAppSample() throws {
