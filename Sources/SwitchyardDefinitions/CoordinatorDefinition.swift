@@ -39,11 +39,23 @@ struct CoordinatorDefinition: Sendable {
             "kind", "initial", "initialInput", "tabs", "selected", "addedLater", "routes", "events", "let",
             "decoration",
         ]
-        guard let members = reader.object(value, at: pointer, "a coordinator", allowed: allowed, required: ["kind"]),
+        guard let members = reader.object(value, at: pointer, "a coordinator", allowed: allowed, required: ["kind"])
+        else { return nil }
+        guard
             let kind = reader.choice(
                 members["kind"], at: Pointer.append(pointer, "kind"), "coordinator kind", Kind.allCases.map(\.rawValue)
             ).flatMap(Kind.init(rawValue:))
-        else { return nil }
+        else {
+            // Without a kind there is no coordinator, but its routes and events are read all the same, so that
+            // their own mistakes come in the same round.
+            _ = reader.named(members["routes"], at: Pointer.append(pointer, "routes"), "routes") {
+                RouteDefinition.read($0, $1, at: $2, reader)
+            }
+            _ = reader.named(members["events"], at: Pointer.append(pointer, "events"), "events") {
+                EventDefinition.read($0, $1, at: $2, reader)
+            }
+            return nil
+        }
         let tabMembers = ["tabs", "selected", "addedLater"]
         if kind == .tabs {
             for member in ["initial", "initialInput"] where members[member] != nil {

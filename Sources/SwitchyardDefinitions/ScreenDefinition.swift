@@ -27,9 +27,10 @@ struct ScreenDefinition: Sendable {
         guard
             let members = reader.object(
                 value, at: pointer, "a screen", allowed: ["title", "background", "content", "result", "let"],
-                required: ["title"]),
-            let title = reader.template(members["title"], at: Pointer.append(pointer, "title"), "title")
+                required: ["title"])
         else { return nil }
+        // Read whatever the title is, so that the other members' mistakes come in the same round.
+        let title = reader.template(members["title"], at: Pointer.append(pointer, "title"), "title")
         let content =
             reader.array(members["content"], at: Pointer.append(pointer, "content"), "elements")?.enumerated()
             .compactMap { index, value -> Entry? in
@@ -41,12 +42,14 @@ struct ScreenDefinition: Sendable {
                 return Entry(element: element, when: when)
             }
             ?? []
+        let background = reader.template(
+            members["background"], at: Pointer.append(pointer, "background"), "background")
+        let result = members["result"].flatMap { ValueType.read($0, at: Pointer.append(pointer, "result"), reader) }
+        let bindings = Binding.readAll(members["let"], at: Pointer.append(pointer, "let"), reader)
+        guard let title else { return nil }
         var screen = ScreenDefinition(
-            name: name, title: title,
-            background: reader.template(members["background"], at: Pointer.append(pointer, "background"), "background"),
-            content: content,
-            result: members["result"].flatMap { ValueType.read($0, at: Pointer.append(pointer, "result"), reader) })
-        screen.bindings = Binding.readAll(members["let"], at: Pointer.append(pointer, "let"), reader)
+            name: name, title: title, background: background, content: content, result: result)
+        screen.bindings = bindings
         return screen
     }
 }

@@ -200,6 +200,31 @@ struct DiagnosticsTests {
             ])
     }
 
+    /// A wrong kind or a wrong title does not hide the mistakes in the rest of the coordinator or screen.
+    @Test func aWrongKindOrTitleHidesNothingElse() {
+        let yaml = """
+            name: hello
+            root: Main
+            coordinators:
+              Main:
+                kind: stak
+                initial: home
+                routes:
+                  home: {kind: root, target: Home}
+                  more: {target: Home, presentation: sheet, input: str}
+            screens:
+              Home:
+                title: 5
+                content: {a: 1}
+            """
+        #expect(
+            AppDefinition.load(yaml, format: .yaml).diagnostics.map { "\($0.code) \($0.pointer)" } == [
+                "invalidValue /coordinators/Main/kind", "invalidValue /coordinators/Main/routes/more/presentation",
+                "invalidValue /coordinators/Main/routes/more/input", "wrongType /screens/Home/title",
+                "wrongType /screens/Home/content",
+            ])
+    }
+
     @Test func aRefusedDefinitionIsAFailureListingEveryError() {
         #expect {
             _ = try NavigationApp(definition: "{}")
