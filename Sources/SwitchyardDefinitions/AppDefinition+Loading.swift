@@ -17,11 +17,14 @@ extension AppDefinition {
                 ]
             )
         }
-        let value: JSONValue
         switch format.parse(text) {
-        case .success(let parsed): value = parsed
+        case .success(let value): return load(parsed: value)
         case .failure(let diagnostic): return (nil, [diagnostic])
         }
+    }
+
+    /// ``load(_:format:)`` of a definition already parsed.
+    static func load(parsed value: JSONValue) -> (definition: AppDefinition?, diagnostics: [DefinitionDiagnostic]) {
         let reader = DefinitionReader()
         let definition = read(value, reader)
         var findings = reader.diagnostics
