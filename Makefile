@@ -171,7 +171,7 @@ test-runtime:
 # pulled are stood in for by ones made here, kept between runs): the demo, and an app of its own depending on
 # Switchyard by URL and in a folder holding both; then the images run with the README's commands (docker/README.md,
 # "How the image is tested"). Root: podman's images, debootstrap.
-IMAGE_TEST   := $(SUDO) env "PATH=$(PATH)" bash Tests/image/run.sh
+IMAGE_TEST   := $(SUDO) env "PATH=$$PATH" bash Tests/image/run.sh
 test-image:
 	$(TIMED) $@-bases $(IMAGE_TEST) bases
 	$(TIMED) $@-demo $(IMAGE_TEST) build demo

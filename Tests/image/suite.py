@@ -358,17 +358,33 @@ def publish(files):
     return commit
 
 
+# The build commands and .dockerignore files of docker/README.md and docs/serving-your-own-app.md, with the tag each
+# names there (the test tags its images per working tree instead).
+DOCUMENTED = {
+    "demo": ("switchyard", ["-f", "docker/Dockerfile"]),
+    "url": ("my-server", ["-f", ".build/checkouts/switchyard/docker/Dockerfile", "--build-arg", "PRODUCT=MyServer"]),
+    "both": ("my-server", ["-f", "switchyard/docker/Dockerfile", "--build-arg", "PACKAGE=MyServer", "--build-arg",
+                           "PRODUCT=MyServer"]),
+}
+IGNORED = {"url": ".build\n.swiftpm\n", "both": "**/.build\n**/.build-*\n**/.swiftpm\n**/.git\n**/data\n"}
+
+
+def build_command(name, tag=None):
+    documented, options = DOCUMENTED[name]
+    return ["build", *options, "-t", tag or documented, "."]
+
+
 def prepare(name):
     """The build context of `name` (made or brought up to date) and the README's build command for it."""
     if name == "demo":
-        return ROOT, ["build", "-f", "docker/Dockerfile", "-t", IMAGES[name], "."]
+        return ROOT, build_command(name, IMAGES[name])
     files = working_files()
     if name == "url":
         context = STATE / "contexts/url"
         commit = publish(files)
         write_if_changed(context / "Package.swift", manifest(f'.package(url: "{GIT_HOST}switchyard.git", '
                                                              'branch: "main")'))
-        write_if_changed(context / ".dockerignore", ".build\n.swiftpm\n")
+        write_if_changed(context / ".dockerignore", IGNORED[name])
         sync(context / "Sources", {k[len("Sources/"):]: v for k, v in app_sources().items()})
         resolved = context / "Package.resolved"
         if not resolved.exists() or commit not in resolved.read_text():
@@ -379,16 +395,14 @@ def prepare(name):
                                      text=True)
             if updated.returncode != 0 or commit not in resolved.read_text():
                 raise Failure(f"swift package update in {context} did not pin {commit}: {updated.stderr[-2000:]}")
-        return context, ["build", "-f", ".build/checkouts/switchyard/docker/Dockerfile", "--build-arg",
-                         "PRODUCT=MyServer", "-t", IMAGES[name], "."]
+        return context, build_command(name, IMAGES[name])
     if name == "both":
         context = STATE / "contexts/both"
-        write_if_changed(context / ".dockerignore", "**/.build\n**/.build-*\n**/.swiftpm\n**/data\n")
+        write_if_changed(context / ".dockerignore", IGNORED[name])
         write_if_changed(context / "MyServer/Package.swift", manifest('.package(path: "../switchyard")'))
         sync(context / "MyServer/Sources", {k[len("Sources/"):]: v for k, v in app_sources().items()})
         sync(context / "switchyard", {f: ROOT / f for f in files})
-        return context, ["build", "-f", "switchyard/docker/Dockerfile", "--build-arg", "PACKAGE=MyServer",
-                         "--build-arg", "PRODUCT=MyServer", "-t", IMAGES[name], "."]
+        return context, build_command(name, IMAGES[name])
     raise Failure(f"no build named {name} (demo, url, both)")
 
 
@@ -407,8 +421,9 @@ def build(name):
     recorded = json.loads(times.read_text()) if times.exists() else {}
     recorded[name] = round(seconds, 1)
     times.write_text(json.dumps(recorded))
-    cached = "every step from the cache" if before == after else "built"
-    say(f"{name}: {cached} in {seconds:.0f} s: {IMAGES[name]}")
+    compiled = pathlib.Path(log).read_text().count("] Compiling ")
+    image = "the same image as before" if before == after else "a new image"
+    say(f"{name}: {image} in {seconds:.0f} s (SwiftPM compiled {compiled} modules): {IMAGES[name]}")
 
 
 # ---- phase 3: running the images ----------------------------------------------------------------------------------
@@ -807,6 +822,19 @@ def scenario_apps(run, image):
               f"{checked.returncode}: {checked.stdout[-800:]}\n{broken.returncode}: {broken.stdout[-800:]}")
 
 
+def scenario_documents(run, names):
+    """The pages show the commands this test runs."""
+    text = (ROOT / "docker/README.md").read_text() + (ROOT / "docs/serving-your-own-app.md").read_text()
+    shown = [f"docker {shlex.join(build_command(name))}" for name in names]
+    shown += ["printf '" + IGNORED[name].replace("\n", "\\n") + "' > .dockerignore"
+              for name in names if name in IGNORED]
+    shown += ["--read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges", "switchyard check /apps",
+              "docker kill --signal HUP", "-v switchyard-data:/data switchyard"]
+    missing = [line for line in shown if line not in text]
+    run.check("docker/README.md and docs/serving-your-own-app.md show the commands the test runs", not missing,
+              f"not shown: {missing}")
+
+
 def scenario_app(run, image, name):
     data = run.volume(f"{name}-data")
     started = time.monotonic()
@@ -836,6 +864,7 @@ def run_images(names):
                      ("demo: /apps", lambda: scenario_apps(run, IMAGES["demo"]))]
         scenarios += [(f"{name}: MyServer", (lambda n: lambda: scenario_app(run, IMAGES[n], n))(name))
                       for name in names if name != "demo"]
+        scenarios.append(("the documents", lambda: scenario_documents(run, names)))
         durations = []
         for title, scenario in scenarios:
             say(title)
