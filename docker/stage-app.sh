@@ -2,7 +2,7 @@
 # Builds an app's server program and stages what the image's runtime stage copies, exactly as docker/Dockerfile's
 # build stage does (the Dockerfile runs this script from the Switchyard package it found; the tests run it too):
 #   STAGING/usr/local/bin/switchyard   PRODUCT of the package in PACKAGE, a static release build (Swift runtime
-#                                      and Foundation linked in), whatever the product is called
+#                                      and Foundation linked in), stripped, whatever the product is called
 #   STAGING/app/Public                 the web page: PAGE if given, else the page of this Switchyard package
 #   STAGING/switchyard-healthcheck     docker/healthcheck.sh (the image's HEALTHCHECK)
 # Usage: bash docker/stage-app.sh PACKAGE PRODUCT STAGING [PAGE]
@@ -28,6 +28,9 @@ binary="$("${build[@]}" --show-bin-path)/$product"
 
 rm -rf "$staging/usr/local/bin/switchyard" "$staging/app/Public" "$staging/switchyard-healthcheck"
 install -D -m 0755 "$binary" "$staging/usr/local/bin/switchyard"
+# Without its symbol table and debug information: a quarter of its size (a crash's backtrace then names addresses
+# instead of functions; the unstripped binary stays in the scratch folder).
+strip "$staging/usr/local/bin/switchyard"
 mkdir -p "$staging/app"
 cp -R "$page" "$staging/app/Public"
 # Read-only for everybody but its owner (root in the image).

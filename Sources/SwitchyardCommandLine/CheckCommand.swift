@@ -36,6 +36,7 @@ struct CheckCommand: ParsableCommand {
             print("\(file.path): app '\(file.app?.name ?? "")': no problems")
         }
         for (_, line) in definitions.lines { print(line) }
+        for line in definitions.skippedLines { print(line) }
         // Names are compared with the apps built into this program too, as `serve` compares them.
         let duplicates = NavigationApp.checkNames(CommandLineProgram.current.apps + definitions.apps)
         for (app, finding) in duplicates { print("app '\(app)': \(finding)") }

@@ -38,6 +38,7 @@ final class DefinitionReloader: Sendable {
     @discardableResult
     func reload() -> AppReload {
         let definitions = DefinitionFiles(paths: paths)
+        for line in definitions.skippedLines { logger.notice("\(line)") }
         var refusals = definitions.lines.filter { $0.severity == .error }.map(\.text)
         for (severity, line) in definitions.lines where severity == .warning { logger.warning("\(line)") }
         let apps = Settings.served(definitions.apps + builtIn, defaultApp: defaultApp)

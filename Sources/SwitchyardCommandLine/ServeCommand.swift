@@ -14,7 +14,7 @@ struct ServeCommand: ParsableCommand {
     @Option(
         name: .customLong("app"),
         help:
-            "An app definition to serve (JSON or YAML), or a folder of them; repeatable. They come first, the first being the default app; SIGHUP reads them again (env SWITCHYARD_APPS, paths separated by ':'). (default: none)"
+            "An app definition to serve (JSON or YAML), or a folder of them (its other JSON and YAML files are skipped); repeatable. They come first, the first being the default app; SIGHUP reads them again (env SWITCHYARD_APPS, paths separated by ':'). (default: none)"
     )
     var apps: [String] = []
 

@@ -7,7 +7,8 @@ import SwitchyardSessions
 
 /// What `serve` and `migrate` both do before they touch sessions: read and check the apps, and open the store.
 extension Settings {
-    /// The apps to serve: the `--app` definitions (checked as they are read, the engine's findings included), then
+    /// The apps to serve: the `--app` definitions (checked as they are read, the engine's findings included; a file
+    /// of a folder that is not an app definition is left out, named in a notice), then
     /// the apps built into `program` unless `--demo off`, checked, every name and version against every other, and
     /// the rollouts against them; the `--default-app` first. Every finding is logged, one line each; an error
     /// exits 1.
@@ -15,6 +16,7 @@ extension Settings {
         of program: CommandLineProgram, logger: Logger
     ) throws -> (apps: [NavigationApp], definitions: DefinitionFiles) {
         let definitions = DefinitionFiles(paths: appPaths)
+        for line in definitions.skippedLines { logger.notice("\(line)") }
         var lines = definitions.lines
         let builtIn = builtInApps(of: program)
         let apps = Self.served(definitions.apps + builtIn, defaultApp: defaultApp)

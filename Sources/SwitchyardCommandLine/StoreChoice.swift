@@ -46,6 +46,7 @@ extension Settings {
         } catch {
             throw StoreOpenError(message: "cannot create the data folder '\(folder)': \(Self.reason(error))")
         }
+        if let refusal = unwritableFolder(folder) { throw StoreOpenError(message: refusal) }
         let path = (folder as NSString).appendingPathComponent(Self.databaseName)
         do {
             return try SQLiteSessionArchive(path: path, durability: durability, maxBytes: maxBytes, limits: limits)
@@ -55,6 +56,20 @@ extension Settings {
         } catch {
             throw StoreOpenError(message: "cannot open the session store '\(path)': \(error) (is the folder writable?)")
         }
+    }
+
+    /// Why this process cannot write in the data folder `folder`, naming who it runs as and who owns the folder (a
+    /// host folder mounted into a container is often another user's), or nil when it can.
+    static func unwritableFolder(_ folder: String) -> String? {
+        guard access(folder, W_OK | X_OK) != 0 else { return nil }
+        if errno == EROFS { return "the data folder '\(folder)' is on a read-only file system: mount a writable one" }
+        var info = stat()
+        let owner =
+            stat(folder, &info) == 0
+            ? "it belongs to uid \(info.st_uid), gid \(info.st_gid), mode \(String(info.st_mode & 0o7777, radix: 8))"
+            : "it cannot be examined"
+        return "the data folder '\(folder)' is not writable by this process (uid \(getuid()), gid \(getgid())): "
+            + "\(owner); make it writable for uid \(getuid()) (chown \(getuid()) on it) or choose another one (--data)"
     }
 
     /// `sqlite data/switchyard.sqlite (durability process)` or `memory`.

@@ -17,11 +17,16 @@ extension AppDefinition {
                 ]
             )
         }
-        let value: JSONValue
         switch format.parse(text) {
-        case .success(let parsed): value = parsed
+        case .success(let value): return load(parsed: value, text: text, format: format)
         case .failure(let diagnostic): return (nil, [diagnostic])
         }
+    }
+
+    /// ``load(_:format:)`` of a definition already parsed from `text` (in `format`, where findings are placed).
+    static func load(
+        parsed value: JSONValue, text: String, format: DefinitionFormat
+    ) -> (definition: AppDefinition?, diagnostics: [DefinitionDiagnostic]) {
         let reader = DefinitionReader()
         let definition = read(value, reader)
         var findings = reader.diagnostics

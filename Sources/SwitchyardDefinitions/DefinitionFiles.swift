@@ -2,7 +2,12 @@ import Foundation
 import Switchyard
 
 /// App definitions read from files: each path a definition file (`.json`, `.yaml`, `.yml`), or a folder whose
-/// definition files are all read (in name order, not descending into subfolders).
+/// definitions are all read (in name order, not descending into subfolders).
+///
+/// A folder may hold other JSON and YAML files (a project's `package.json`, a CI workflow, a compose file): a file
+/// of a folder whose top level is not a mapping with `root` or `coordinators` is not an app definition, and is
+/// left out (``skipped``, each named with the reason). One that cannot be parsed is still an error: it may be a
+/// definition being written. A file named by its own path is always read as a definition.
 public struct DefinitionFiles: Sendable {
     /// One file: its path, the app it declares when it can be served, and what its check found.
     public struct File: Sendable {
@@ -11,12 +16,39 @@ public struct DefinitionFiles: Sendable {
         public let diagnostics: [DefinitionDiagnostic]
     }
 
+    /// A file of a folder that is not an app definition: its path and why not.
+    public struct Skipped: Sendable, Equatable {
+        public let path: String
+        public let reason: String
+    }
+
     /// Every file read, in order.
     public let files: [File]
 
+    /// The files of folders left out as not app definitions, in order.
+    public let skipped: [Skipped]
+
     /// Reads every definition at `paths`.
     public init(paths: [String]) {
-        files = paths.flatMap(Self.expand).map(Self.read)
+        var files: [File] = []
+        var skipped: [Skipped] = []
+        for path in paths {
+            let (names, isFolder) = Self.expand(path)
+            for name in names {
+                switch Self.read(name, inFolder: isFolder) {
+                case .read(let file): files.append(file)
+                case .skipped(let left): skipped.append(left)
+                }
+            }
+        }
+        self.files = files
+        self.skipped = skipped
+    }
+
+    /// One line per file left out: `apps/package.json: not an app definition (no "root" or "coordinators" at its
+    /// top level), skipped`.
+    public var skippedLines: [String] {
+        skipped.map { "\($0.path): not an app definition (\($0.reason)), skipped" }
     }
 
     /// The apps of the files that can be served, in order.
@@ -36,47 +68,69 @@ public struct DefinitionFiles: Sendable {
         }
     }
 
-    private static func expand(_ path: String) -> [String] {
+    /// The files at `path` (itself, or a folder's definition files) and whether they come from a folder.
+    private static func expand(_ path: String) -> (names: [String], isFolder: Bool) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            return [path]
+            return ([path], false)
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        return names.filter { name in
+        let files = names.filter { name in
             !name.hasPrefix(".") && [".json", ".yaml", ".yml"].contains { name.lowercased().hasSuffix($0) }
         }.sorted().map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
+        return (files, true)
     }
 
-    private static func read(_ path: String) -> File {
+    private enum Outcome {
+        case read(File)
+        case skipped(Skipped)
+    }
+
+    /// Why `value`, the top level of a file, is not an app definition; nil when it may be one.
+    private static func notADefinition(_ value: JSONValue) -> String? {
+        guard case .object(let members) = value else { return "its top level is not a mapping" }
+        return members["root"] == nil && members["coordinators"] == nil
+            ? "no \"root\" or \"coordinators\" at its top level" : nil
+    }
+
+    private static func read(_ path: String, inFolder: Bool) -> Outcome {
+        let text: String
+        switch contents(path) {
+        case .success(let read): text = read
+        case .failure(let finding): return .read(File(path: path, app: nil, diagnostics: [finding]))
+        }
+        let format = DefinitionFormat(fileName: path)
+        let loaded: (definition: AppDefinition?, diagnostics: [DefinitionDiagnostic])
+        if inFolder, case .success(let value) = format.parse(text) {
+            if let reason = notADefinition(value) { return .skipped(Skipped(path: path, reason: reason)) }
+            loaded = AppDefinition.load(parsed: value, text: text, format: format)
+        } else {
+            loaded = AppDefinition.load(text, format: format)
+        }
+        return .read(File(path: path, app: loaded.definition.map(NavigationApp.init), diagnostics: loaded.diagnostics))
+    }
+
+    /// The text of the file at `path`, or the finding when it is too large, unreadable or not UTF-8.
+    private static func contents(_ path: String) -> Result<String, DefinitionDiagnostic> {
         // The size first: a huge file is refused without being read.
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         if size > AppDefinition.maxBytes {
-            return File(
-                path: path, app: nil,
-                diagnostics: [
-                    DefinitionDiagnostic(
-                        .error, "tooLarge", at: "", "the file has \(size) bytes, more than \(AppDefinition.maxBytes)")
-                ])
+            return .failure(
+                DefinitionDiagnostic(
+                    .error, "tooLarge", at: "", "the file has \(size) bytes, more than \(AppDefinition.maxBytes)"))
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return File(
-                path: path, app: nil,
-                diagnostics: [
-                    DefinitionDiagnostic(.error, "unreadableFile", at: "", "the file cannot be read (does it exist?)")
-                ])
+            return .failure(
+                DefinitionDiagnostic(.error, "unreadableFile", at: "", "the file cannot be read (does it exist?)"))
         }
         guard data.count <= AppDefinition.maxBytes, let text = String(data: data, encoding: .utf8) else {
-            return File(
-                path: path, app: nil,
-                diagnostics: [
-                    DefinitionDiagnostic(
-                        .error, data.count > AppDefinition.maxBytes ? "tooLarge" : "notUTF8", at: "",
-                        data.count > AppDefinition.maxBytes
-                            ? "the file has \(data.count) bytes, more than \(AppDefinition.maxBytes)"
-                            : "the file is not UTF-8 text")
-                ])
+            return .failure(
+                DefinitionDiagnostic(
+                    .error, data.count > AppDefinition.maxBytes ? "tooLarge" : "notUTF8", at: "",
+                    data.count > AppDefinition.maxBytes
+                        ? "the file has \(data.count) bytes, more than \(AppDefinition.maxBytes)"
+                        : "the file is not UTF-8 text"))
         }
-        let loaded = AppDefinition.load(text, format: DefinitionFormat(fileName: path))
-        return File(path: path, app: loaded.definition.map(NavigationApp.init), diagnostics: loaded.diagnostics)
+        return .success(text)
     }
 }

@@ -173,10 +173,10 @@ def unwritable_folder(folder):
         if shutil.which("setpriv") is None:
             return None  # cannot drop privileges here; the Swift test covers non-root runs
         os.chmod(data, 0o755)  # owned by root: nobody cannot write it
-        return refused_to_start(Run("--data", data, user=65534), "cannot open the session store")
+        return refused_to_start(Run("--data", data, user=65534), "is not writable by this process (uid 65534")
     os.chmod(data, 0o500)
     try:
-        return refused_to_start(Run("--data", data), "cannot open the session store")
+        return refused_to_start(Run("--data", data), f"is not writable by this process (uid {os.getuid()}")
     finally:
         os.chmod(data, 0o700)
 

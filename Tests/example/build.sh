@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The example's release build, as its image's build stage makes it: Examples/Hello staged in .build-stage/hello
 # (docker/stage-app.sh: a static release binary, the page, the health check), and the demo's product `switchyard`
-# from the same build (Examples/Hello/.build-static holds every module it needs), for test-runtime and test-image.
+# from the same build (Examples/Hello/.build-static holds every module it needs), for test-runtime.
 # make test runs it in the background (scripts/in-background.sh) while suites that mostly wait go on.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

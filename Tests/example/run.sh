@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The embedding example: Examples/Hello (its own coordinators and deep links, behind the one-call command line) builds
 # against this package by path, as its image's build stage builds it (docker/stage-app.sh: a static release binary,
-# the page, the health check, staged in .build-stage/hello for make test-image); check.py drives that binary: its
+# stripped, the page, the health check, staged in .build-stage/hello); check.py drives that binary: its
 # flows, SQLite by default, kill -9, PostgreSQL, and a misdeclared app that is refused.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
