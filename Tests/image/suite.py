@@ -508,9 +508,11 @@ class Run:
         return container
 
     def clean(self):
+        """Removes this run's containers with their anonymous volumes (the image's VOLUME /data when no -v names
+        one), its volumes and its folder."""
         names = engine("ps", "-a", "-q", "--filter", f"label={TEST}={self.id}", check=False).stdout.split()
         if names:
-            engine("rm", "-f", "-t", "0", *names, check=False)
+            engine("rm", "-f", "-v", "-t", "0", *names, check=False)
         volumes = engine("volume", "ls", "-q", "--filter", f"label={TEST}={self.id}", check=False).stdout.split()
         if volumes:
             engine("volume", "rm", "-f", *volumes, check=False)
@@ -528,7 +530,7 @@ def leftovers():
             pid = owner.split("-")[0]
             if pid.isdigit() and not pathlib.Path(f"/proc/{pid}").exists():
                 if kind == "ps -a":
-                    engine("rm", "-f", "-t", "0", thing, check=False)
+                    engine("rm", "-f", "-v", "-t", "0", thing, check=False)
                 else:
                     engine("volume", "rm", "-f", thing, check=False)
 
@@ -542,7 +544,7 @@ def binary_facts(run, image):
         copy = run.folder / "binary"
         engine("cp", f"{holder}:/usr/local/bin/switchyard", copy)
     finally:
-        engine("rm", "-f", holder, check=False)
+        engine("rm", "-f", "-v", holder, check=False)
     sections = subprocess.run(["readelf", "-S", "-W", str(copy)], capture_output=True, text=True).stdout
     stripped = not re.search(r"\]\s+\.(symtab|debug_info)\s", sections)
     binary = copy.stat().st_size
@@ -863,6 +865,7 @@ def run_images(names):
     run = Run()
     answered = {}
     previous = signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    volumes_before = set(engine("volume", "ls", "-q").stdout.split())
     try:
         leftovers()
         for name in names:
@@ -896,6 +899,12 @@ def run_images(names):
         for name, seconds in answered.items():
             if name in times:
                 say(f"{name}: `docker build` {times[name]:.0f} s + `docker run` to the first answer {seconds:.1f} s")
+        run.clean()
+        left = engine("ps", "-a", "-q", "--filter", f"label={TEST}={run.id}").stdout.split()
+        volumes = [v for v in set(engine("volume", "ls", "-q").stdout.split()) - volumes_before
+                   if re.fullmatch(r"[0-9a-f]{64}", v) or v.startswith(f"switchyard-test-{run.id}")]
+        run.check("nothing of the run is left: no container, no volume (named or anonymous)", not left and not volumes,
+                  f"containers {left}, volumes {volumes}")
     finally:
         run.clean()
         signal.signal(signal.SIGTERM, previous)
