@@ -830,7 +830,7 @@ def scenario_apps(run, image):
     broken = docker("run", "--rm", "-v", f"{apps}:/apps:ro", image, "check", "/apps", check=False)
     run.check("`docker run … check /apps`: exit 0 on the project's folder, 1 with a broken definition in it",
               checked.returncode == 0 and "/apps/shop.yaml: app 'shop': no problems" in checked.stdout
-              and broken.returncode == 1 and "/apps/broken.json: error unknownMember" in broken.stdout,
+              and broken.returncode == 1 and "/apps/broken.json:10:58: error unknownMember" in broken.stdout,
               f"{checked.returncode}: {checked.stdout[-800:]}\n{broken.returncode}: {broken.stdout[-800:]}")
 
 
