@@ -22,13 +22,7 @@ struct ExploreCommand: ParsableCommand {
     var json = false
 
     mutating func run() throws {
-        let apps: [NavigationApp]
-        do {
-            apps = try ExploredApps.resolve(self.apps)
-        } catch {
-            ExploredApps.printError("\(error)")
-            throw ExitCode(2)
-        }
+        let apps = try ExploredApps.resolve(self.apps)
         var reports: [ExplorationReport] = []
         for app in apps {
             do {

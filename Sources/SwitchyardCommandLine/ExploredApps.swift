@@ -5,9 +5,18 @@ import SwitchyardDefinitions
 
 /// The apps `explore` and `paths` work on: definition files or folders given, each checked first (a file with an
 /// error is reported as `check` reports it, and nothing is explored), or names of apps built into this program;
-/// with none, every app built in.
+/// with none, every app built in. One that cannot be resolved is said on standard error, and the command exits 2.
 enum ExploredApps {
-    static func resolve(_ arguments: [String]) throws -> [NavigationApp] {
+    static func resolve(_ arguments: [String]) throws(ExitCode) -> [NavigationApp] {
+        do {
+            return try apps(arguments)
+        } catch {
+            printError("\(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    private static func apps(_ arguments: [String]) throws -> [NavigationApp] {
         let builtIn = CommandLineProgram.current.apps
         guard !arguments.isEmpty else { return builtIn }
         var apps: [NavigationApp] = []

@@ -30,13 +30,7 @@ struct PathsCommand: ParsableCommand {
     @OptionGroup var limits: ExplorationOptions
 
     mutating func run() throws {
-        let apps: [NavigationApp]
-        do {
-            apps = try ExploredApps.resolve(app.map { [$0] } ?? [])
-        } catch {
-            ExploredApps.printError("\(error)")
-            throw ExitCode(2)
-        }
+        let apps = try ExploredApps.resolve(app.map { [$0] } ?? [])
         guard let chosen = apps.first else {
             ExploredApps.printError("no app to explore")
             throw ExitCode(2)

@@ -62,7 +62,7 @@ public struct DefinitionDiagnostic: Error, Sendable, Hashable, CustomStringConve
 enum Pointer {
     /// `pointer` with one more reference token, escaped (`~` → `~0`, `/` → `~1`).
     static func append(_ pointer: String, _ token: String) -> String {
-        pointer + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        pointer + "/" + JSONPointer.escaped(token)
     }
 
     static func append(_ pointer: String, _ index: Int) -> String {

@@ -76,7 +76,7 @@ public struct ExplorationReport: Sendable {
         reached = order.map { route in
             Reached(place: place(route), way: labels(firstState[route] ?? 0), deepLink: links[route])
         }
-        traps = Self.traps(graph).map { state in
+        traps = Self.traps(graph, reachable: personal).map { state in
             Trap(
                 place: place(graph.states[state].top), visiblePath: graph.states[state].visiblePath, way: labels(state))
         }
@@ -127,18 +127,16 @@ public struct ExplorationReport: Sendable {
     static func place(_ name: String, data: Bool) -> Place {
         let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
         let (coordinator, route) = (parts.first ?? "", parts.count > 1 ? parts[1] : "")
-        let escape = { (token: String) in
-            token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        }
         return Place(
             coordinator: coordinator, route: route,
-            pointer: data ? "/coordinators/\(escape(coordinator))/routes/\(escape(route))" : nil)
+            pointer: data
+                ? "/coordinators/\(JSONPointer.escaped(coordinator))/routes/\(JSONPointer.escaped(route))" : nil)
     }
 
     /// The expanded states from which no on-screen action leads, step by step, to the start, to a state with a tab
     /// bar, or through a finish; one per top-most route, the nearest first. Only states a person can get into (from
     /// the start by what is on screen, or by a deep link) are judged, and not those past a limit.
-    private static func traps(_ graph: ExploredGraph) -> [Int] {
+    private static func traps(_ graph: ExploredGraph, reachable: [Int: [Int]]) -> [Int] {
         // A state with an action whose state was not kept (a limit) may lead anywhere: it is not judged.
         var expanded = Set<Int>()
         var escapes: Set<Int> = [0]
@@ -155,8 +153,7 @@ public struct ExplorationReport: Sendable {
         while let state = pending.popLast() {
             for source in into[state] ?? [] where free.insert(source).inserted { pending.append(source) }
         }
-        // Only states a person can get into count: from the start by what is on screen, or by a deep link.
-        let reachable = personalWays(graph)
+        // Only states a person can get into count (`reachable`: from the start by what is on screen, or a deep link).
         var places: Set<String> = []
         return graph.states.indices.filter { state in
             reachable[state] != nil && expanded.contains(state) && !free.contains(state)

@@ -54,7 +54,6 @@ public struct JSONLimitExceeded: Error, Sendable, Hashable, CustomStringConverti
 
     /// The pointer with `token` put in front (as the parse unwinds from where the bound was passed).
     func within(_ token: String) -> JSONLimitExceeded {
-        let escaped = token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        return JSONLimitExceeded(bound, at: "/" + escaped + pointer)
+        JSONLimitExceeded(bound, at: "/" + JSONPointer.escaped(token) + pointer)
     }
 }

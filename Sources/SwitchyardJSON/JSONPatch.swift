@@ -35,12 +35,6 @@ public enum JSONPatch {
         (try? JSONValue(parsing: diff(from: old.serialized(), to: new.serialized()))) ?? .array([])
     }
 
-    /// A member name as a JSON Pointer token (RFC 6901): `~` is `~0`, `/` is `~1`.
-    static func escape(_ key: String) -> String {
-        guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
-        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
     /// Why a patch could not be applied.
     public struct ApplyError: Error, Equatable, CustomStringConvertible {
         /// What went wrong, naming the operation's path.

@@ -162,7 +162,7 @@ struct JSONTextDiff: ~Copyable {
             return
         }
         let name = (try? JSONValue(parsing: UnsafeBufferPointer(rebasing: text[key])))?.stringValue ?? ""
-        path.append(contentsOf: JSONPatch.escape(name).utf8)
+        path.append(contentsOf: JSONPointer.escaped(name).utf8)
     }
 
     private mutating func appendIndex(_ index: Int) {

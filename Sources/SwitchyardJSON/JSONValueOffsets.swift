@@ -52,7 +52,7 @@ public enum JSONValueOffsets {
                     let start = index
                     index = endOfString(from: index)
                     if expectsKey {
-                        tokens.append(escaped(key(text[start..<index])))
+                        tokens.append(JSONPointer.escaped(key(text[start..<index])))
                         frames[frames.count - 1] = .object(hasKey: true)
                         expectsKey = false
                     } else {
@@ -105,11 +105,6 @@ public enum JSONValueOffsets {
             guard quoted.contains(UInt8(ascii: "\\")), case .string(let text)? = try? JSONValue(parsing: Array(quoted))
             else { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
             return text
-        }
-
-        /// A reference token as a JSON Pointer writes it (`~` → `~0`, `/` → `~1`).
-        func escaped(_ token: String) -> String {
-            token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
         }
     }
 }

@@ -34,10 +34,7 @@ struct YAMLTreeBuilder {
             case .mapping(_, let key): if let key { tokens.append(key) }
             }
         }
-        return tokens.map {
-            "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-        }
-        .joined()
+        return tokens.map { "/" + JSONPointer.escaped($0) }.joined()
     }
 
     /// A mapping's key.

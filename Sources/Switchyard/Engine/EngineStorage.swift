@@ -74,6 +74,11 @@ struct NodeState {
     }
 
     /// The entry at the bottom of what this node shows: its root, or its selected tab.
+    /// Every entry: its root or tabs, then its stack.
+    var entries: [EntryState] {
+        [root].compactMap { $0 } + tabs + stack
+    }
+
     var baseEntry: EntryState? {
         kind == .tab ? (tabs.indices.contains(selectedTab) ? tabs[selectedTab] : nil) : root
     }

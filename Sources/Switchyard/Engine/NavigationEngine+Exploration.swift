@@ -110,8 +110,7 @@ extension NavigationEngine {
     package func enteredRoutes() -> [(ownerType: String, route: String)] {
         nodesInTreeOrder().flatMap { nodeID -> [(ownerType: String, route: String)] in
             guard let node = storage.nodes[nodeID] else { return [] }
-            let entries = (node.kind == .tab ? node.tabs : node.root.map { [$0] } ?? []) + node.stack
-            return entries.map { (node.typeName, $0.route) }
+            return node.entries.map { (node.typeName, $0.route) }
         }
     }
 
@@ -134,8 +133,7 @@ extension NavigationEngine {
         while let next = queue.popLast() {
             order.append(next)
             guard let node = storage.nodes[next] else { continue }
-            let entries = (node.kind == .tab ? node.tabs : node.root.map { [$0] } ?? []) + node.stack
-            queue += entries.compactMap(\.content.nodeID).reversed()
+            queue += node.entries.compactMap(\.content.nodeID).reversed()
         }
         return order
     }

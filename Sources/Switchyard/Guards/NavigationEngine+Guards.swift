@@ -144,7 +144,7 @@ extension NavigationEngine {
     /// a restore does not navigate elsewhere). Inside the restore's transaction.
     func checkRestoredGuards(_ nodeID: NodeID) throws {
         guard let node = storage.nodes[nodeID] else { return }
-        for entry in [node.root].compactMap({ $0 }) + node.tabs + node.stack {
+        for entry in node.entries {
             let transition = try transition(of: nodeID, named: entry.route, kinds: [.root, .route, .tab])
             if let guardCheck = transition.guardCheck {
                 switch guardCheck(try storage.coordinator(nodeID)) {
