@@ -4,9 +4,10 @@ import Switchyard
 /// step with the visible path expected after it: what `switchyard paths` writes and `switchyard test` runs.
 ///
 /// Each case starts a new session, goes to a state by its shortest way, takes a transition not yet covered from
-/// there and goes on, from each state it reaches, by the shortest way to an uncovered transition at most three
-/// transitions away (up to 1,000 steps; transitions on the way count too). The engine is deterministic: a server given the same requests from a new session answers with the
-/// same paths.
+/// there and goes on, from each state it reaches, by the shortest way to the nearest uncovered transition (as
+/// GraphWalker's "quick random" does; transitions on the way count too) while that way is shorter than a new
+/// session's way to one, up to 1,000 steps. The engine is deterministic: a server given the same requests from a new
+/// session answers with the same paths.
 public struct TestSuite: Sendable {
     /// One request of a case and what should follow.
     public struct Step: Sendable {
@@ -42,14 +43,13 @@ public struct TestSuite: Sendable {
     /// - Throws: What making the app's first engine throws.
     public init(_ graph: ExploredGraph, app: NavigationApp) throws {
         self.app = graph.app
-        transitions = graph.transitions.count
+        let all = graph.transitions
+        transitions = all.count
         var index: [String: Int] = [:]
         for (state, value) in graph.states.enumerated() { index[value.key] = state }
-        var leaving: [Int: [Int]] = [:]
-        for transition in graph.transitions { leaving[graph.edges[transition].from, default: []].append(transition) }
-        var covered = Set<Int>()
+        var coverage = Coverage(graph, transitions: all)
         var cases: [Case] = []
-        for transition in graph.transitions where !covered.contains(transition) {
+        while let transition = coverage.nearestToStart() {
             let engine = AppExplorer.checked(try app.makeEngine())
             var steps: [Step] = []
             var pending = graph.way(to: graph.edges[transition].from) + [transition]
@@ -60,7 +60,7 @@ public struct TestSuite: Sendable {
                 switch Self.replay(edge, of: graph, on: engine, index: index) {
                 case .taken(let step):
                     steps.append(step)
-                    covered.insert(edge)
+                    coverage.cover(edge)
                 case .elsewhere(let step):
                     // A step to a state of another shape (the session's state differs from the one explored in what
                     // the shape leaves out): still a step of the case, with the path it gives, not a coverage.
@@ -74,9 +74,10 @@ public struct TestSuite: Sendable {
                 // Then on from the state reached: a transition left there, or the shortest way to the nearest
                 // state that has one.
                 if pending.isEmpty, let state = index[AppExplorer.key(of: engine)] {
-                    pending = Self.nearestUncovered(from: state, graph, leaving, covered.union(astray))
+                    pending = coverage.wayToNearestUncovered(from: state, avoiding: astray)
                 }
             }
+            if !coverage.isCovered(transition) { coverage.abandon(transition) }
             if !steps.isEmpty { cases.append(Case(name: steps.map(\.label).joined(separator: " → "), steps: steps)) }
         }
         self.cases = cases
@@ -84,44 +85,6 @@ public struct TestSuite: Sendable {
 
     /// The most steps of one case (one session).
     static let maxSteps = 1000
-
-    /// How many transitions a case goes to reach an uncovered one before it ends (a new case starts from the
-    /// start by the shortest way): a bound on the search each step makes.
-    static let reach = 3
-
-    /// The transitions from `state` to an uncovered transition and that transition, the nearest first (breadth
-    /// first over the transitions, at most ``reach`` away); empty when none is that near.
-    private static func nearestUncovered(
-        from state: Int, _ graph: ExploredGraph, _ leaving: [Int: [Int]], _ covered: Set<Int>
-    ) -> [Int] {
-        var arrivedBy: [Int: Int] = [:]
-        var distance: [Int: Int] = [state: 0]
-        var queue = [state]
-        var head = 0
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            let edges = leaving[current] ?? []
-            if let uncovered = edges.first(where: { !covered.contains($0) }) {
-                var way = [uncovered]
-                var at = current
-                while let edge = arrivedBy[at] {
-                    way.append(edge)
-                    at = graph.edges[edge].from
-                }
-                return way.reversed()
-            }
-            let next = (distance[current] ?? 0) + 1
-            guard next <= reach else { continue }
-            for edge in edges {
-                guard let target = graph.edges[edge].target, distance[target] == nil else { continue }
-                distance[target] = next
-                arrivedBy[target] = edge
-                queue.append(target)
-            }
-        }
-        return []
-    }
 
     /// What taking a transition in a replayed session did.
     private enum Replayed {
