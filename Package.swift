@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SwitchyardCommandLine", targets: ["SwitchyardCommandLine"]),
         .library(name: "SwitchyardDefinitions", targets: ["SwitchyardDefinitions"]),
         .library(name: "SwitchyardClient", targets: ["SwitchyardClient"]),
+        .library(name: "SwitchyardExplorer", targets: ["SwitchyardExplorer"]),
         .executable(name: "switchyard", targets: ["SwitchyardCLI"]),
         .executable(name: "switchyard-bench", targets: ["SwitchyardBench"]),
         .executable(name: "switchyard-follow", targets: ["SwitchyardFollow"]),
@@ -150,8 +151,11 @@ let package = Package(
         .testTarget(
             name: "SwitchyardCommandLineTests",
             dependencies: [
-                "SwitchyardCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+                "SwitchyardCommandLine", "SwitchyardExplorer", "SwitchyardDefinitions", "Switchyard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // The suite `switchyard paths --format swift` wrote beside its test file, read at run time.
+            exclude: ["GeneratedPaths/TrappedPaths.json"]
         ),
         .testTarget(name: "TodoDemoTests", dependencies: ["TodoDemo", "Switchyard", "SwitchyardDefinitions"]),
         .testTarget(name: "SwitchyardDefinitionsTests", dependencies: ["SwitchyardDefinitions", "Switchyard"]),

@@ -27,19 +27,14 @@ struct TestCommand: ParsableCommand {
         let suite: TestSuite
         do {
             client = try PlainHTTPClient(baseURL: server)
-            suite = try TestSuite(
-                json: try JSONValue(parsing: Array(try Data(contentsOf: URL(fileURLWithPath: self.suite)))))
+            suite = try TestSuite(contentsOf: URL(fileURLWithPath: self.suite))
         } catch {
             ExploredApps.printError("\(error)")
             throw ExitCode(2)
         }
         let result = SuiteRunner(transport: client, concurrency: concurrency).run(suite)
         for failure in result.failures {
-            let actual = failure.actual.map { $0.joined(separator: "/") } ?? "unknown"
-            print(
-                "FAIL \(failure.caseName)\n  step \(failure.step + 1) (\(failure.label)): expected "
-                    + "\(failure.expected.joined(separator: "/")), found \(actual)"
-                    + (failure.problem.map { " (\($0))" } ?? ""))
+            print(failure)
         }
         print("\(result.cases - result.failures.count) of \(result.cases) cases passed; \(result.coverageLine)")
         if !result.failures.isEmpty { throw ExitCode(1) }

@@ -12,7 +12,7 @@ public protocol SuiteTransport: Sendable {
 /// read back and compared; a case stops at its first failing step.
 public struct SuiteRunner: Sendable {
     /// A step whose session went elsewhere than the suite expected (or whose request failed).
-    public struct Failure: Sendable {
+    public struct Failure: Sendable, CustomStringConvertible {
         public let caseName: String
         public let step: Int
         public let label: String
@@ -20,6 +20,12 @@ public struct SuiteRunner: Sendable {
         public let actual: [String]?
         /// The answer's problem (`409 cannotPopRoot: …`), when it was one the suite did not expect.
         public let problem: String?
+
+        /// `FAIL case` and, on the next line, `step 3 (label): expected a/b, found a/c (problem)`.
+        public var description: String {
+            "FAIL \(caseName)\n  step \(step + 1) (\(label)): expected \(expected.joined(separator: "/")), found "
+                + (actual.map { $0.joined(separator: "/") } ?? "unknown") + (problem.map { " (\($0))" } ?? "")
+        }
     }
 
     /// What a run found.

@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 
 /// What a suite file is not.
@@ -61,6 +62,13 @@ extension TestSuite {
             read.append(Case(name: suiteCase["name"]?.stringValue ?? "", steps: steps))
         }
         self.init(app: AppVersion(name: name, version: Int(version)), transitions: Int(transitions), cases: read)
+    }
+
+    /// A suite read from its JSON file (`switchyard paths --format json`).
+    ///
+    /// - Throws: What reading or parsing the file throws, or ``SuiteFormatError``.
+    public init(contentsOf file: URL) throws {
+        try self.init(json: try JSONValue(parsing: Array(try Data(contentsOf: file))))
     }
 
     /// The suite as a bash script of curl commands: each case creates a session, sends its steps and checks the

@@ -81,10 +81,14 @@ with tempfile.TemporaryDirectory() as folder:
     finally:
         server.stop()
 
-# The same kind of suite as a curl script, run by bash against a server of the fixture.
+# The same kind of suite as a curl script run by bash, and as a test file run by `node --test` with the JavaScript
+# client beside it, against a server of the fixture; the node file with one expected path changed fails.
 with tempfile.TemporaryDirectory() as folder:
     script = pathlib.Path(folder) / "trap-suite.sh"
     done, _ = run("paths", ROOT / "Tests/explore/trap.yaml", "--format", "curl", "--output", script)
+    node_file = pathlib.Path(folder) / "trapped.test.mjs"
+    node_done, _ = run("paths", ROOT / "Tests/explore/trap.yaml", "--format", "node", "--output", node_file)
+    (pathlib.Path(folder) / "switchyard-client.js").write_bytes((ROOT / "Public/js/switchyard-client.js").read_bytes())
     server = harness.Server(BINARY, "--store", "memory", "--app", ROOT / "Tests/explore/trap.yaml", "--demo", "off",
                             "--session-create-rate", "0", public=ROOT / "Public")
     server.start()
@@ -93,6 +97,20 @@ with tempfile.TemporaryDirectory() as folder:
                              env={**os.environ, "SERVER": server.url})
         check("paths --format curl writes a script that runs green against the server",
               done.returncode == 0 and ran.returncode == 0 and "FAIL" not in ran.stdout, ran.stdout + ran.stderr)
+        node = ["node", "--test", "--test-reporter=tap"]
+        ran = subprocess.run([*node, node_file], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "SERVER": server.url})
+        cases = ran.stdout.count("\nok ")
+        check(f"paths --format node writes a node --test file that runs green against the server ({cases} cases)",
+              node_done.returncode == 0 and ran.returncode == 0 and cases > 0 and "\nnot ok " not in ran.stdout,
+              node_done.stderr + ran.stdout[-3000:] + ran.stderr[-2000:])
+        text = node_file.read_text()
+        first = text.index(', ["', text.index("const cases = ["))
+        node_file.write_text(text[:first] + ', ["nowhere"' + text[text.index("]", first):])
+        ran = subprocess.run([*node, node_file], capture_output=True, text=True, timeout=120,
+                             env={**os.environ, "SERVER": server.url})
+        check("the node file with an expected path changed fails, naming the step",
+              ran.returncode != 0 and "\nnot ok " in ran.stdout and "nowhere" in ran.stdout, ran.stdout[-3000:])
     finally:
         server.stop()
 
