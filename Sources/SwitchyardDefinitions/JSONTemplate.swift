@@ -28,6 +28,16 @@ indirect enum JSONTemplate: Sendable, Hashable {
         }
     }
 
+    /// Whether no template of it has a tag: its value is ``written`` in every context.
+    var isConstant: Bool {
+        switch self {
+        case .literal: true
+        case .text(let template): !template.hasTags
+        case .array(let elements): elements.allSatisfy(\.isConstant)
+        case .object(let members): members.values.allSatisfy(\.isConstant)
+        }
+    }
+
     /// The value as written, templates as text (for checking its shape before it is ever rendered).
     var written: JSONValue {
         switch self {

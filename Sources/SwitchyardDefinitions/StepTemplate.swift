@@ -7,10 +7,14 @@ struct StepTemplate: Sendable, Hashable {
     /// The step as written, to check names against: its action and route.
     let action: String
     let route: String?
+    /// The step, decoded once, when no template of it reads the context (most steps): a screen's render asks for
+    /// its actions' steps every time, and decoding them was a third of rendering a screen declared as data.
+    let constant: Step?
 
     /// The step in `context`.
     func step(_ context: TemplateContext) throws -> Step {
-        try json.value(context).decode(Step.self)
+        if let constant { return constant }
+        return try json.value(context).decode(Step.self)
     }
 
     static func read(_ value: JSONValue, at pointer: String, _ reader: DefinitionReader) -> StepTemplate? {
@@ -31,7 +35,8 @@ struct StepTemplate: Sendable, Hashable {
             return nil
         }
         return StepTemplate(
-            json: json, action: members["action"]?.stringValue ?? "", route: members["route"]?.stringValue)
+            json: json, action: members["action"]?.stringValue ?? "", route: members["route"]?.stringValue,
+            constant: json.isConstant ? try? json.written.decode(Step.self) : nil)
     }
 
     static func readList(_ value: JSONValue?, at pointer: String, _ reader: DefinitionReader) -> [StepTemplate] {

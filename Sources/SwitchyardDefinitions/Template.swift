@@ -68,6 +68,9 @@ struct Template: Sendable, Hashable {
         return .string(render(context))
     }
 
+    /// Whether it has a tag (text without one renders as itself in every context).
+    var hasTags: Bool { nodes != nil }
+
     /// The parsed template (no nodes for text without tags).
     var parsed: [MustacheNode] { nodes ?? [] }
 
