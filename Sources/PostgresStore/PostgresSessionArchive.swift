@@ -287,6 +287,27 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         return result.rows.indices.map { result.text($0, 0) }
     }
 
+    /// Two round trips a page: the sessions, then their entries.
+    public func journeys(
+        ofApp app: String, after: String?, limit: Int, entries: Int
+    ) throws(ArchiveError) -> [StoredJourney] {
+        let page = try query(PostgresStatements.journeysOfApp, [.text(app), .text(after ?? ""), .integer(limit)])
+        var journeys = page.rows.indices.map { row in
+            StoredJourney(
+                id: page.text(row, 0), app: app, version: page.integer(row, 1), initialState: page.bytes(row, 2),
+                created: page.real(row, 3), lastAccess: page.real(row, 4), entries: [])
+        }
+        guard !journeys.isEmpty else { return [] }
+        let result = try query(
+            PostgresStatements.journeyEntries, [.text(journeys.map(\.id).joined(separator: ",")), .integer(entries)])
+        var kept: [String: [StoredChange]] = [:]
+        for (row, change) in zip(result.rows.indices, PostgresRows.changes(result)) {
+            kept[result.text(row, 6), default: []].append(change)
+        }
+        for index in journeys.indices { journeys[index].entries = kept[journeys[index].id] ?? [] }
+        return journeys
+    }
+
     public func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] {
         guard !sessions.isEmpty else { return [:] }
         let result = try query(PostgresStatements.versions, [.text(sessions.joined(separator: ","))])

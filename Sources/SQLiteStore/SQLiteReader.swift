@@ -13,6 +13,7 @@ final class SQLiteReader {
     private let creation: SQLiteStatement
     private let idle: SQLiteStatement
     private let ofApp: SQLiteStatement
+    private let journeys: SQLiteStatement
     private let registry: SQLiteStatement
     private let registryGeneration: SQLiteStatement
 
@@ -53,6 +54,15 @@ final class SQLiteReader {
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         ofApp = try connection.prepare("SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
+        // Analytics: a page of an app's sessions (by the primary key, in id order), each with its version-0
+        // document (schema 1 rows have it as their state) and its creation time.
+        journeys = try connection.prepare(
+            """
+            SELECT s.id, COALESCE((SELECT MAX(version) FROM history WHERE session = s.id), s.version),
+                   COALESCE(s.initial_state, s.state), s.created,
+                   max(s.last_access, COALESCE((\(Self.lastUse("s.id"))), 0))
+            FROM sessions s WHERE s.app = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3
+            """)
         registry = try connection.prepare("SELECT generation, document FROM registry")
         registryGeneration = try connection.prepare("SELECT generation FROM registry")
         idle = try connection.prepare(
@@ -158,6 +168,27 @@ final class SQLiteReader {
         var ids: [String] = []
         while try ofApp.step() { ids.append(ofApp.text(0)) }
         return ids
+    }
+
+    /// A page of `app`'s sessions with up to `entries` of their oldest kept history entries, read in one snapshot.
+    func journeys(ofApp app: String, after: String?, limit: Int, entries: Int) throws(SQLiteError) -> [StoredJourney] {
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        var found: [StoredJourney] = []
+        do {
+            defer { journeys.reset() }
+            try journeys.bind(.text(app), .text(after ?? ""), .integer(limit))
+            while try journeys.step() {
+                found.append(
+                    StoredJourney(
+                        id: journeys.text(0), app: app, version: journeys.integer(1), initialState: journeys.blob(2),
+                        created: journeys.real(3), lastAccess: journeys.real(4), entries: []))
+            }
+        }
+        for index in found.indices {
+            found[index].entries = try history(of: found[index].id, after: -1, limit: entries)
+        }
+        return found
     }
 
     /// The published apps' document and generation (generation 0 when nothing was published).

@@ -20,6 +20,8 @@ public final class MemorySessionArchive: SharedSessionArchive {
     private struct Record {
         var session: StoredSession
         var initialState: [UInt8]
+        /// When it was created: its last use when it was stored.
+        var created: Double
         var history = MemoryHistory()
         /// When the session was last changed, on the archive's own count of changes.
         var changed: UInt64 = 0
@@ -137,7 +139,8 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 contents.creations[creation.key] = creation
                 contents.creationKeys[session.id, default: []].append(creation.key)
             }
-            contents.records[session.id] = Record(session: session, initialState: session.state)
+            contents.records[session.id] = Record(
+                session: session, initialState: session.state, created: session.lastAccess)
             return nil
         case .change(let id, let base, let version, let state, let history, let reply):
             guard var record = contents.records.removeValue(forKey: id) else { return nil }
@@ -272,6 +275,27 @@ public final class MemorySessionArchive: SharedSessionArchive {
             guard let record = contents.records[session] else { return nil }
             let state = version == 0 ? record.initialState : record.history.entry(version)?.state ?? []
             return state.isEmpty ? nil : state
+        }
+    }
+
+    public func journeys(
+        ofApp app: String, after: String?, limit: Int, entries: Int
+    ) throws(ArchiveError) -> [StoredJourney] {
+        try reading { contents in
+            let records = contents.records.values.filter { record in
+                record.session.app == app && after.map { record.session.id > $0 } ?? true
+            }
+            return records.sorted { $0.session.id < $1.session.id }.prefix(limit).map { record in
+                StoredJourney(
+                    id: record.session.id, app: app, version: record.session.version,
+                    initialState: record.initialState, created: record.created,
+                    lastAccess: record.session.lastAccess,
+                    entries: record.history.entries.prefix(entries).map { change in
+                        var entry = change
+                        entry.state = []
+                        return entry
+                    })
+            }
         }
     }
 
