@@ -43,6 +43,9 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "The most stored sessions read.")
     var maxSessions = 100_000
 
+    @Option(help: "The most seconds spent reading them.")
+    var timeLimit = 60.0
+
     @Option(name: .customLong("definition"), help: "An app definition to serve, as serve's --app; repeatable.")
     var definitions: [String] = []
 
@@ -82,7 +85,7 @@ struct StatsCommand: ParsableCommand {
         configuration.rollouts = settings.rollouts
         let sessions = SwitchyardAPI(configuration: configuration, logger: logger).analyticsSessions()
         let filter = try self.filter(now: Date().timeIntervalSince1970)
-        let scan = AnalyticsScan(maxSessions: maxSessions)
+        let scan = AnalyticsScan(maxSessions: maxSessions, timeLimit: timeLimit)
         var reports: [(String, JSONValue, [String])] = []
         if let funnel {
             let report = try sessions.funnel(funnel, filter: filter, scan: scan)

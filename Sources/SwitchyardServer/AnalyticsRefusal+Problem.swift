@@ -18,7 +18,7 @@ extension AnalyticsRefusal: ProblemRendering {
         case .unknownVersion(let version, let app, let choices):
             Problem(
                 status: 400, code: "unknownVersion", title: "Malformed request",
-                detail: "\(app.map { "the app '\($0)'" } ?? "no served app") has no served version \(version)",
+                detail: "\(app.map { "the app '\($0)' has no" } ?? "no served app has a") served version \(version)",
                 choices: choices.map(String.init))
         case .invalid(let why): .malformed(why)
         case .store(let incident): .store(incident, data: "the stored sessions", kept: "nothing was counted")

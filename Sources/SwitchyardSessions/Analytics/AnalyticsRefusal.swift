@@ -21,7 +21,7 @@ extension AnalyticsRefusal: CustomStringConvertible {
         case .unknownApp(let app, let choices):
             "no served app is named '\(app)' (apps: \(choices.joined(separator: ", ")))"
         case .unknownVersion(let version, let app, let choices):
-            "\(app.map { "the app '\($0)'" } ?? "no served app") has no version \(version) (versions: "
+            "\(app.map { "the app '\($0)' has" } ?? "no served app has") version \(version) (versions: "
                 + choices.map(String.init).joined(separator: ", ") + ")"
         case .invalid(let why): why
         case .store(let incident): "the store failed: \(incident.error)"

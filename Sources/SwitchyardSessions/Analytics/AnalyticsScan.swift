@@ -47,6 +47,7 @@ public struct AnalyticsScan: Sendable {
         var untimed = 0
         var unknownStart = 0
         var stopped: String?
+        var versions = VersionCache()
         reading: for app in apps {
             var after: String?
             while true {
@@ -65,7 +66,8 @@ public struct AnalyticsScan: Sendable {
                     ofApp: app, after: after, limit: min(Self.pageSize, room), entries: maxEntries)
                 for stored in page {
                     outcome.read += 1
-                    var journey = Journey(stored, start: start)
+                    let app = versions.appVersion(of: stored)
+                    var journey = Journey(stored, app: app, start: app.flatMap(start))
                     guard filter.admits(journey) else { continue }
                     journey.refusals = refusals(stored.id)
                     outcome.counted += 1
@@ -97,5 +99,18 @@ public struct AnalyticsScan: Sendable {
         }
         if let stopped { outcome.notes.append(stopped) }
         return outcome
+    }
+}
+
+/// The app versions of the version-0 documents met so far: sessions of one app version mostly start from the same
+/// document, which is then parsed once.
+private struct VersionCache {
+    private var known: [[UInt8]: AppVersion?] = [:]
+
+    mutating func appVersion(of stored: StoredJourney) -> AppVersion? {
+        if let found = known[stored.initialState] { return found }
+        let version = Journey.appVersion(of: stored)
+        if known.count < 256 { known[stored.initialState] = version }
+        return version
     }
 }

@@ -8,6 +8,7 @@
 public struct Funnel: Sendable {
     /// The steps, in order.
     public let steps: [FunnelStep]
+    private let matchers: [FunnelStep.Matcher]
     private var reached: [Int]
     private var waits: [[Double]]
     private var journeys = 0
@@ -15,6 +16,7 @@ public struct Funnel: Sendable {
     /// A funnel of `steps`, nothing counted yet.
     public init(steps: [FunnelStep]) {
         self.steps = steps
+        matchers = steps.map(\.matcher)
         reached = Array(repeating: 0, count: steps.count)
         waits = Array(repeating: [], count: steps.count)
     }
@@ -26,7 +28,7 @@ public struct Funnel: Sendable {
         for (index, step) in steps.enumerated() {
             let from = at.map { step.isEvent ? $0 + 1 : $0 } ?? 0
             guard from < journey.steps.count,
-                let found = journey.steps[from...].firstIndex(where: { step.isReached(by: $0) })
+                let found = journey.steps[from...].firstIndex(where: matchers[index].matches)
             else { return }
             reached[index] += 1
             if let previous = at, let then = journey.steps[previous].time, let now = journey.steps[found].time {

@@ -58,7 +58,9 @@ public struct FunnelReport: Sendable {
         let width = max(4, steps.map(\.step.description.count).max() ?? 0)
         if !steps.isEmpty {
             lines.append(
-                Self.pad("step", width) + "  sessions  of previous  of first  median      p90")
+                Self.pad("step", width) + "  " + Self.pad("sessions", 8, right: true) + "  "
+                    + Self.pad("of previous", 11, right: true) + "  " + Self.pad("of first", 8, right: true) + "  "
+                    + Self.pad("median", 8, right: true) + "  " + Self.pad("p90", 7, right: true))
         }
         for row in steps {
             lines.append(

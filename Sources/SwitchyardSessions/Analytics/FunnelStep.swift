@@ -19,17 +19,40 @@ public enum FunnelStep: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a session whose visible path is `path` shows this screen (never, for an event).
     public func isShown(on path: [String]) -> Bool {
-        guard case .screen(let screen) = self else { return false }
-        let routes = screen.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard routes.count > 1 else { return path.contains(screen) }
-        return path.count >= routes.count && zip(path, routes).allSatisfy { $0 == $1 }
+        guard case .screen = self else { return false }
+        return matcher.matches(Journey.Step(version: 0, time: nil, path: path))
     }
 
     /// Whether `step` of a journey reaches this step: shows the screen, or is the event.
     func isReached(by step: Journey.Step) -> Bool {
-        switch self {
-        case .screen: isShown(on: step.path)
-        case .event(let name): step.event == name
+        matcher.matches(step)
+    }
+
+    /// This step, read once for many journeys.
+    var matcher: Matcher { Matcher(self) }
+
+    /// A step read once: the routes of a path prefix split, for the many journeys it is matched against.
+    struct Matcher: Sendable {
+        private let routes: [String]
+        private let prefix: Bool
+        private let event: String?
+
+        init(_ step: FunnelStep) {
+            switch step {
+            case .screen(let screen):
+                routes = screen.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+                prefix = routes.count > 1
+                event = nil
+            case .event(let name):
+                (routes, prefix, event) = ([], false, name)
+            }
+        }
+
+        /// Whether `step` shows the screen, or is the event.
+        func matches(_ step: Journey.Step) -> Bool {
+            if let event { return step.event == event }
+            guard prefix else { return step.path.contains(routes[0]) }
+            return step.path.count >= routes.count && zip(step.path, routes).allSatisfy { $0 == $1 }
         }
     }
 

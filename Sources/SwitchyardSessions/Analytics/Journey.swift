@@ -47,16 +47,14 @@ public struct Journey: Sendable {
         self.isCut = isCut
     }
 
-    /// The journey of `stored`; `start` gives the visible path an app version's sessions are created on (nil when
-    /// that version is not served: the creation is then left out, as for a trimmed history).
-    public init(_ stored: StoredJourney, start: (AppVersion) -> [String]?) {
-        let document = try? JSONValue(parsing: stored.initialState)
-        let app = document.flatMap { try? AppVersion.written(in: $0, app: stored.app) }
+    /// The journey of `stored`, created on `app` (``appVersion(of:)``) at the visible path `start` (nil when that
+    /// version is not served: the creation is then left out, as for a trimmed history).
+    public init(_ stored: StoredJourney, app: AppVersion?, start: [String]?) {
         let first = stored.entries.first?.version ?? stored.version + 1
         let trimmed = stored.version > 0 && first > 1
         var steps: [Step] = []
-        if !trimmed, let path = app.flatMap(start) {
-            steps.append(Step(version: 0, time: stored.created, path: path))
+        if !trimmed, let start {
+            steps.append(Step(version: 0, time: stored.created, path: start))
         }
         for entry in stored.entries {
             var event: String?
@@ -68,6 +66,12 @@ public struct Journey: Sendable {
         self.init(
             app: app, steps: steps, isTrimmed: trimmed,
             isCut: (stored.entries.last?.version ?? stored.version) < stored.version)
+    }
+
+    /// The app version `stored` was created on, as its version 0's document names it; nil when unreadable.
+    public static func appVersion(of stored: StoredJourney) -> AppVersion? {
+        let document = try? JSONValue(parsing: stored.initialState)
+        return document.flatMap { try? AppVersion.written(in: $0, app: stored.app) }
     }
 
     /// When the journey starts: its first step's time.

@@ -10,6 +10,8 @@ public struct Paths: Sendable {
     public let from: FunnelStep
     /// Where they end.
     public let to: FunnelStep
+    private let fromMatcher: FunnelStep.Matcher
+    private let toMatcher: FunnelStep.Matcher
     private var ways: [[String]: Int] = [:]
     private var journeys = 0
     private var started = 0
@@ -18,14 +20,16 @@ public struct Paths: Sendable {
     public init(from: FunnelStep, to: FunnelStep) {
         self.from = from
         self.to = to
+        fromMatcher = from.matcher
+        toMatcher = to.matcher
     }
 
     /// Counts `journey`.
     public mutating func count(_ journey: Journey) {
         journeys += 1
-        guard let start = journey.steps.firstIndex(where: { from.isReached(by: $0) }) else { return }
+        guard let start = journey.steps.firstIndex(where: fromMatcher.matches) else { return }
         started += 1
-        guard let end = journey.steps[start...].firstIndex(where: { to.isReached(by: $0) }) else { return }
+        guard let end = journey.steps[start...].firstIndex(where: toMatcher.matches) else { return }
         var screens: [String] = []
         for step in journey.steps[start...end] where screens.last != step.screen {
             screens.append(step.screen)
