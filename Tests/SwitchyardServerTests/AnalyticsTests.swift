@@ -196,6 +196,34 @@ struct AnalyticsTests {
         }
     }
 
+    /// A store that fails answers 503 with an incident, never 500; a store without a reading of its own (the
+    /// protocol's default) counts the same, without the times from the creation screen, and says so.
+    @Test func aFailingStoreIs503AndTheDefaultReadingCountsTheSame() throws {
+        let archive = FaultyArchive(MemorySessionArchive())
+        try withServer({
+            $0.archive = archive
+            $0.adminToken = Self.token
+        }) { server in
+            _ = try Self.drive(server)
+            let answer = try server.get(Self.funnel, headers: Self.bearer)
+            #expect(Self.counts(answer) == [30, 20, 10, 5], "\(answer.text)")
+            #expect(Self.numbers(answer, "medianSeconds")[1] == nil, "no creation time: no time to the second step")
+            #expect(Self.numbers(answer, "medianSeconds")[2] != nil)
+            let notes = answer.json["notes"]?.strings ?? []
+            #expect(
+                notes == [
+                    "30 sessions' creation time is not kept by this store: times from their first screen are left out"
+                ])
+            archive.failing.store(true, ordering: .relaxed)
+            for path in [Self.funnel, "/api/admin/paths?from=welcome&to=todo", "/api/admin/exits"] {
+                let failed = try server.get(path, headers: Self.bearer)
+                #expect(failed.status == 503 && failed.json["code"] == "storeUnavailable", "\(path): \(failed.text)")
+                #expect(failed.json["incident"]?.stringValue != nil)
+            }
+            archive.failing.store(false, ordering: .relaxed)
+        }
+    }
+
     /// `switchyard stats` reads the store serve wrote, with the same counts; its scan is bounded and says so.
     @Test func theStatsCommandCountsTheStoredSessions() throws {
         let store = try TemporaryStore()
