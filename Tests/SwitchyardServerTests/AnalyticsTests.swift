@@ -243,6 +243,8 @@ struct AnalyticsTests {
         let both = try JSONValue(parsing: Array(bounded.utf8))
         #expect(both["exits"]?["sessions"] == 10)
         #expect(both["paths"]?["notes"]?.strings?.contains { $0.contains("only the first 10 sessions") } == true)
+        let exact = try JSONValue(parsing: Array(try stats(["--exits", "--max-sessions", "30", "--json"]).utf8))
+        #expect(exact["sessions"] == 30 && exact["notes"]?.array?.isEmpty == true, "a bound met exactly cuts nothing")
         #expect(throws: AnalyticsRefusal.self) { try stats(["--funnel", "welcome,checkout"]) }
         #expect(throws: AnalyticsRefusal.self) { try stats(["--exits", "--app", "shop"]) }
     }

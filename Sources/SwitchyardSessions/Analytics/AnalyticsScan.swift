@@ -48,18 +48,19 @@ public struct AnalyticsScan: Sendable {
         var unknownStart = 0
         var stopped: String?
         var versions = VersionCache()
-        reading: for app in apps {
+        reading: for (position, app) in apps.enumerated() {
             var after: String?
             while true {
                 let room = maxSessions - outcome.read
-                guard room > 0 else {
+                let late = clock.now - began >= .seconds(timeLimit)
+                if room <= 0 || late {
+                    // Said only when sessions were left unread.
+                    guard try Self.remains(in: archive, apps: apps[position...], after: after) else { break reading }
                     stopped =
-                        "only the first \(maxSessions) sessions were read (the scan's bound); the rest are not counted"
-                    break reading
-                }
-                guard clock.now - began < .seconds(timeLimit) else {
-                    stopped =
-                        "the scan stopped after \(timeLimit) s with \(outcome.read) sessions read; the rest are not counted"
+                        late
+                        ? "the scan stopped after \(timeLimit) s with \(outcome.read) sessions read; the rest are not "
+                            + "counted"
+                        : "only the first \(maxSessions) sessions were read (the scan's bound); the rest are not counted"
                     break reading
                 }
                 let page = try archive.journeys(
@@ -99,6 +100,16 @@ public struct AnalyticsScan: Sendable {
         }
         if let stopped { outcome.notes.append(stopped) }
         return outcome
+    }
+
+    /// Whether a session is stored after `after` in the first of `apps`, or in any of the others.
+    private static func remains(
+        in archive: any SessionArchive, apps: ArraySlice<String>, after: String?
+    ) throws(ArchiveError) -> Bool {
+        for (offset, app) in apps.enumerated() {
+            if try !archive.sessionIDs(ofApp: app, after: offset == 0 ? after : nil, limit: 1).isEmpty { return true }
+        }
+        return false
     }
 }
 
