@@ -86,19 +86,18 @@ struct StatsCommand: ParsableCommand {
         let sessions = SwitchyardAPI(configuration: configuration, logger: logger).analyticsSessions()
         let filter = try self.filter(now: Date().timeIntervalSince1970)
         let scan = AnalyticsScan(maxSessions: maxSessions, timeLimit: timeLimit)
-        var reports: [(String, JSONValue, [String])] = []
-        if let funnel {
-            let report = try sessions.funnel(funnel, filter: filter, scan: scan)
-            reports.append(("funnel", report.json, report.lines))
-        }
+        var questions = AnalyticsQuestions(funnel: funnel, exits: exits)
         if let paths {
             let ends = paths.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard ends.count == 2 else { throw ValidationError("--paths takes two screens: FROM,TO") }
-            let report = try sessions.paths(from: ends[0], to: ends[1], top: top, filter: filter, scan: scan)
-            reports.append(("paths", report.json, report.lines))
+            questions.paths = (ends[0], ends[1], top)
         }
-        if exits {
-            let report = try sessions.exits(filter: filter, scan: scan)
+        // One pass over the store for every report asked.
+        let answers = try sessions.answer(questions, filter: filter, scan: scan)
+        var reports: [(String, JSONValue, [String])] = []
+        if let report = answers.funnel { reports.append(("funnel", report.json, report.lines)) }
+        if let report = answers.paths { reports.append(("paths", report.json, report.lines)) }
+        if let report = answers.exits {
             reports.append(
                 (
                     "exits", report.json,

@@ -8,42 +8,61 @@ extension LiveSessions {
     package func funnel(
         _ steps: String, filter: AnalyticsFilter, scan: AnalyticsScan = AnalyticsScan()
     ) throws(AnalyticsRefusal) -> FunnelReport {
-        let scope = try analyticsScope(filter)
-        var funnel = Funnel(steps: try scope.vocabulary.steps(steps))
-        let outcome = try read(scope, filter: filter, scan: scan) { funnel.count($0) }
-        return funnel.report(notes: outcome.notes)
+        try answer(AnalyticsQuestions(funnel: steps), filter: filter, scan: scan).funnel ?? Funnel(steps: []).report()
     }
 
     /// The `top` most common ways from screen `from` to screen `to` over the sessions `filter` admits.
     package func paths(
         from: String, to: String, top: Int, filter: AnalyticsFilter, scan: AnalyticsScan = AnalyticsScan()
     ) throws(AnalyticsRefusal) -> PathReport {
-        let scope = try analyticsScope(filter)
-        guard (1...1000).contains(top) else { throw .invalid("top must be from 1 to 1000, not \(top)") }
-        var paths = Paths(from: try scope.vocabulary.step(from), to: try scope.vocabulary.step(to))
-        for step in [paths.from, paths.to] where step.isEvent {
-            throw .invalid("a path goes between screens, and \(step) is an event")
-        }
-        let outcome = try read(scope, filter: filter, scan: scan) { paths.count($0) }
-        return paths.report(top: top, notes: outcome.notes)
+        let answers = try answer(AnalyticsQuestions(paths: (from, to, top)), filter: filter, scan: scan)
+        guard let paths = answers.paths else { throw .invalid("no ways were counted") }
+        return paths
     }
 
     /// Per screen, the sessions `filter` admits that ended there and the refusals this node saw on it.
     package func exits(
         filter: AnalyticsFilter, scan: AnalyticsScan = AnalyticsScan()
     ) throws(AnalyticsRefusal) -> ExitReport {
+        try answer(AnalyticsQuestions(exits: true), filter: filter, scan: scan).exits ?? Exits().report()
+    }
+
+    /// The answers to `questions` over the sessions `filter` admits, in one pass over the store: every question is
+    /// checked before anything is read.
+    package func answer(
+        _ questions: AnalyticsQuestions, filter: AnalyticsFilter, scan: AnalyticsScan = AnalyticsScan()
+    ) throws(AnalyticsRefusal) -> AnalyticsAnswers {
         let scope = try analyticsScope(filter)
+        var funnel = try questions.funnel.map { steps throws(AnalyticsRefusal) in
+            Funnel(steps: try scope.vocabulary.steps(steps))
+        }
+        var paths: Paths?
+        if let asked = questions.paths {
+            guard (1...1000).contains(asked.top) else { throw .invalid("top must be from 1 to 1000, not \(asked.top)") }
+            let ends = (from: try scope.vocabulary.step(asked.from), to: try scope.vocabulary.step(asked.to))
+            for step in [ends.from, ends.to] where step.isEvent {
+                throw .invalid("a path goes between screens, and \(step) is an event")
+            }
+            paths = Paths(from: ends.from, to: ends.to)
+        }
+        var exits = questions.exits ? Exits() : nil
         var refusals: [String: [(version: Int, code: String)]] = [:]
-        for (id, session) in sessions.withLock({ $0 }) {
-            let kept = session.catchingUp { $0.refusals.entries }
-            guard !kept.isEmpty else { continue }
-            refusals[id] = kept.map { ($0.version, $0.problem["code"]?.stringValue ?? "status \($0.status)") }
+        if questions.exits {
+            for (id, session) in sessions.withLock({ $0 }) {
+                let kept = session.catchingUp { $0.refusals.entries }
+                guard !kept.isEmpty else { continue }
+                refusals[id] = kept.map { ($0.version, $0.problem["code"]?.stringValue ?? "status \($0.status)") }
+            }
         }
-        var exits = Exits()
-        let outcome = try read(scope, filter: filter, scan: scan, refusals: { refusals[$0] ?? [] }) {
-            exits.count($0)
+        let outcome = try read(scope, filter: filter, scan: scan, refusals: { refusals[$0] ?? [] }) { journey in
+            funnel?.count(journey)
+            paths?.count(journey)
+            exits?.count(journey)
         }
-        return exits.report(notes: outcome.notes)
+        return AnalyticsAnswers(
+            funnel: funnel?.report(notes: outcome.notes),
+            paths: questions.paths.flatMap { asked in paths?.report(top: asked.top, notes: outcome.notes) },
+            exits: exits?.report(notes: outcome.notes))
     }
 
     /// The apps an analysis covers, their names and their sessions' first screens.
