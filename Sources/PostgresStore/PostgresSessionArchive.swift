@@ -300,11 +300,20 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         guard !journeys.isEmpty else { return [] }
         let result = try query(
             PostgresStatements.journeyEntries, [.text(journeys.map(\.id).joined(separator: ",")), .integer(entries)])
-        var kept: [String: [StoredChange]] = [:]
-        for (row, change) in zip(result.rows.indices, PostgresRows.changes(result)) {
-            kept[result.text(row, 6), default: []].append(change)
+        let index = Dictionary(journeys.indices.map { (journeys[$0].id, $0) }) { first, _ in first }
+        // Sessions go through the same few screens: each path's JSON is read once.
+        var paths: [String: [String]] = [:]
+        for row in result.rows.indices {
+            guard let session = index[result.text(row, 0)] else { continue }
+            let text = result.text(row, 5)
+            let path = paths[text] ?? StoredText.path(text)
+            if paths.count < 4096 { paths[text] = path }
+            journeys[session].entries.append(
+                StoredChange(
+                    version: result.integer(row, 1), time: result.real(row, 2),
+                    source: HistorySource(stored: result.text(row, 3)), request: result.bytes(row, 4),
+                    visiblePath: path, state: []))
         }
-        for index in journeys.indices { journeys[index].entries = kept[journeys[index].id] ?? [] }
         return journeys
     }
 

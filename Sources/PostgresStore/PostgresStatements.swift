@@ -217,12 +217,12 @@ enum PostgresStatements {
         ORDER BY id LIMIT $3
         """,
         [.text, .text, .int8])
-    /// Analytics: the oldest `$2` history entries of each session of `$1` (ids separated by commas), as
-    /// ``historyAfter`` reads them, with the session last.
+    /// Analytics: the oldest `$2` history entries of each session of `$1` (ids separated by commas), without their
+    /// lifecycle (analytics does not read it).
     static let journeyEntries = PostgresStatement(
         "sy_journey_entries",
         """
-        SELECT version, time, source, request, visible_path, lifecycle, session FROM (
+        SELECT session, version, time, source, request, visible_path FROM (
             SELECT *, row_number() OVER (PARTITION BY session ORDER BY version) AS n FROM switchyard_history
             WHERE session = ANY(string_to_array($1, ','))) AS kept
         WHERE n <= $2 ORDER BY session, version
