@@ -278,23 +278,29 @@ public final class MemorySessionArchive: SharedSessionArchive {
         }
     }
 
+    /// The page's ids are chosen and sorted outside the lock, which writes wait for; the records are then read
+    /// under it (a session removed meanwhile is left out).
     public func journeys(
         ofApp app: String, after: String?, limit: Int, entries: Int
     ) throws(ArchiveError) -> [StoredJourney] {
-        try reading { contents in
-            let records = contents.records.values.filter { record in
-                record.session.app == app && after.map { record.session.id > $0 } ?? true
+        let candidates = try reading { contents in
+            contents.records.compactMap { id, record in
+                record.session.app == app && after.map { id > $0 } ?? true ? id : nil
             }
-            return records.sorted { $0.session.id < $1.session.id }.prefix(limit).map { record in
-                StoredJourney(
-                    id: record.session.id, app: app, version: record.session.version,
-                    initialState: record.initialState, created: record.created,
-                    lastAccess: record.session.lastAccess,
-                    entries: record.history.entries.prefix(entries).map { change in
-                        var entry = change
-                        entry.state = []
-                        return entry
-                    })
+        }
+        let chosen = candidates.sorted().prefix(limit)
+        return try reading { contents in
+            chosen.compactMap { id in
+                contents.records[id].map { record in
+                    StoredJourney(
+                        id: id, app: app, version: record.session.version, initialState: record.initialState,
+                        created: record.created, lastAccess: record.session.lastAccess,
+                        entries: record.history.entries.prefix(entries).map { change in
+                            var entry = change
+                            entry.state = []
+                            return entry
+                        })
+                }
             }
         }
     }
