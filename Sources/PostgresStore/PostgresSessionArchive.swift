@@ -287,6 +287,36 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         return result.rows.indices.map { result.text($0, 0) }
     }
 
+    /// Two round trips a page: the sessions, then their entries.
+    public func journeys(
+        ofApp app: String, after: String?, limit: Int, entries: Int
+    ) throws(ArchiveError) -> [StoredJourney] {
+        let page = try query(PostgresStatements.journeysOfApp, [.text(app), .text(after ?? ""), .integer(limit)])
+        var journeys = page.rows.indices.map { row in
+            StoredJourney(
+                id: page.text(row, 0), app: app, version: page.integer(row, 1), initialState: page.bytes(row, 2),
+                created: page.real(row, 3), lastAccess: page.real(row, 4), entries: [])
+        }
+        guard !journeys.isEmpty else { return [] }
+        let result = try query(
+            PostgresStatements.journeyEntries, [.text(journeys.map(\.id).joined(separator: ",")), .integer(entries)])
+        let index = Dictionary(journeys.indices.map { (journeys[$0].id, $0) }) { first, _ in first }
+        // Sessions go through the same few screens: each path's JSON is read once.
+        var paths: [String: [String]] = [:]
+        for row in result.rows.indices {
+            guard let session = index[result.text(row, 0)] else { continue }
+            let text = result.text(row, 5)
+            let path = paths[text] ?? StoredText.path(text)
+            if paths.count < 4096 { paths[text] = path }
+            journeys[session].entries.append(
+                StoredChange(
+                    version: result.integer(row, 1), time: result.real(row, 2),
+                    source: HistorySource(stored: result.text(row, 3)), request: result.bytes(row, 4),
+                    visiblePath: path, state: []))
+        }
+        return journeys
+    }
+
     public func versions(of sessions: [String]) throws(ArchiveError) -> [String: Int] {
         guard !sessions.isEmpty else { return [:] }
         let result = try query(PostgresStatements.versions, [.text(sessions.joined(separator: ","))])

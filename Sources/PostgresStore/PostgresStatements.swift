@@ -209,6 +209,25 @@ enum PostgresStatements {
         SELECT id FROM switchyard_sessions WHERE app = $1 AND id > $2 ORDER BY id LIMIT $3
         """,
         [.text, .text, .int8])
+    /// Analytics: a page of an app's sessions (`id, version, state, created, last_access`; `state` is version 0's).
+    static let journeysOfApp = PostgresStatement(
+        "sy_journeys_of_app",
+        """
+        SELECT id, version, state, created, last_access FROM switchyard_sessions WHERE app = $1 AND id > $2
+        ORDER BY id LIMIT $3
+        """,
+        [.text, .text, .int8])
+    /// Analytics: the oldest `$2` history entries of each session of `$1` (ids separated by commas), without their
+    /// lifecycle (analytics does not read it).
+    static let journeyEntries = PostgresStatement(
+        "sy_journey_entries",
+        """
+        SELECT session, version, time, source, request, visible_path FROM (
+            SELECT *, row_number() OVER (PARTITION BY session ORDER BY version) AS n FROM switchyard_history
+            WHERE session = ANY(string_to_array($1, ','))) AS kept
+        WHERE n <= $2 ORDER BY session, version
+        """,
+        [.text, .int8])
     /// `$1`: ids separated by commas.
     static let versions = PostgresStatement(
         "sy_versions",

@@ -13,6 +13,8 @@ final class SQLiteReader {
     private let creation: SQLiteStatement
     private let idle: SQLiteStatement
     private let ofApp: SQLiteStatement
+    private let journeys: SQLiteStatement
+    private let journeyEntries: SQLiteStatement
     private let registry: SQLiteStatement
     private let registryGeneration: SQLiteStatement
 
@@ -53,6 +55,23 @@ final class SQLiteReader {
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         ofApp = try connection.prepare("SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
+        // Analytics: a page of an app's sessions (by the primary key, in id order), each with its version-0
+        // document (schema 1 rows have it as their state) and its creation time; then the oldest `?4` history
+        // entries of the same page, by the history's primary key, in one statement.
+        journeys = try connection.prepare(
+            """
+            SELECT s.id, COALESCE((SELECT MAX(version) FROM history WHERE session = s.id), s.version),
+                   COALESCE(s.initial_state, s.state), s.created, s.last_access
+            FROM sessions s WHERE s.app = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3
+            """)
+        journeyEntries = try connection.prepare(
+            """
+            SELECT session, version, time, source, request, visible_path FROM (
+                SELECT session, version, time, source, request, visible_path,
+                       row_number() OVER (PARTITION BY session ORDER BY version) AS n
+                FROM history WHERE session IN (SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3))
+            WHERE n <= ?4 ORDER BY session, version
+            """)
         registry = try connection.prepare("SELECT generation, document FROM registry")
         registryGeneration = try connection.prepare("SELECT generation FROM registry")
         idle = try connection.prepare(
@@ -158,6 +177,42 @@ final class SQLiteReader {
         var ids: [String] = []
         while try ofApp.step() { ids.append(ofApp.text(0)) }
         return ids
+    }
+
+    /// A page of `app`'s sessions with up to `entries` of their oldest kept history entries (without their
+    /// lifecycle, which analytics does not read), in one snapshot and two statements.
+    func journeys(ofApp app: String, after: String?, limit: Int, entries: Int) throws(SQLiteError) -> [StoredJourney] {
+        try connection.execute("BEGIN")
+        defer { try? connection.execute("COMMIT") }
+        var found: [StoredJourney] = []
+        var index: [String: Int] = [:]
+        do {
+            defer { journeys.reset() }
+            try journeys.bind(.text(app), .text(after ?? ""), .integer(limit))
+            while try journeys.step() {
+                index[journeys.text(0)] = found.count
+                found.append(
+                    StoredJourney(
+                        id: journeys.text(0), app: app, version: journeys.integer(1), initialState: journeys.blob(2),
+                        created: journeys.real(3), lastAccess: journeys.real(4), entries: []))
+            }
+        }
+        defer { journeyEntries.reset() }
+        try journeyEntries.bind(.text(app), .text(after ?? ""), .integer(limit), .integer(entries))
+        // Sessions go through the same few screens: each path's JSON is read once.
+        var paths: [String: [String]] = [:]
+        while try journeyEntries.step() {
+            guard let session = index[journeyEntries.text(0)] else { continue }
+            let text = journeyEntries.text(5)
+            let path = paths[text] ?? StoredText.path(text)
+            if paths.count < 4096 { paths[text] = path }
+            found[session].entries.append(
+                StoredChange(
+                    version: journeyEntries.integer(1), time: journeyEntries.real(2),
+                    source: HistorySource(stored: journeyEntries.text(3)), request: journeyEntries.blob(4),
+                    visiblePath: path, state: []))
+        }
+        return found
     }
 
     /// The published apps' document and generation (generation 0 when nothing was published).

@@ -149,6 +149,14 @@ public final class SQLiteSessionArchive: SessionArchive {
         try reading { reader throws(SQLiteError) in try reader.sessionIDs(ofApp: app, after: after, limit: limit) }
     }
 
+    public func journeys(
+        ofApp app: String, after: String?, limit: Int, entries: Int
+    ) throws(ArchiveError) -> [StoredJourney] {
+        try reading { reader throws(SQLiteError) in
+            try reader.journeys(ofApp: app, after: after, limit: limit, entries: entries)
+        }
+    }
+
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
         try reading { reader throws(SQLiteError) in try reader.creation(key) }
     }

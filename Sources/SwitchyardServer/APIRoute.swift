@@ -95,6 +95,9 @@ extension SwitchyardAPI {
                 ("GET", { api, request, _ in try api.migrations(request, apply: false) }),
                 ("POST", { api, request, _ in try api.migrations(request, apply: true) }),
             ]),
+        APIRoute("/api/admin/funnel", [("GET", { api, request, _ in try api.funnel(request) })]),
+        APIRoute("/api/admin/paths", [("GET", { api, request, _ in try api.paths(request) })]),
+        APIRoute("/api/admin/exits", [("GET", { api, request, _ in try api.exits(request) })]),
         APIRoute("/api/admin/apps", [("GET", { api, request, _ in try api.publishedApps(request) })]),
         APIRoute(
             "/api/admin/apps/{app}/versions/{version}",

@@ -78,7 +78,7 @@ extension SwitchyardAPI {
     }
 
     /// 400 `unknownParameter` for a query parameter not in `allowed`: a misspelt one is never ignored.
-    private static func refuseQuery(_ request: HTTPRequest, allowing allowed: [String]) throws {
+    static func refuseQuery(_ request: HTTPRequest, allowing allowed: [String]) throws {
         guard let name = request.query.keys.sorted().first(where: { !allowed.contains($0) }) else { return }
         throw Problem(
             status: 400, code: "unknownParameter", title: "Malformed request",

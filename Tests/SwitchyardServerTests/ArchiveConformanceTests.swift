@@ -25,6 +25,13 @@ struct ArchiveConformanceTests {
         }
     }
 
+    /// The protocol's default reading of journeys (for a store without one of its own) keeps the contract.
+    @Test func theDefaultReadingOfJourneysKeepsTheContract() throws {
+        let check = try #require(
+            ArchiveConformance.checks.first { $0.name == "journeysArePagedWithTheirHistoryOldestFirst" })
+        try check.run { limits in PlainArchive(forwarded: MemorySessionArchive(limits: limits)) }
+    }
+
     /// The checks can fail: an archive that forgets what it stored does not pass.
     @Test func aForgetfulStoreFails() {
         let failures = ArchiveConformance.checks.filter { check in
@@ -62,4 +69,9 @@ private struct ForgetfulArchive: SessionArchive {
         try inner.expire(usedBefore: usedBefore, unusedBefore: unusedBefore)
     }
     func close() { inner.close() }
+}
+
+/// An archive with only the protocol's requirements of its own: every default applies.
+private struct PlainArchive: ForwardingArchive {
+    let forwarded: any SessionArchive
 }

@@ -20,6 +20,8 @@ public final class MemorySessionArchive: SharedSessionArchive {
     private struct Record {
         var session: StoredSession
         var initialState: [UInt8]
+        /// When it was created: its last use when it was stored.
+        var created: Double
         var history = MemoryHistory()
         /// When the session was last changed, on the archive's own count of changes.
         var changed: UInt64 = 0
@@ -137,7 +139,8 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 contents.creations[creation.key] = creation
                 contents.creationKeys[session.id, default: []].append(creation.key)
             }
-            contents.records[session.id] = Record(session: session, initialState: session.state)
+            contents.records[session.id] = Record(
+                session: session, initialState: session.state, created: session.lastAccess)
             return nil
         case .change(let id, let base, let version, let state, let history, let reply):
             guard var record = contents.records.removeValue(forKey: id) else { return nil }
@@ -272,6 +275,33 @@ public final class MemorySessionArchive: SharedSessionArchive {
             guard let record = contents.records[session] else { return nil }
             let state = version == 0 ? record.initialState : record.history.entry(version)?.state ?? []
             return state.isEmpty ? nil : state
+        }
+    }
+
+    /// The page's ids are chosen and sorted outside the lock, which writes wait for; the records are then read
+    /// under it (a session removed meanwhile is left out).
+    public func journeys(
+        ofApp app: String, after: String?, limit: Int, entries: Int
+    ) throws(ArchiveError) -> [StoredJourney] {
+        let candidates = try reading { contents in
+            contents.records.compactMap { id, record in
+                record.session.app == app && after.map { id > $0 } ?? true ? id : nil
+            }
+        }
+        let chosen = candidates.sorted().prefix(limit)
+        return try reading { contents in
+            chosen.compactMap { id in
+                contents.records[id].map { record in
+                    StoredJourney(
+                        id: id, app: app, version: record.session.version, initialState: record.initialState,
+                        created: record.created, lastAccess: record.session.lastAccess,
+                        entries: record.history.entries.prefix(entries).map { change in
+                            var entry = change
+                            entry.state = []
+                            return entry
+                        })
+                }
+            }
         }
     }
 

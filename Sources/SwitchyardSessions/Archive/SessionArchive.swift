@@ -34,6 +34,10 @@ public protocol SessionArchive: Sendable {
     func sessionIDs(ofApp app: String, after: String?, limit: Int) throws(ArchiveError) -> [String]
     /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.
     func creation(_ key: String) throws(ArchiveError) -> StoredReply?
+    /// Up to `limit` stored sessions of `app` with up to `entries` of their history entries each (oldest first,
+    /// `state` left empty), in id order after `after` (nil: from the first): what analytics reads, page by page.
+    /// By default read session by session with the reads above, without the creation time.
+    func journeys(ofApp app: String, after: String?, limit: Int, entries: Int) throws(ArchiveError) -> [StoredJourney]
     /// Deletes every session last used before `usedBefore` (or, for sessions no request named after their
     /// creation, before `unusedBefore`); returns their ids.
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String]

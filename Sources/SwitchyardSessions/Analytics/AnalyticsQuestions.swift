@@ -1,0 +1,27 @@
+/// What one pass over the stored sessions counts: a funnel, the ways between two screens, the exits, or several of
+/// them at once (``LiveSessions/answer(_:filter:scan:)``).
+package struct AnalyticsQuestions: Sendable {
+    /// The funnel's steps, separated by commas (``AnalyticsVocabulary/steps(_:)``); nil: no funnel.
+    package var funnel: String?
+    /// The screens the ways go between and how many to list; nil: no ways.
+    package var paths: (from: String, to: String, top: Int)?
+    /// Whether to count the exits.
+    package var exits: Bool
+
+    /// The questions; without arguments, none.
+    package init(funnel: String? = nil, paths: (from: String, to: String, top: Int)? = nil, exits: Bool = false) {
+        self.funnel = funnel
+        self.paths = paths
+        self.exits = exits
+    }
+}
+
+/// The answers to ``AnalyticsQuestions``, one per question asked.
+package struct AnalyticsAnswers: Sendable {
+    /// The funnel, if asked.
+    package var funnel: FunnelReport?
+    /// The ways, if asked.
+    package var paths: PathReport?
+    /// The exits, if asked.
+    package var exits: ExitReport?
+}

@@ -1,0 +1,84 @@
+import Switchyard
+import SwitchyardJSON
+
+/// One stored session's journey, as analytics reads it: the app version it was created on (its rollout variant),
+/// and the screens it went through, each with when and how it got there. Holds route names, times and event
+/// names; never the session's id, data or requests.
+public struct Journey: Sendable {
+    /// A version of the session: its creation (version 0) or a committed change.
+    public struct Step: Sendable {
+        /// The session's version.
+        public let version: Int
+        /// When (seconds since 1970); nil for a creation the store keeps no time of.
+        public let time: Double?
+        /// The visible route path after it.
+        public let path: [String]
+        /// The flow event's name, when the change was one.
+        public let event: String?
+
+        /// A step.
+        public init(version: Int, time: Double?, path: [String], event: String? = nil) {
+            self.version = version
+            self.time = time
+            self.path = path
+            self.event = event
+        }
+
+        /// The screen as analytics names it: the visible path joined by `/`.
+        public var screen: String { path.joined(separator: "/") }
+    }
+
+    /// The app version the session was created on; nil when the store cannot say.
+    public let app: AppVersion?
+    /// Its steps, oldest first: its creation first, unless retention trimmed the history's start.
+    public let steps: [Step]
+    /// Whether the history's oldest entries were trimmed by retention: the journey starts part way.
+    public let isTrimmed: Bool
+    /// Whether the history has more entries than were read: the journey stops part way.
+    public let isCut: Bool
+    /// The codes of the refusals this node saw the session answer (4xx), with the version each left it at.
+    public var refusals: [(version: Int, code: String)] = []
+
+    /// A journey from its parts.
+    public init(app: AppVersion?, steps: [Step], isTrimmed: Bool = false, isCut: Bool = false) {
+        self.app = app
+        self.steps = steps
+        self.isTrimmed = isTrimmed
+        self.isCut = isCut
+    }
+
+    /// The journey of `stored`, created on `app` (``appVersion(of:)``) at the visible path `start` (nil when that
+    /// version is not served: the creation is then left out, as for a trimmed history).
+    public init(_ stored: StoredJourney, app: AppVersion?, start: [String]?) {
+        let first = stored.entries.first?.version ?? stored.version + 1
+        let trimmed = stored.version > 0 && first > 1
+        var steps: [Step] = []
+        if !trimmed, let start {
+            steps.append(Step(version: 0, time: stored.created, path: start))
+        }
+        for entry in stored.entries {
+            var event: String?
+            if entry.source == .event, case .string(let name)? = (try? JSONValue(parsing: entry.request))?["name"] {
+                event = name
+            }
+            steps.append(Step(version: entry.version, time: entry.time, path: entry.visiblePath, event: event))
+        }
+        self.init(
+            app: app, steps: steps, isTrimmed: trimmed,
+            isCut: (stored.entries.last?.version ?? stored.version) < stored.version)
+    }
+
+    /// The app version `stored` was created on, as its version 0's document names it; nil when unreadable.
+    public static func appVersion(of stored: StoredJourney) -> AppVersion? {
+        let document = try? JSONValue(parsing: stored.initialState)
+        return document.flatMap { try? AppVersion.written(in: $0, app: stored.app) }
+    }
+
+    /// When the journey starts: its first step's time.
+    public var start: Double? { steps.first { $0.time != nil }?.time }
+
+    /// The step the session was at when at `version`: the latest step at or before it; nil when trimmed away.
+    public func step(at version: Int) -> Step? {
+        steps.last { $0.version <= version }
+    }
+}
