@@ -28,6 +28,12 @@ struct StatsCommand: ParsableCommand {
     @Flag(help: "Per screen, the sessions that ended there.")
     var exits = false
 
+    @Option(help: "Read APP's rollout as an experiment: conversion to --goal per version, the sample ratio check.")
+    var experiment: String?
+
+    @Option(help: "The goal of --experiment: a funnel step (a route, a path prefix or event:NAME).")
+    var goal: String?
+
     @Option(help: "Only sessions of this app (its name).")
     var app: String?
 
@@ -69,8 +75,14 @@ struct StatsCommand: ParsableCommand {
 
     /// What `run` prints for `program`'s apps; throws ``AnalyticsRefusal`` for bad input or a failed store.
     func output(program: CommandLineProgram) throws -> String {
-        guard funnel != nil || paths != nil || exits else {
-            throw ValidationError("ask for --funnel STEPS, --paths FROM,TO or --exits")
+        guard funnel != nil || paths != nil || exits || experiment != nil else {
+            throw ValidationError("ask for --funnel STEPS, --paths FROM,TO, --exits or --experiment APP --goal STEP")
+        }
+        guard (experiment == nil) == (goal == nil) else {
+            throw ValidationError("--experiment APP and --goal STEP go together")
+        }
+        if let experiment, let app, app != experiment {
+            throw ValidationError("--experiment reads the rollout of one app: \(experiment), not also --app \(app)")
         }
         let serve = try ServeCommand.parse(definitions.flatMap { ["--app", $0] } + serveOptions)
         let settings = try Settings(command: serve, environment: ProcessInfo.processInfo.environment)
@@ -86,7 +98,7 @@ struct StatsCommand: ParsableCommand {
         let sessions = SwitchyardAPI(configuration: configuration, logger: logger).analyticsSessions()
         let filter = try self.filter(now: Date().timeIntervalSince1970)
         let scan = AnalyticsScan(maxSessions: maxSessions, timeLimit: timeLimit)
-        var questions = AnalyticsQuestions(funnel: funnel, exits: exits)
+        var questions = AnalyticsQuestions(funnel: funnel, exits: exits, experiment: goal)
         if let paths {
             let ends = paths.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard ends.count == 2 else { throw ValidationError("--paths takes two screens: FROM,TO") }
@@ -104,6 +116,13 @@ struct StatsCommand: ParsableCommand {
                     report.lines + ["note: refusals are kept in a server's memory: ask GET /api/admin/exits"]
                 ))
         }
+        if let report = answers.experiment {
+            reports.append(
+                (
+                    "experiment", report.json,
+                    report.lines + ["note: refusals are kept in a server's memory: ask GET /api/admin/experiment"]
+                ))
+        }
         if json {
             let value =
                 reports.count == 1
@@ -116,7 +135,7 @@ struct StatsCommand: ParsableCommand {
 
     /// The filter the options name.
     private func filter(now: Double) throws -> AnalyticsFilter {
-        var filter = AnalyticsFilter(app: app, version: version)
+        var filter = AnalyticsFilter(app: experiment ?? app, version: version)
         for (name, text) in [("since", since), ("until", until)] {
             guard let text else { continue }
             guard let time = AnalyticsTime.parse(text, now: now) else {

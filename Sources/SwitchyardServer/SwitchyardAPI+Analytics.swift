@@ -38,6 +38,17 @@ extension SwitchyardAPI {
         return .json(200, report.json.serialized(), headers: noStore)
     }
 
+    /// `GET /api/admin/experiment?app=&goal=` and the window (since, until): the app's rollout read as an
+    /// experiment, per version.
+    func experiment(_ request: HTTPRequest) throws -> HTTPResponse {
+        try Self.refuseQuery(request, allowing: ["goal", "app", "since", "until"])
+        guard let goal = request.query["goal"], request.query["app"] != nil else {
+            throw Problem.malformed("name the app and the goal: ?app=todos&goal=favourites")
+        }
+        let report = try sessions.experiment(goal: goal, filter: try analyticsFilter(request))
+        return .json(200, report.json.serialized(), headers: noStore)
+    }
+
     /// The filter the query names.
     private func analyticsFilter(_ request: HTTPRequest) throws -> AnalyticsFilter {
         let query = request.query

@@ -7,12 +7,18 @@ package struct AnalyticsQuestions: Sendable {
     package var paths: (from: String, to: String, top: Int)?
     /// Whether to count the exits.
     package var exits: Bool
+    /// The goal of the rollout read-out (a funnel step) of the filter's app; nil: no read-out.
+    package var experiment: String?
 
     /// The questions; without arguments, none.
-    package init(funnel: String? = nil, paths: (from: String, to: String, top: Int)? = nil, exits: Bool = false) {
+    package init(
+        funnel: String? = nil, paths: (from: String, to: String, top: Int)? = nil, exits: Bool = false,
+        experiment: String? = nil
+    ) {
         self.funnel = funnel
         self.paths = paths
         self.exits = exits
+        self.experiment = experiment
     }
 }
 
@@ -24,4 +30,6 @@ package struct AnalyticsAnswers: Sendable {
     package var paths: PathReport?
     /// The exits, if asked.
     package var exits: ExitReport?
+    /// The rollout read-out, if asked.
+    package var experiment: ExperimentReport?
 }

@@ -27,6 +27,16 @@ extension LiveSessions {
         try answer(AnalyticsQuestions(exits: true), filter: filter, scan: scan).exits ?? Exits().report()
     }
 
+    /// The rollout of the filter's app read as an experiment with `goal` (a funnel step): per version, conversion
+    /// with intervals, the sample ratio check and the refusals seen.
+    package func experiment(
+        goal: String, filter: AnalyticsFilter, scan: AnalyticsScan = AnalyticsScan()
+    ) throws(AnalyticsRefusal) -> ExperimentReport {
+        let answers = try answer(AnalyticsQuestions(experiment: goal), filter: filter, scan: scan)
+        guard let report = answers.experiment else { throw .invalid("no read-out was made") }
+        return report
+    }
+
     /// The answers to `questions` over the sessions `filter` admits, in one pass over the store: every question is
     /// checked before anything is read.
     package func answer(
@@ -46,8 +56,16 @@ extension LiveSessions {
             paths = Paths(from: ends.from, to: ends.to)
         }
         var exits = questions.exits ? Exits() : nil
+        var experiment = try questions.experiment.map { goal throws(AnalyticsRefusal) in
+            guard let app = filter.app else { throw .invalid("a read-out is of one app: name it (app)") }
+            guard filter.version == nil else {
+                throw .invalid("a read-out compares the versions of a rollout: leave the version out")
+            }
+            guard let rollout = servedApps.apps.rollout(of: app) else { throw .unknownApp(app, choices: scope.names) }
+            return Experiment(goal: try scope.vocabulary.step(goal), rollout: rollout)
+        }
         var refusals: [String: [(version: Int, code: String)]] = [:]
-        if questions.exits {
+        if questions.exits || questions.experiment != nil {
             for (id, session) in sessions.withLock({ $0 }) {
                 let kept = session.catchingUp { $0.refusals.entries }
                 guard !kept.isEmpty else { continue }
@@ -58,11 +76,12 @@ extension LiveSessions {
             funnel?.count(journey)
             paths?.count(journey)
             exits?.count(journey)
+            experiment?.count(journey)
         }
         return AnalyticsAnswers(
             funnel: funnel?.report(notes: outcome.notes),
             paths: questions.paths.flatMap { asked in paths?.report(top: asked.top, notes: outcome.notes) },
-            exits: exits?.report(notes: outcome.notes))
+            exits: exits?.report(notes: outcome.notes), experiment: experiment?.report(notes: outcome.notes))
     }
 
     /// The apps an analysis covers, their names and their sessions' first screens.
