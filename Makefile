@@ -184,7 +184,7 @@ test-runtime:
 # (JavaScript client, durability, cluster, release), and test-explore waits for it; alone it runs at once.
 EXPLORE_TEST := python3 Tests/explore/run.py Examples/Hello/.build-static/release/switchyard
 test-explore:
-	@if [ -f .build/background/test-explore.pid ]; then bash scripts/in-background.sh wait test-explore; else \
+	@if bash scripts/in-background.sh running test-explore; then bash scripts/in-background.sh wait test-explore; else \
 	  [ -x Examples/Hello/.build-static/release/switchyard ] || $(MAKE) test-example; \
 	  $(TIMED) $@ $(EXPLORE_TEST); fi
 
@@ -199,7 +199,7 @@ explore-start:
 # (image-build); test-image waits for them and runs the images (alone, `make test-image` builds them first).
 IMAGE_TEST   := $(SUDO) env "PATH=$$PATH" bash Tests/image/run.sh
 test-image:
-	@if [ -f .build/background/image-build.pid ]; then bash scripts/in-background.sh wait image-build; \
+	@if bash scripts/in-background.sh running image-build; then bash scripts/in-background.sh wait image-build; \
 	  else $(MAKE) --no-print-directory image-builds; fi
 	$(TIMED) $@-run $(IMAGE_TEST) run
 

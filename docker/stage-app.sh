@@ -22,6 +22,12 @@ build=(swift build -c release --static-swift-stdlib --package-path "$package")
 [ -d "$page" ] || { echo "stage-app: the page folder '$page' does not exist" >&2; exit 1; }
 
 echo "stage-app: building $product in $package (release, static Swift runtime)"
+# SwiftPM 6.3 keeps its build plan while the root package's manifest and files stay the same, and does not see a
+# file added to a package it depends on by path (the "folder holding both" layout, Examples/Hello): the next build
+# then fails with "cannot find type … in scope". Without the plan it makes one again (a second or two) and compiles
+# only what changed.
+scratch="${SCRATCH:-$package/.build}"
+rm -f "$scratch/release/description.json" "$scratch/release.yaml"
 "${build[@]}" --product "$product"
 binary="$("${build[@]}" --show-bin-path)/$product"
 [ -x "$binary" ] || { echo "stage-app: no executable '$product' at $binary (is PRODUCT an executable product of $package?)" >&2; exit 1; }

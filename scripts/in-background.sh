@@ -4,6 +4,9 @@
 #   bash scripts/in-background.sh start NAME COMMAND [ARGS...]   runs COMMAND in a process group of its own (a
 #                          run of NAME still going from an earlier, interrupted make is stopped first); its output
 #                          goes to .build/background/NAME.log
+#   bash scripts/in-background.sh running NAME                    exits 0 when a run of NAME started by this make is
+#                          going or ended unwaited for (its pid file is there and its process alive, or its status
+#                          written), 1 when none is (a pid file left by an interrupted make is removed)
 #   bash scripts/in-background.sh wait NAME                       waits for that run (at most WAIT_SECONDS, default
 #                          1800), prints its output and exits with its status; 1 when it was never started
 set -uo pipefail
@@ -28,6 +31,15 @@ start)
         "$dir/$name" "$@" </dev/null &
     echo "$! $token" >"$pidfile"
     echo "in-background: $name started (output in $dir/$name.log)"
+    ;;
+running)
+    [ -f "$pidfile" ] || exit 1
+    read -r pid token <"$pidfile"
+    if kill -0 "$pid" 2>/dev/null || { [ -f "$status" ] && [ "$(cut -d' ' -f1 "$status")" = "$token" ]; }; then
+        exit 0
+    fi
+    rm -f "$pidfile"
+    exit 1
     ;;
 wait)
     [ -f "$pidfile" ] || { echo "in-background: $name was never started" >&2; exit 1; }
@@ -54,7 +66,7 @@ wait)
     exit "$code"
     ;;
 *)
-    echo "usage: in-background.sh start NAME COMMAND… | wait NAME" >&2
+    echo "usage: in-background.sh start NAME COMMAND… | running NAME | wait NAME" >&2
     exit 2
     ;;
 esac

@@ -109,19 +109,15 @@ struct StatsCommand: ParsableCommand {
         var reports: [(String, JSONValue, [String])] = []
         if let report = answers.funnel { reports.append(("funnel", report.json, report.lines)) }
         if let report = answers.paths { reports.append(("paths", report.json, report.lines)) }
-        if let report = answers.exits {
-            reports.append(
-                (
-                    "exits", report.json,
-                    report.lines + ["note: refusals are kept in a server's memory: ask GET /api/admin/exits"]
-                ))
+        // Refusals are kept in a server's memory: this reading has none, and says so (in the JSON too).
+        let memoryNote = { (endpoint: String) in "refusals are kept in a server's memory: ask GET \(endpoint)" }
+        if var report = answers.exits {
+            report.notes.append(memoryNote("/api/admin/exits"))
+            reports.append(("exits", report.json, report.lines))
         }
-        if let report = answers.experiment {
-            reports.append(
-                (
-                    "experiment", report.json,
-                    report.lines + ["note: refusals are kept in a server's memory: ask GET /api/admin/experiment"]
-                ))
+        if var report = answers.experiment {
+            report.notes.append(memoryNote("/api/admin/experiment"))
+            reports.append(("experiment", report.json, report.lines))
         }
         if json {
             let value =

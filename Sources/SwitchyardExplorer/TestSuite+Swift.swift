@@ -24,8 +24,9 @@ extension TestSuite {
         let literal = { (text: String) in String(decoding: JSONValue.string(text).serialized(), as: UTF8.self) }
         return """
             // \(cases.count) cases covering \(transitions) transitions of \(app), made by `switchyard paths --format swift`.
-            // It reads the suite from \(suiteFile) beside it. The test target depends on the products
-            // SwitchyardCommandLine and SwitchyardExplorer; give it the app in a file of your own:
+            // It reads the suite from \(suiteFile) beside it (exclude that file from the test target in Package.swift,
+            // `exclude: ["\(suiteFile)"]`, or SwiftPM warns of a file it does not handle). The test target depends on
+            // the products SwitchyardCommandLine and SwitchyardExplorer; give it the app in a file of your own:
             //
             //     extension \(type) {
             //         static func app() throws -> NavigationApp { MyApp.app }

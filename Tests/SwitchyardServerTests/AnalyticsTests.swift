@@ -244,7 +244,10 @@ struct AnalyticsTests {
         #expect(both["exits"]?["sessions"] == 10)
         #expect(both["paths"]?["notes"]?.strings?.contains { $0.contains("only the first 10 sessions") } == true)
         let exact = try JSONValue(parsing: Array(try stats(["--exits", "--max-sessions", "30", "--json"]).utf8))
-        #expect(exact["sessions"] == 30 && exact["notes"]?.array?.isEmpty == true, "a bound met exactly cuts nothing")
+        #expect(
+            exact["sessions"] == 30
+                && exact["notes"]?.strings == ["refusals are kept in a server's memory: ask GET /api/admin/exits"],
+            "a bound met exactly cuts nothing; the JSON says refusals are not known here")
         #expect(throws: AnalyticsRefusal.self) { try stats(["--funnel", "welcome,checkout"]) }
         #expect(throws: AnalyticsRefusal.self) { try stats(["--exits", "--app", "shop"]) }
     }

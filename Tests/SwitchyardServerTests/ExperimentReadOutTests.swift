@@ -60,27 +60,31 @@ struct ExperimentReadOutTests {
 
     @Test func eachVersionsConversionIntervalsAndRefusalsAreCounted() throws {
         let store = try TemporaryStore()
+        var ids: [String] = []
         let answer = try Self.drive(store) { server in
-            try server.get("/api/admin/experiment?app=shop&goal=basket", headers: Self.bearer)
+            ids = try (0..<2).compactMap { _ in try server.post("/api/sessions", nil).json["session"]?.stringValue }
+            return try server.get("/api/admin/experiment?app=shop&goal=basket", headers: Self.bearer)
         }
         #expect(answer.status == 200, "\(answer.text)")
         let json = answer.json
-        #expect(json["control"] == 1 && json["goal"] == "basket")
-        let control = try #require(Self.variant(json, 1))
-        #expect(control["sessions"] == 40 && control["converted"] == 20 && control["conversion"] == 0.5)
-        #expect(control["weight"] == 0 && control["difference"] == .null)
-        let candidate = try #require(Self.variant(json, 2))
-        #expect(candidate["sessions"] == 10 && candidate["converted"] == 8 && candidate["conversion"] == 0.8)
-        #expect(candidate["interval"] == [0.49, 0.943], "Wilson's interval of 8 of 10")
-        #expect(candidate["difference"]?["value"] == 0.3)
-        #expect(candidate["difference"]?["significant"] == false, "10 sessions are too few to tell: \(answer.text)")
-        #expect(candidate["refusedSessions"] == 3 && candidate["refusals"] == 3)
+        // Version 1 takes no new sessions here (weight 0): the control is version 2, which does.
+        #expect(json["control"] == 2 && json["goal"] == "basket")
+        let control = try #require(Self.variant(json, 2))
+        #expect(control["sessions"] == 12 && control["converted"] == 8, "\(answer.text)")
+        #expect(control["weight"] == 100 && control["difference"] == .null)
+        #expect(control["interval"] == [0.391, 0.862], "Wilson's interval of 8 of 12")
+        #expect(control["refusedSessions"] == 3 && control["refusals"] == 3)
+        let pinned = try #require(Self.variant(json, 1))
+        #expect(pinned["sessions"] == 40 && pinned["converted"] == 20 && pinned["conversion"] == 0.5)
+        #expect(pinned["weight"] == 0 && pinned["refusedSessions"] == 0)
+        #expect(pinned["difference"]?["value"] == -0.167, "0.5 − 8/12")
+        #expect(pinned["difference"]?["significant"] == false, "too few sessions to tell: \(answer.text)")
         #expect(json["sampleRatio"]?["pValue"] == .null, "one version takes new sessions: no split to check")
         #expect(
             json["notes"]?.array?.contains {
                 $0.stringValue?.hasPrefix("40 sessions are on versions the rollout") == true
-            }
-                == true, "\(answer.text)")
+            } == true, "\(answer.text)")
+        for id in ids { #expect(!answer.text.contains(id), "no session id in an answer") }
     }
 
     @Test func aSplitUnlikeTheWeightsIsFlagged() throws {

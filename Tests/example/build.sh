@@ -8,5 +8,6 @@ cd "$(dirname "$0")/../.."
 SWIFT="${SWIFT:-swift}"
 echo "example: building Examples/Hello as its image does"
 SCRATCH=Examples/Hello/.build-static bash docker/stage-app.sh Examples/Hello Hello .build-stage/hello
+# (stage-app.sh made the build plan afresh, so files added to this package are seen.)
 "$SWIFT" build -c release --static-swift-stdlib --package-path Examples/Hello \
   --scratch-path Examples/Hello/.build-static --product switchyard

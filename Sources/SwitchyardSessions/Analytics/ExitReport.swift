@@ -16,8 +16,8 @@ public struct ExitReport: Sendable {
     public let sessions: Int
     /// The screens, those most sessions ended on first.
     public let screens: [Screen]
-    /// How it was read.
-    public let notes: [String]
+    /// How it was read (a caller may add its own, as `switchyard stats` does).
+    public var notes: [String]
 
     /// `{"sessions", "screens": [{"screen", "sessions", "refusals": {code: count}}], "notes"}`.
     public var json: JSONValue {

@@ -2,7 +2,7 @@
 /// session was created on), the sessions that reached a goal, and the guardrails, refusals this node saw.
 ///
 /// A session counts as converted when any of its steps reaches the goal (the screen it was created on included,
-/// as in a funnel). The control is the lowest version the rollout lists: the one already out.
+/// as in a funnel). The control is the lowest version the rollout gives new sessions: the one already out.
 public struct Experiment: Sendable {
     private let goal: FunnelStep
     private let matcher: FunnelStep.Matcher
@@ -46,7 +46,8 @@ public struct Experiment: Sendable {
         var notes = notes
         let weights = Dictionary(
             rollout.shares.map { ($0.version, $0.weight) }, uniquingKeysWith: { first, _ in first })
-        let control = rollout.shares.map(\.version).min()
+        // The control takes new sessions too: a version the rollout pins (weight 0) holds only sessions of before.
+        let control = rollout.shares.filter { $0.weight > 0 }.map(\.version).min()
         let controlTally = control.flatMap { variants[$0] } ?? Tally()
         let controlRate = Proportion(controlTally.converted, of: controlTally.sessions)
         let versions = Set(variants.keys).union(rollout.shares.map(\.version)).sorted()

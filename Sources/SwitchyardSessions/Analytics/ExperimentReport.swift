@@ -21,8 +21,9 @@ public struct ExperimentReport: Sendable {
         public let interval: ClosedRange<Double>?
         /// The conversion minus the control's; nil for the control or without sessions on either.
         public let difference: Difference?
-        /// Guardrails: the sessions with a refusal this node saw, and those refusals.
+        /// Guardrails: the sessions with a refusal this node saw.
         public let refusedSessions: Int
+        /// The refusals this node saw on its sessions.
         public let refusals: Int
         /// The changes its sessions made (the refusals' denominator).
         public let changes: Int
@@ -30,22 +31,27 @@ public struct ExperimentReport: Sendable {
 
     /// A difference between two conversions, with its 95 % interval (Newcombe's hybrid score interval).
     public struct Difference: Sendable, Equatable {
+        /// The variant's conversion minus the control's (−1 to 1).
         public let value: Double
+        /// Its 95 % interval.
         public let interval: ClosedRange<Double>
 
         /// Whether the interval leaves out 0: the variant converts better or worse than the control.
         public var isSignificant: Bool { !interval.contains(0) }
     }
 
+    /// The app whose rollout is read.
     public let app: String
     /// The goal, as a funnel step (`favourites`, `event:login`).
     public let goal: String
-    /// The control: the lowest version the rollout lists.
+    /// The control: the lowest version the rollout gives new sessions (weight above 0).
     public let control: Int?
+    /// Each version the rollout lists or sessions were created on, oldest first.
     public let variants: [Variant]
+    /// Whether the sessions split as the weights say.
     public let sampleRatio: SampleRatioCheck
-    /// How it was read.
-    public let notes: [String]
+    /// How it was read (a caller may add its own, as `switchyard stats` does).
+    public var notes: [String]
 
     /// `{"app", "goal", "control", "variants": [{"version", "weight", "sessions", "converted", "conversion",
     /// "interval": [low, high], "difference": {"value", "interval", "significant"}, "refusedSessions", "refusals",

@@ -74,8 +74,9 @@ public struct Journey: Sendable {
         return document.flatMap { try? AppVersion.written(in: $0, app: stored.app) }
     }
 
-    /// When the journey starts: its first step's time.
-    public var start: Double? { steps.first { $0.time != nil }?.time }
+    /// When the session was created: its creation step's time; nil when the store keeps none or retention trimmed
+    /// the creation away (a later change's time would put a session created before a window into it).
+    public var start: Double? { steps.first.flatMap { $0.version == 0 ? $0.time : nil } }
 
     /// The step the session was at when at `version`: the latest step at or before it; nil when trimmed away.
     public func step(at version: Int) -> Step? {

@@ -67,7 +67,7 @@ extension LiveSessions {
         var refusals: [String: [(version: Int, code: String)]] = [:]
         if questions.exits || questions.experiment != nil {
             for (id, session) in sessions.withLock({ $0 }) {
-                let kept = session.catchingUp { $0.refusals.entries }
+                let kept = session.keptRefusals
                 guard !kept.isEmpty else { continue }
                 refusals[id] = kept.map { ($0.version, $0.problem["code"]?.stringValue ?? "status \($0.status)") }
             }

@@ -212,6 +212,12 @@ package final class Session: Sendable {
         catchingUp { $0.engine.app } ?? AppVersion(name: app, version: 1)
     }
 
+    /// The latest refusals it answered, read under its lock without waiting for its writes in flight (analytics
+    /// reads every session's and must not wait for the store).
+    var keptRefusals: [RecentRefusals.Refusal] {
+        state.withLock { $0.refusals.entries }
+    }
+
     /// The version in memory, without counting as activity.
     package var version: Int {
         catchingUp { $0.engine.version }

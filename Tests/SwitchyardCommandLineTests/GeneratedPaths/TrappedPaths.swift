@@ -1,6 +1,7 @@
 // 2 cases covering 7 transitions of trapped@1, made by `switchyard paths --format swift`.
-// It reads the suite from TrappedPaths.json beside it. The test target depends on the products
-// SwitchyardCommandLine and SwitchyardExplorer; give it the app in a file of your own:
+// It reads the suite from TrappedPaths.json beside it (exclude that file from the test target in Package.swift,
+// `exclude: ["TrappedPaths.json"]`, or SwiftPM warns of a file it does not handle). The test target depends on
+// the products SwitchyardCommandLine and SwitchyardExplorer; give it the app in a file of your own:
 //
 //     extension TrappedPaths {
 //         static func app() throws -> NavigationApp { MyApp.app }
