@@ -13,7 +13,8 @@ struct SwitchyardCommand: ParsableCommand {
                 """,
             version: program.version,
             subcommands: [
-                ServeCommand.self, CheckCommand.self, MigrateCommand.self, ExploreCommand.self, PathsCommand.self,
+                ServeCommand.self, CheckCommand.self, MigrateCommand.self, ReplayCommand.self, ExploreCommand.self,
+                PathsCommand.self,
                 TestCommand.self,
             ],
             defaultSubcommand: ServeCommand.self

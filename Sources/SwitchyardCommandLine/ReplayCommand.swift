@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import SwitchyardServer
+
+/// `replay`: before a release, re-runs the stored sessions' recorded requests on the candidate apps (given as
+/// `serve` is given them: `--app`, `--rollout`; a Swift app's own binary replays on its own apps), in memory, and
+/// names every session whose journey now goes elsewhere. The store is opened as `serve` opens it and only read.
+/// Exits 0 when every replayed session matched its recording, 1 when one diverged, 2 when the replay could not run
+/// (bad options or apps, a store that cannot be opened or listed).
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Re-run stored sessions' requests on candidate apps, in memory, and report where they diverge.",
+        discussion: """
+            Give it serve's options for the candidate and the store: switchyard replay --app shop-v2.yaml --data data. \
+            Exits 0 when nothing diverges, 1 when a session diverges, 2 when the replay could not run.
+            """
+    )
+
+    @Option(help: "Replay at most N sessions (the first in id order: ids are random, so a random sample).")
+    var sample: Int?
+
+    @Option(name: .customLong("session"), help: "Replay this session (repeat for several; any app).")
+    var sessions: [String] = []
+
+    @Option(help: "Only sessions used since then: a time (2026-11-29T10:00:00Z) or a duration ago (90s, 30m, 2h).")
+    var since: String?
+
+    @Option(help: "Requests re-run per session at most (the rest is cut, and said).")
+    var maxRequests = 1000
+
+    @Option(help: "Seconds the whole replay may take (the sessions left are not replayed, and said).")
+    var timeLimit = 600
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Argument(
+        parsing: .allUnrecognized,
+        help: "serve's options: --app, --rollout, --store, --data, --database-url, … (and their environment variables)."
+    )
+    var serveOptions: [String] = []
+
+    func validate() throws {
+        if let sample, sample < 1 { throw ValidationError("--sample must be a whole number from 1") }
+        if maxRequests < 1 { throw ValidationError("--max-requests must be a whole number from 1") }
+        if timeLimit < 1 { throw ValidationError("--time-limit must be a whole number of seconds from 1") }
+        if let since, ReplaySince.seconds(since, now: Date()) == nil {
+            throw ValidationError("--since must be a time such as 2026-11-29T10:00:00Z or a duration such as 2h")
+        }
+    }
+
+    mutating func run() throws {
+        do {
+            try replay()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            // Options, apps or store that cannot be used: the replay could not run.
+            FileHandle.standardError.write(Data("replay: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+
+    private func replay() throws {
+        let serve = try ServeCommand.parse(serveOptions)
+        let settings = try Settings(command: serve, environment: ProcessInfo.processInfo.environment)
+        let logger = settings.makeLogger()
+        let (apps, _) = try settings.checkedApps(of: CommandLineProgram.current, logger: logger)
+        let archive = try settings.openedStore(logger: logger)
+        defer { archive.close() }
+        var candidate = ServerConfiguration(apps: apps)
+        candidate.rollouts = settings.rollouts
+        var options = ReplayOptions()
+        options.sessions = sessions.isEmpty ? nil : sessions
+        options.sample = sample
+        options.since = since.flatMap { ReplaySince.seconds($0, now: Date()) }
+        options.maxRequests = maxRequests
+        options.timeLimit = Double(timeLimit)
+        let report = StoredReplay(source: archive, candidate: candidate, options: options).run()
+        if json {
+            print(String(decoding: report.json.serialized(), as: UTF8.self))
+        } else {
+            print(
+                "replay on \(apps.map { $0.identity.description }.joined(separator: ", ")) (\(settings.storeDescription)):"
+            )
+            for line in report.lines { print(line) }
+        }
+        if report.failure != nil { throw ExitCode(2) }
+        if report.diverged > 0 { throw ExitCode(1) }
+    }
+}
