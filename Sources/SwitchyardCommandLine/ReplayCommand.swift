@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SwitchyardServer
 
 /// `replay`: before a release, re-runs the stored sessions' recorded requests on the candidate apps (given as
@@ -51,22 +52,35 @@ struct ReplayCommand: ParsableCommand {
     }
 
     mutating func run() throws {
+        let outcome = self.outcome(
+            program: CommandLineProgram.current, environment: ProcessInfo.processInfo.environment,
+            logger: { $0.makeLogger() })
+        for line in outcome.output { print(line) }
+        if let error = outcome.error { FileHandle.standardError.write(Data("replay: \(error)\n".utf8)) }
+        if outcome.status != 0 { throw ExitCode(outcome.status) }
+    }
+
+    /// What a run prints (the report), what it prints on standard error (why it could not run) and its exit
+    /// status, for `program`'s apps (those a binary was built with, when no `--app` is given) and `environment`,
+    /// logging to what `logger` makes of the settings (the process's logging is set up once).
+    func outcome(
+        program: CommandLineProgram, environment: [String: String], logger: (Settings) -> Logger
+    ) -> ReplayRun {
         do {
-            try replay()
-        } catch let exit as ExitCode {
-            throw exit
+            return try replay(program: program, environment: environment, logger: logger)
         } catch {
-            // Options, apps or store that cannot be used: the replay could not run.
-            FileHandle.standardError.write(Data("replay: \(error)\n".utf8))
-            throw ExitCode(2)
+            // Options, apps or a store that cannot be used: the replay could not run.
+            return ReplayRun(output: [], error: "\(error)", status: 2)
         }
     }
 
-    private func replay() throws {
+    private func replay(
+        program: CommandLineProgram, environment: [String: String], logger makeLogger: (Settings) -> Logger
+    ) throws -> ReplayRun {
         let serve = try ServeCommand.parse(serveOptions)
-        let settings = try Settings(command: serve, environment: ProcessInfo.processInfo.environment)
-        let logger = settings.makeLogger()
-        let (apps, _) = try settings.checkedApps(of: CommandLineProgram.current, logger: logger)
+        let settings = try Settings(command: serve, environment: environment)
+        let logger = makeLogger(settings)
+        let (apps, _) = try settings.checkedApps(of: program, logger: logger)
         let archive = try settings.openedStore(logger: logger)
         defer { archive.close() }
         var candidate = ServerConfiguration(apps: apps)
@@ -78,15 +92,22 @@ struct ReplayCommand: ParsableCommand {
         options.maxRequests = maxRequests
         options.timeLimit = Double(timeLimit)
         let report = StoredReplay(source: archive, candidate: candidate, options: options).run()
-        if json {
-            print(String(decoding: report.json.serialized(), as: UTF8.self))
-        } else {
-            print(
-                "replay on \(apps.map { $0.identity.description }.joined(separator: ", ")) (\(settings.storeDescription)):"
-            )
-            for line in report.lines { print(line) }
-        }
-        if report.failure != nil { throw ExitCode(2) }
-        if report.diverged > 0 { throw ExitCode(1) }
+        let output =
+            json
+            ? [String(decoding: report.json.serialized(), as: UTF8.self)]
+            : ["replay on \(apps.map(\.identity.description).joined(separator: ", ")) (\(settings.storeDescription)):"]
+                + report.lines
+        let status: Int32 = report.failure != nil ? 2 : report.diverged > 0 ? 1 : 0
+        return ReplayRun(output: output, error: report.failure, status: status)
     }
+}
+
+/// What `replay` printed and how it exited.
+struct ReplayRun: Sendable {
+    /// The report's lines (standard output).
+    var output: [String]
+    /// Why it could not run (standard error); nil when it ran.
+    var error: String?
+    /// 0: nothing diverged; 1: a session diverged; 2: the replay could not run.
+    var status: Int32
 }

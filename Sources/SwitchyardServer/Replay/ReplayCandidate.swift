@@ -16,6 +16,8 @@ final class ReplayCandidate: Sendable {
         var version: Int?
         /// The problem's `detail`, when refused.
         var detail: String?
+        /// The problem's `choices` (for `unknownRoute`, the routes there are), when refused.
+        var choices: [String] = []
     }
 
     /// The candidate's session as it took it: its version, and the app version running it.
@@ -91,7 +93,8 @@ final class ReplayCandidate: Sendable {
     private func refusal(_ status: Int, _ body: JSONValue?) -> Answer {
         Answer(
             outcome: .refused(code: body?["code"]?.stringValue ?? "status\(status)", status: status),
-            detail: body?["detail"]?.stringValue)
+            detail: body?["detail"]?.stringValue,
+            choices: body?["choices"]?.arrayValue?.compactMap(\.stringValue) ?? [])
     }
 
     private func send(_ method: String, _ target: String, _ body: [UInt8]?) -> (Int, JSONValue?) {

@@ -133,7 +133,7 @@ struct SessionReplayer {
             progress.result.firstDivergence = ReplayDivergence(
                 index: progress.result.requests - 1, version: first.version, request: first.request,
                 recorded: recorded, candidate: answer.outcome,
-                reason: reason(recorded, answer.outcome, parsed, recordedPath: last.visiblePath, progress.translation),
+                reason: reason(recorded, answer, parsed, recordedPath: last.visiblePath, progress.translation),
                 detail: answer.detail)
             return false
         }
@@ -162,14 +162,24 @@ struct SessionReplayer {
     }
 
     /// The one-line reason of a divergence: the route a migration removed that the request or the recorded path
-    /// names, if any, then what the request came to against what was recorded.
+    /// names (or, refused as an unknown route, the one the candidate lacks), if any, then what the request came to
+    /// against what was recorded.
     private func reason(
-        _ recorded: ReplayOutcome, _ candidate: ReplayOutcome, _ body: JSONValue?, recordedPath: [String],
+        _ recorded: ReplayOutcome, _ answer: ReplayCandidate.Answer, _ body: JSONValue?, recordedPath: [String],
         _ translation: RouteTranslation
     ) -> String {
-        let named = (body.map(RouteTranslation.routes(in:)) ?? []) + recordedPath
-        let removed = named.first { translation.removal(of: $0) != nil }
-        let prefix = removed.map { "route '\($0)' was removed; " } ?? ""
+        let candidate = answer.outcome
+        let requested = body.map(RouteTranslation.routes(in:)) ?? []
+        let prefix: String
+        if let removed = (requested + recordedPath).first(where: { translation.removal(of: $0) != nil }) {
+            prefix = "route '\(removed)' was removed; "
+        } else if case .refused("unknownRoute", _) = candidate, !answer.choices.isEmpty,
+            let missing = requested.map(translation.route).first(where: { !answer.choices.contains($0) })
+        {
+            prefix = "route '\(missing)' is not in the candidate; "
+        } else {
+            prefix = ""
+        }
         switch (recorded, candidate) {
         case (.committed(let was), .committed(let now)), (.redirected(let was), .redirected(let now)):
             return prefix
