@@ -10,7 +10,8 @@ public struct ReplayDivergence: Sendable {
     public var version: Int?
     /// The request body as recorded (before any renaming a migration made to it); nil as for `index`.
     public var request: [UInt8]?
-    /// What the recording says the request came to; nil as for `index`.
+    /// What the recording says the request came to, its path as the recording names routes (it is compared with
+    /// the candidate's through the migration chain's renames); nil as for `index`.
     public var recorded: ReplayOutcome?
     /// What the candidate answered; nil when nothing was sent.
     public var candidate: ReplayOutcome?

@@ -127,14 +127,16 @@ struct SessionReplayer {
         let body = parsed.map { rewritten($0, endpoint: endpoint, progress) } ?? first.request
         let answer = candidate.request(progress.result.session, endpoint, body)
         progress.result.requests += 1
-        let path = progress.translation.path(last.visiblePath)
-        let recorded: ReplayOutcome = first.redirected == nil ? .committed(path: path) : .redirected(path: path)
-        guard answer.outcome == recorded else {
+        // Compared as the candidate names routes; reported as recorded.
+        let outcome = { (path: [String]) -> ReplayOutcome in
+            first.redirected == nil ? .committed(path: path) : .redirected(path: path)
+        }
+        guard answer.outcome == outcome(progress.translation.path(last.visiblePath)) else {
+            let recorded = outcome(last.visiblePath)
             progress.result.firstDivergence = ReplayDivergence(
                 index: progress.result.requests - 1, version: first.version, request: first.request,
                 recorded: recorded, candidate: answer.outcome,
-                reason: reason(recorded, answer, parsed, recordedPath: last.visiblePath, progress.translation),
-                detail: answer.detail)
+                reason: reason(recorded, answer, parsed, progress.translation), detail: answer.detail)
             return false
         }
         if let version = answer.version {
@@ -165,10 +167,11 @@ struct SessionReplayer {
     /// names (or, refused as an unknown route, the one the candidate lacks), if any, then what the request came to
     /// against what was recorded.
     private func reason(
-        _ recorded: ReplayOutcome, _ answer: ReplayCandidate.Answer, _ body: JSONValue?, recordedPath: [String],
+        _ recorded: ReplayOutcome, _ answer: ReplayCandidate.Answer, _ body: JSONValue?,
         _ translation: RouteTranslation
     ) -> String {
         let candidate = answer.outcome
+        let recordedPath = recorded.path ?? []
         let requested = body.map(RouteTranslation.routes(in:)) ?? []
         let prefix: String
         if let removed = (requested + recordedPath).first(where: { translation.removal(of: $0) != nil }) {
