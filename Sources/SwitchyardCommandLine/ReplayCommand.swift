@@ -81,6 +81,16 @@ struct ReplayCommand: ParsableCommand {
         let settings = try Settings(command: serve, environment: environment)
         let logger = makeLogger(settings)
         let (apps, _) = try settings.checkedApps(of: program, logger: logger)
+        // Replay reads: it never makes a store where there is none.
+        switch settings.store {
+        case .sqlite(let folder, _, _, _):
+            let path = (folder as NSString).appendingPathComponent(Settings.databaseName)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw StoreOpenError(message: "there is no session store at '\(path)' to replay")
+            }
+        case .memory: throw StoreOpenError(message: "a store in memory holds no sessions to replay")
+        case .postgres: break
+        }
         let archive = try settings.openedStore(logger: logger)
         defer { archive.close() }
         var candidate = ServerConfiguration(apps: apps)

@@ -207,6 +207,12 @@ struct ReplayTests {
 
         let broken = try run(["--app", "/no/such/app.yaml"])
         #expect(broken.status == 2 && broken.error != nil && broken.output.isEmpty)
+        let nowhere = recording.store.folder + "/nowhere"
+        let noStore = try ReplayCommand.parse(["--app", v1, "--data", nowhere]).outcome(
+            program: CommandLineProgram(apps: [], name: "switchyard", version: "0"), environment: [:],
+            logger: { _ in quietLogger })
+        #expect(noStore.status == 2 && noStore.error?.contains("no session store") == true)
+        #expect(!FileManager.default.fileExists(atPath: nowhere), "a replay makes no store")
     }
 
     /// A Swift app's new binary replays the store its old binary wrote: the program's own apps are the candidate.
