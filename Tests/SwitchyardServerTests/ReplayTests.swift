@@ -90,6 +90,32 @@ struct ReplayTests {
         #expect(try archive.version(of: recording.restorer) == 3)
     }
 
+    /// Determinism on the demo: the golden walk (events, alerts, a pending deep link completed after the login,
+    /// gestures, sheets, refusals that made no version), and a guard's redirect whose pending route is entered after
+    /// a later event, replay on the same app with no divergence.
+    @Test func theDemosGoldenWalkAndAGuardsRedirectReplayClean() throws {
+        let store = try TemporaryStore()
+        let guarded = try store.withServer { server, _ in
+            _ = try GoldenTests.transcript(server)
+            let session = try server.createSession()
+            try session.logIn()
+            try session.must(session.transition(#"{"action":"selectTab","route":"settings"}"#))
+            let redirected = try session.transition(
+                #"{"coordinator":"SettingsCoordinator","steps":[{"action":"push","route":"admin"}]}"#)
+            #expect(redirected.status == 409 && redirected.json["code"] == "redirected", "\(redirected.text)")
+            let entered = try session.must(session.event(#"{"name":"setAdminMode","fields":{"adminMode":"true"}}"#))
+            #expect(entered.path == ["authenticated", "settings", "settings", "admin"])
+            try session.must(server.post(session.base + "/restore", #"{"version":3}"#))
+            return session.id
+        }
+        let archive = try store.open()
+        defer { archive.close() }
+        let report = StoredReplay(source: archive, candidate: ServerConfiguration(apps: [TodoDemo.app])).run()
+        #expect(report.replayed == 2 && report.diverged == 0 && report.cut == 0, "\(report.lines)")
+        #expect(report.requests == 23, "17 of the walk, 6 of the guarded session")
+        #expect(report.sessions.first { $0.session == guarded }?.requests == 6)
+    }
+
     @Test func aRouteTheCandidateLacksDivergesTheSessionsThatUsedIt() throws {
         let recording = try Self.record()
         let withoutGiftWrap = Self.v1Text
