@@ -242,6 +242,32 @@ struct ReplayTests {
         #expect(!FileManager.default.fileExists(atPath: nowhere), "a replay makes no store")
     }
 
+    /// A session migrated in the store (its history holds requests of both versions and the migration between):
+    /// on the newer version it replays clean through the rename; on the older one it is cut at the migration.
+    @Test func aSessionMigratedInTheStoreReplaysAcrossItsMigration() throws {
+        let store = try TemporaryStore()
+        let id = try store.withServer({ $0.apps = [VersionedShop.v1] }) { server, _ in
+            let session = try server.createSession()
+            try session.must(session.transition(VersionedShop.push("detail", "7")))
+            return session.id
+        }
+        try store.withServer({ $0.apps = [VersionedShop.v2] }) { server, _ in
+            let session = DemoSession(server: server, id: id, created: try server.get("/api/sessions/\(id)"))
+            #expect(session.created.path == ["home", "item"], "read back migrated")
+            try session.must(session.transition(#"{"action":"back"}"#))
+            try session.must(session.transition(VersionedShop.push("item", "8")))
+        }
+        let archive = try store.open()
+        defer { archive.close() }
+        let newer = StoredReplay(source: archive, candidate: ServerConfiguration(apps: [VersionedShop.v2])).run()
+        #expect(newer.replayed == 1 && newer.diverged == 0 && newer.cut == 0, "\(newer.lines)")
+        #expect(newer.sessions.first?.requests == 3)
+        let older = StoredReplay(source: archive, candidate: ServerConfiguration(apps: [VersionedShop.v1])).run()
+        #expect(older.diverged == 0 && older.cut == 1, "\(older.lines)")
+        #expect(older.sessions.first?.requests == 1)
+        #expect(older.sessions.first?.cut == "it migrated to shop@2 at version 2, past the candidate's shop@1")
+    }
+
     /// A Swift app's new binary replays the store its old binary wrote: the program's own apps are the candidate.
     @Test func aSwiftAppsNewBinaryReplaysWhatItsOldOneStored() throws {
         let store = try TemporaryStore()

@@ -124,7 +124,7 @@ struct SessionReplayer {
             progress.result.cut = "the history did not keep request \(progress.result.requests) (\(bytes) bytes)"
             return false
         }
-        let body = parsed.map { rewritten($0, endpoint: endpoint, progress) } ?? first.request
+        let body = parsed.flatMap { rewritten($0, endpoint: endpoint, progress) } ?? first.request
         let answer = candidate.request(progress.result.session, endpoint, body)
         progress.result.requests += 1
         // Compared as the candidate names routes; reported as recorded.
@@ -149,8 +149,8 @@ struct SessionReplayer {
     }
 
     /// The recorded body as the candidate is sent it: renamed through the chain (transitions), with the versions
-    /// it names mapped to the candidate's; the recorded bytes when nothing changes.
-    private func rewritten(_ body: JSONValue, endpoint: String, _ progress: Progress) -> [UInt8] {
+    /// it names mapped to the candidate's; nil when nothing changes (the recorded bytes are sent as received).
+    private func rewritten(_ body: JSONValue, endpoint: String, _ progress: Progress) -> [UInt8]? {
         var changed = endpoint == "transitions" ? progress.translation.transitions(body) : body
         if case .object(var members) = changed {
             for key in ["expectedVersion"] + (endpoint == "restore" ? ["version"] : []) {
@@ -160,7 +160,7 @@ struct SessionReplayer {
             }
             changed = .object(members)
         }
-        return changed == body ? Array(body.serialized()) : Array(changed.serialized())
+        return changed == body ? nil : Array(changed.serialized())
     }
 
     /// The one-line reason of a divergence: the route a migration removed that the request or the recorded path
