@@ -8,6 +8,7 @@ import TodoDemo
 
 @testable import SQLiteStore
 @testable import SwitchyardCommandLine
+@testable import SwitchyardServer
 
 /// `switchyard replay`: stored sessions' recorded requests re-run on a candidate in memory, compared request by
 /// request with what was recorded, and every divergence named.
@@ -266,6 +267,38 @@ struct ReplayTests {
         #expect(older.diverged == 0 && older.cut == 1, "\(older.lines)")
         #expect(older.sessions.first?.requests == 1)
         #expect(older.sessions.first?.cut == "it migrated to shop@2 at version 2, past the candidate's shop@1")
+    }
+
+    /// Requests and paths are renamed along a chain of two migrations; a route two coordinators rename differently
+    /// stays as it was; a removed route is named with the version that removed it.
+    @Test func renamesFollowTheChainAndAmbiguousRoutesStay() throws {
+        let translation = RouteTranslation(chain: [
+            (
+                AppMigration(from: 1).renamingCoordinator("A", to: "B")
+                    .renamingRoute("detail", to: "item", in: "A")
+                    .renamingRoute("edit", to: "change", in: "A").renamingRoute("edit", to: "modify", in: "C")
+                    .removingRoute("legacy", in: "A", landing: .below),
+                AppVersion(name: "x", version: 2)
+            ),
+            (AppMigration(from: 2).renamingRoute("item", to: "product", in: "B"), AppVersion(name: "x", version: 3)),
+        ])
+        #expect(translation.route("detail") == "product" && translation.coordinator("A") == "B")
+        #expect(translation.route("edit") == "edit")
+        #expect(translation.removal(of: "legacy") == AppVersion(name: "x", version: 2))
+        #expect(translation.removal(of: "detail") == nil)
+        #expect(translation.path(["home", "detail", "legacy"]) == ["home", "product", "legacy"])
+        let chain = try JSONValue(
+            parsing: Array(
+                #"{"coordinator":"A","steps":[{"action":"pushStack","routes":[{"route":"detail"}]},{"action":"push","route":"legacy"}]}"#
+                    .utf8))
+        let renamed = translation.transitions(chain)
+        #expect(renamed["coordinator"] == "B")
+        #expect(renamed["steps"]?[0]?["routes"]?[0]?["route"] == "product")
+        #expect(renamed["steps"]?[1]?["route"] == "legacy")
+        #expect(RouteTranslation.routes(in: chain) == ["detail", "legacy"])
+        let step = try JSONValue(parsing: Array(#"{"action":"push","route":"detail","input":"7"}"#.utf8))
+        #expect(translation.transitions(step)["route"] == "product")
+        #expect(RouteTranslation(chain: []).transitions(step) == step)
     }
 
     /// A Swift app's new binary replays the store its old binary wrote: the program's own apps are the candidate.
