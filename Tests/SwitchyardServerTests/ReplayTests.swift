@@ -40,31 +40,50 @@ struct ReplayTests {
     static func record() throws -> Recording {
         let store = try TemporaryStore()
         let v1 = try app(v1Text)
-        let ids = try store.withServer({ $0.apps = [v1] }) { server, _ in
-            func session() throws -> DemoSession {
-                let created = try server.post("/api/sessions", #"{"app":"shop"}"#)
-                try #require(created.status == 201, "\(created.text)")
-                return DemoSession(
-                    server: server, id: try #require(created.json["session"]?.stringValue), created: created)
-            }
-            let browser = try session()
-            try browser.must(browser.transition(#"{"steps":[{"action":"push","route":"product","input":"tea"}]}"#))
-            try browser.must(browser.transition(#"{"action":"back"}"#))
-            try browser.must(browser.transition(#"{"steps":[{"action":"push","route":"basket"}]}"#))
-            let wrapper = try session()
-            try wrapper.must(wrapper.transition(#"{"steps":[{"action":"push","route":"product","input":"tea"}]}"#))
-            let wrapped = try wrapper.must(wrapper.transition(#"{"steps":[{"action":"push","route":"giftWrap"}]}"#))
-            #expect(wrapped.path == ["catalogue", "product", "giftWrap"])
-            let restorer = try session()
-            try restorer.must(
-                restorer.transition(
-                    #"{"coordinator":"Shop","steps":[{"action":"push","route":"product","input":"jam"}],"expectedVersion":0}"#
-                ))
-            try restorer.must(server.post(restorer.base + "/restore", #"{"version":0}"#))
-            try restorer.must(restorer.transition(#"{"steps":[{"action":"push","route":"basket"}]}"#))
-            return (browser.id, wrapper.id, restorer.id)
+        let ids = try store.withServer({ $0.apps = [v1] }) { server, _ in try drive(server) }
+        return Recording(store: store, browser: ids.browser, giftWrapper: ids.giftWrapper, restorer: ids.restorer)
+    }
+
+    /// The three sessions of ``Recording``, driven on `server` (which serves the shop's first release).
+    static func drive(_ server: TestServer) throws -> (browser: String, giftWrapper: String, restorer: String) {
+        func session() throws -> DemoSession {
+            let created = try server.post("/api/sessions", #"{"app":"shop"}"#)
+            try #require(created.status == 201, "\(created.text)")
+            return DemoSession(server: server, id: try #require(created.json["session"]?.stringValue), created: created)
         }
-        return Recording(store: store, browser: ids.0, giftWrapper: ids.1, restorer: ids.2)
+        let browser = try session()
+        try browser.must(browser.transition(#"{"steps":[{"action":"push","route":"product","input":"tea"}]}"#))
+        try browser.must(browser.transition(#"{"action":"back"}"#))
+        try browser.must(browser.transition(#"{"steps":[{"action":"push","route":"basket"}]}"#))
+        let wrapper = try session()
+        try wrapper.must(wrapper.transition(#"{"steps":[{"action":"push","route":"product","input":"tea"}]}"#))
+        let wrapped = try wrapper.must(wrapper.transition(#"{"steps":[{"action":"push","route":"giftWrap"}]}"#))
+        #expect(wrapped.path == ["catalogue", "product", "giftWrap"])
+        let restorer = try session()
+        try restorer.must(
+            restorer.transition(
+                #"{"coordinator":"Shop","steps":[{"action":"push","route":"product","input":"jam"}],"expectedVersion":0}"#
+            ))
+        try restorer.must(server.post(restorer.base + "/restore", #"{"version":0}"#))
+        try restorer.must(restorer.transition(#"{"steps":[{"action":"push","route":"basket"}]}"#))
+        return (browser.id, wrapper.id, restorer.id)
+    }
+
+    /// Every store (memory, SQLite, PostgreSQL when the tests have it) gives the replay the same histories.
+    @Test(arguments: ArchiveKind.available) func everyStoreReplaysAlike(kind: ArchiveKind) throws {
+        let (archive, keeper) = try kind.open()
+        defer { archive.close() }
+        let server = try TestServer { configuration in
+            configuration.apps = [try? Self.app(Self.v1Text)].compactMap(\.self)
+            configuration.archive = archive
+        }
+        let ids = try Self.drive(server)
+        server.stop()
+        let candidate = ServerConfiguration(apps: [try Self.app(Self.v2Text)])
+        let report = StoredReplay(source: archive, candidate: candidate).run()
+        #expect(report.replayed == 3 && report.diverged == 1 && report.requests == Recording.requests)
+        #expect(report.groups.first?.example == ids.giftWrapper, "\(report.lines)")
+        withExtendedLifetime(keeper) {}
     }
 
     static func replay(
