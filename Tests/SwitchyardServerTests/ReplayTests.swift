@@ -320,6 +320,19 @@ struct ReplayTests {
         #expect(RouteTranslation(chain: []).transitions(step) == step)
     }
 
+    /// `--since` takes a time or a duration ago; bounds below 1 are refused before anything is opened.
+    @Test func theCommandsOptionsAreChecked() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(ReplaySince.seconds("2h", now: now) == 1_799_992_800.0)
+        #expect(ReplaySince.seconds("2027-01-15T07:00:00Z", now: now) == 1_799_996_400.0)
+        #expect(ReplaySince.seconds("2027-01-15T07:00:00.500Z", now: now) == 1_799_996_400.5)
+        #expect(ReplaySince.seconds("yesterday", now: now) == nil)
+        for arguments in [["--sample", "0"], ["--max-requests", "0"], ["--time-limit", "0"], ["--since", "soon"]] {
+            #expect(throws: (any Error).self, "\(arguments)") { try ReplayCommand.parse(arguments) }
+        }
+        #expect(try ReplayCommand.parse(["--sample", "5", "--session", "a", "--session", "b"]).sessions == ["a", "b"])
+    }
+
     /// A Swift app's new binary replays the store its old binary wrote: the program's own apps are the candidate.
     @Test func aSwiftAppsNewBinaryReplaysWhatItsOldOneStored() throws {
         let store = try TemporaryStore()
