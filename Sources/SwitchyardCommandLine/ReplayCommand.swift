@@ -6,6 +6,7 @@ import SwitchyardServer
 /// `replay`: before a release, re-runs the stored sessions' recorded requests on the candidate apps (given as
 /// `serve` is given them: `--app`, `--rollout`; a Swift app's own binary replays on its own apps), in memory, and
 /// names every session whose journey now goes elsewhere. The store is opened as `serve` opens it and only read.
+/// `serve`'s `--threads` says how many sessions replay at once (default: one per core).
 /// Exits 0 when every replayed session matched its recording, 1 when one diverged, 2 when the replay could not run
 /// (bad options or apps, a store that cannot be opened or listed).
 struct ReplayCommand: ParsableCommand {
@@ -101,6 +102,7 @@ struct ReplayCommand: ParsableCommand {
         options.since = since.flatMap { ReplaySince.seconds($0, now: Date()) }
         options.maxRequests = maxRequests
         options.timeLimit = Double(timeLimit)
+        if let threads = settings.chosenThreads { options.threads = threads }
         let report = StoredReplay(source: archive, candidate: candidate, options: options).run()
         let output =
             json

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which stored sessions a replay takes, and its bounds: a replay never runs longer, nor holds more, than these say,
 /// and its report says what they cut.
 public struct ReplayOptions: Sendable {
@@ -18,6 +20,9 @@ public struct ReplayOptions: Sendable {
     /// Per-session results the report keeps of clean sessions, and of diverged ones (each counted apart): a replay
     /// of a million sessions holds their counts, not a million results.
     public var resultsKept: Int = 10_000
+
+    /// Sessions replayed at once (each on a thread of its own; the candidate and the store are shared).
+    public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
 
     /// Every stored session of the candidate's apps, within the default bounds.
     public init() {}

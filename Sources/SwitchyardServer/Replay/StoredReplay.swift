@@ -1,5 +1,7 @@
+import Dispatch
 import Switchyard
 import SwitchyardSessions
+import Synchronization
 
 /// Re-runs stored sessions' recorded requests on a candidate (app versions and rollouts, as `serve` would run them)
 /// in this process, and reports where each first diverged from its recording: what `switchyard replay` runs before
@@ -25,51 +27,70 @@ public struct StoredReplay: Sendable {
         self.options = options
     }
 
-    /// Replays the sessions and reports.
+    /// Replays the sessions and reports. Sessions are replayed ``ReplayOptions/threads`` at a time, in batches read
+    /// from the store in order, and recorded in that order.
     public func run() -> ReplayReport {
         let clock = ContinuousClock()
         let started = clock.now
         var report = ReplayReport(resultsKept: options.resultsKept)
         let candidate = ReplayCandidate(configuration: configuration, maxRequests: options.maxRequests)
-        var taken = 0
         let stop = "\u{0}stop"
-        let visit = { (id: String) -> String? in
-            if let sample = options.sample, taken >= sample { return stop }
-            let elapsed = started.duration(to: clock.now)
-            if elapsed > .seconds(options.timeLimit) {
-                report.stopped = "the time limit (\(Int(options.timeLimit)) s) was up after \(taken) sessions"
+        let batchSize = options.threads <= 1 ? 1 : options.threads * 16
+        var pending: [String] = []
+        // Replays the pending sessions, records them, and says `stop` once a bound is reached.
+        let flush = { () -> String? in
+            let batch = pending
+            pending.removeAll(keepingCapacity: true)
+            let results = Mutex([SessionReplay?](repeating: nil, count: batch.count))
+            DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+                let result = replay(batch[index], on: candidate)
+                results.withLock { $0[index] = result }
+            }
+            for result in results.withLock({ $0 }).compactMap(\.self) {
+                if let sample = options.sample, report.replayed >= sample { return stop }
+                report.record(result)
+            }
+            if let sample = options.sample, report.replayed >= sample { return stop }
+            if started.duration(to: clock.now) > .seconds(options.timeLimit) {
+                report.stopped = "the time limit (\(Int(options.timeLimit)) s) was up after \(report.replayed) sessions"
                 return stop
             }
-            let stored: StoredSession
-            do {
-                guard let found = try source.session(id) else {
-                    guard options.sessions != nil else { return nil }  // ended meanwhile
-                    taken += 1
-                    report.record(Self.diverged(id, "the store holds no session with this id"))
-                    return nil
-                }
-                stored = found
-            } catch {
-                taken += 1
-                report.record(Self.diverged(id, "the store could not read the session: \(error)"))
-                return nil
-            }
-            if let since = options.since, stored.lastAccess < since { return nil }
-            taken += 1
-            report.record(SessionReplayer(source: source, candidate: candidate, options: options).replay(stored))
             return nil
         }
-        let failure: String?
+        let visit = { (id: String) -> String? in
+            pending.append(id)
+            let room = options.sample.map { $0 - report.replayed } ?? batchSize
+            return pending.count >= min(batchSize, room) ? flush() : nil
+        }
+        var failure: String?
         if let ids = options.sessions {
-            failure = ids.lazy.compactMap(visit).first
+            var seen: Set<String> = []
+            failure = ids.lazy.filter { seen.insert($0).inserted }.compactMap(visit).first
         } else {
             let names = Set(configuration.apps.map(\.name))
             failure = source.forEachStoredSession(of: names) { id, _ in visit(id) }
         }
+        if failure == nil, !pending.isEmpty { failure = flush() }
         if let failure, failure != stop { report.failure = failure }
         let elapsed = started.duration(to: clock.now).components
         report.seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         return report
+    }
+
+    /// Replays stored session `id`; nil when it is not to be replayed (it ended meanwhile, or was not used since
+    /// ``ReplayOptions/since``).
+    private func replay(_ id: String, on candidate: ReplayCandidate) -> SessionReplay? {
+        let stored: StoredSession
+        do {
+            guard let found = try source.session(id) else {
+                return options.sessions == nil ? nil : Self.diverged(id, "the store holds no session with this id")
+            }
+            stored = found
+        } catch {
+            return Self.diverged(id, "the store could not read the session: \(error)")
+        }
+        if let since = options.since, stored.lastAccess < since { return nil }
+        return SessionReplayer(source: source, candidate: candidate, options: options).replay(stored)
     }
 
     /// A session that diverged before any request, for `reason`.
