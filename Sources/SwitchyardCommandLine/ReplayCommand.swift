@@ -15,7 +15,8 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Re-run stored sessions' requests on candidate apps, in memory, and report where they diverge.",
         discussion: """
             Give it serve's options for the candidate and the store: switchyard replay --app shop-v2.yaml --data data. \
-            Exits 0 when nothing diverges, 1 when a session diverges, 2 when the replay could not run.
+            serve's --threads says how many sessions replay at once (default: one per core). Exits 0 when nothing \
+            diverges, 1 when a session diverges, 2 when the replay could not run.
             """
     )
 
