@@ -13,7 +13,8 @@ struct SwitchyardCommand: ParsableCommand {
                 """,
             version: program.version,
             subcommands: [
-                ServeCommand.self, CheckCommand.self, MigrateCommand.self, StatsCommand.self, ExploreCommand.self,
+                ServeCommand.self, CheckCommand.self, MigrateCommand.self, ReplayCommand.self, StatsCommand.self,
+                ExploreCommand.self,
                 PathsCommand.self,
                 TestCommand.self,
             ],

@@ -14,6 +14,8 @@ state they are shown; the server is killed with SIGKILL at a random moment and r
 - every acknowledged keyed request, retried with its key, is replayed (Idempotent-Replayed) with the same body,
 - every state an SSE client was shown is there, byte for byte (no stream showed a version that was then lost).
 
+After the last round, `switchyard replay` re-runs every stored session's requests on the same app: none may diverge.
+
 Prints one line per round and `N passed, N failed`; exits 1 if any round failed.
 """
 
@@ -23,6 +25,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -235,6 +238,21 @@ def verify(port, ledger, checked, rng):
     return problems
 
 
+def replayed_clean(binary, data, sessions):
+    """Determinism: every session the rounds stored, with the crashes between, replays on the same app to the same
+    outcomes and paths (`switchyard replay`, which only reads the store)."""
+    done = subprocess.run([binary, "replay", "--json", "--data", data, "--max-requests", "1000000"],
+                          capture_output=True, text=True, timeout=300)
+    report = json.loads(done.stdout) if done.stdout.strip() else {}
+    if done.returncode != 0 or report.get("replayed") != sessions or report.get("cut"):
+        print(f"kill loop: replay: FAIL (exit {done.returncode}): {done.stderr[-500:]}")
+        for group in report.get("groups", [])[:10]:
+            print(f"  {group['sessions']} {group['reason']} (e.g. {group['example']})")
+        return False
+    print(f"kill loop: replay: {report['replayed']} sessions, {report['requests']} requests, none diverged")
+    return True
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
@@ -296,6 +314,9 @@ def main():
                 passed += 1
                 print(f"kill loop: round {round_number}: ok, {changes} acknowledged changes, {shown} streamed states, "
                       f"{len(checked)} versions checked in all")
+        server.stop()
+        if not replayed_clean(args.binary, data, len(sessions)):
+            failed += 1
     finally:
         server.stop()
         shutil.rmtree(data, ignore_errors=True)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Durability tests of the real binary: restart and fault checks of the store flags, then the kill -9 loop
-# (20 rounds: nothing acknowledged may be lost). About 1 minute.
+# (20 rounds: nothing acknowledged may be lost; then every stored session replays clean). About 1 minute.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN="${SWITCHYARD_BIN:-.build/debug/switchyard}"

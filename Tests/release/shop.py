@@ -188,7 +188,8 @@ def migrations_total(url, outcome="migrated", version="1"):
 # ---- switchyard migrate ----
 
 class Migrate:
-    """What one `switchyard migrate` run gave: exit code, its JSON report (None if it printed none), its log."""
+    """What one `switchyard migrate` (or `replay`) run gave: exit code, its JSON report (None if it printed none), its
+    log."""
 
     def __init__(self, code, stdout, stderr):
         self.code, self.stderr = code, stderr
@@ -215,6 +216,16 @@ def migrate(*options, apply=False, log="migrate"):
     """Runs `switchyard migrate --json [--apply] OPTIONS` to its end; its log is appended to
     test-artifacts/release/LOG.log."""
     command = migrate_command(*options, apply=apply)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=TMP)
+    with open(artifacts() / f"{log}.log", "a") as out:
+        out.write(f"---- {' '.join(command)} (exit {done.returncode})\n{done.stderr}{done.stdout}")
+    return Migrate(done.returncode, done.stdout, done.stderr)
+
+
+def replay(*options, log="replay"):
+    """Runs `switchyard replay --json OPTIONS` to its end (it only reads the store); its log is appended to
+    test-artifacts/release/LOG.log. Its `report` is the replay's JSON report."""
+    command = [BIN, "replay", "--json", *options]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=TMP)
     with open(artifacts() / f"{log}.log", "a") as out:
         out.write(f"---- {' '.join(command)} (exit {done.returncode})\n{done.stderr}{done.stdout}")

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from shop import (BIN, V1, V1_AND_V2, V2, Load, ShopServer, app_version, artifacts, create, history,  # noqa: E402
-                  migrate, migrate_command, migrated_ids, migrations_in, migrations_total, push, remove,
+                  migrate, migrate_command, migrated_ids, migrations_in, migrations_total, push, remove, replay,
                   run_in_threads, state, temporary_folder)
 from harness import free_port, wait_healthy, wait_until  # noqa: E402,F401  (Tests/support/harness.py, on the path through shop)
 
@@ -63,6 +63,7 @@ def test_version_1_sessions_migrate_when_read_under_load_and_none_is_refused(dat
     # Version 1 only: 60 sessions, 20 on a product, 20 on the gift wrap above a product, 20 on the catalogue.
     v1 = servers("sqlite-load", data, *V1).start()
     expected = {}  # session -> (path, title) once on version 2
+    wrapped = set()  # the sessions that opened the gift wrap
     for index in range(60):
         session = create(v1.url)["session"]
         if index < 40:
@@ -73,11 +74,24 @@ def test_version_1_sessions_migrate_when_read_under_load_and_none_is_refused(dat
                 status, document = push(v1.url, session, "giftWrap")
                 assert status == 200 and document["visible"]["path"] == ["catalogue", "product", "giftWrap"], \
                     (status, document)
+                wrapped.add(session)
             expected[session] = (["catalogue", "item"], f"Item {name}")
         else:
             expected[session] = (["catalogue"], "Shop")
         assert app_version(state(v1.url, session)[1]) == 1
     v1.stop_cleanly()
+
+    # The replay, which only reads the store: on version 1 every session replays clean (determinism); on version 2
+    # the 20 that opened the gift wrap diverge, named with it, and the 40 others replay clean through the renames.
+    same = replay(*V1, "--data", data)
+    assert same.code == 0, same
+    assert same.report["replayed"] == 60 and same.report["diverged"] == 0 and same.report["requests"] == 60, same
+    release = replay(*V2, "--data", data)
+    assert release.code == 1, release
+    assert release.report["clean"] == 40 and release.report["diverged"] == 20, release
+    assert [(g["reason"], g["sessions"]) for g in release.report["groups"]] == [
+        ("route 'giftWrap' was removed; the request refused with unknownRoute, recorded as committed", 20)], release
+    assert {s["session"] for s in release.report["sessions"] if s["diverged"]} == wrapped, release
 
     # The dry run: all 60 migrate from 1 to 2, none is lost.
     dry = migrate(*V1_AND_V2, "--data", data)

@@ -66,6 +66,16 @@ public struct AppMigration: Sendable {
         return copy
     }
 
+    /// The coordinator types it renames: old name → new name.
+    public var renamedCoordinators: [String: String] { coordinators }
+
+    /// The routes it renames, by coordinator type (as the version migrated from named it): old route → new route.
+    public var renamedRoutes: [String: [String: String]] { routes }
+
+    /// The routes it removes, by coordinator type (as the version migrated from named it), with where their users
+    /// land.
+    public var removedRoutes: [String: [String: Landing]] { removed }
+
     /// Whether the migration changes nothing.
     public var isEmpty: Bool {
         coordinators.isEmpty && routes.isEmpty && removed.isEmpty && reshapes.isEmpty

@@ -75,23 +75,7 @@ extension LiveSessions {
     /// Calls `body` with the id and app of every stored session of `apps` (in app name, then id order), until it
     /// returns a failure; that failure, or the store's if it fails.
     func forEachStored(of apps: Set<String>, _ body: (String, String) -> String?) -> String? {
-        for name in apps.sorted() {
-            var after: String?
-            while true {
-                let ids: [String]
-                do {
-                    ids = try archive.sessionIDs(ofApp: name, after: after, limit: 500)
-                } catch {
-                    return "the store could not list the sessions of '\(name)': \(error)"
-                }
-                for id in ids {
-                    if let failure = body(id, name) { return failure }
-                }
-                guard let last = ids.last, ids.count == 500 else { break }
-                after = last
-            }
-        }
-        return nil
+        archive.forEachStoredSession(of: apps, body)
     }
 
     /// The stored version of session `id` and why it could not be served under `apps` (nil: it could, on its version
