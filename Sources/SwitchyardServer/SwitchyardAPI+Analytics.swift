@@ -39,7 +39,7 @@ extension SwitchyardAPI {
     }
 
     /// `GET /api/admin/experiment?app=&goal=` and the window (since, until): the app's rollout read as an
-    /// experiment, per version.
+    /// experiment, per version. No `version` filter: a read-out compares the versions (a 400 says so).
     func experiment(_ request: HTTPRequest) throws -> HTTPResponse {
         try Self.refuseQuery(request, allowing: ["goal", "app", "since", "until"])
         guard let goal = request.query["goal"], request.query["app"] != nil else {
