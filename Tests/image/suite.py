@@ -413,6 +413,7 @@ def build(name):
     cache; whatever an earlier build made and nothing uses any more is removed (every image these builds make has
     the label org.switchyard.test=build), so that the images do not pile up edit after edit."""
     context, command = prepare(name)
+    earlier = set(engine("ps", "--all", "--external", "--quiet", check=False).stdout.split())
     before = image_id(IMAGES[name])
     log = ARTIFACTS / f"image-build-{name}.log"
     say(f"{name}: docker {shlex.join(command[:-1])} . (in {context}; log: {log.relative_to(ROOT)})")
@@ -422,7 +423,15 @@ def build(name):
     compiled = pathlib.Path(log).read_text().count("] Compiling ")
     docker(*command, cwd=context, timeout=3600, log=log, append=True)
     seconds = time.monotonic() - started
-    engine("image", "prune", "--force", "--filter", f"label={TEST}=build")
+    # A build stopped part way (an interrupted make) leaves its working container (buildah's, outside podman's own
+    # list), which holds the image it started from: podman then refuses the whole prune. Those that were there before
+    # this build started are such leftovers (this suite builds one image at a time) and are removed; a prune that
+    # still fails only leaves layers for the next run.
+    for container in set(engine("ps", "--all", "--external", "--quiet", check=False).stdout.split()) & earlier:
+        engine("rm", "--force", container, check=False)
+    pruned = engine("image", "prune", "--force", "--filter", f"label={TEST}=build", check=False)
+    if pruned.returncode != 0:
+        say(f"{name}: the unused images were not removed this time: {quiet(pruned.stderr)[-300:]}")
     after = image_id(IMAGES[name])
     times = STATE / "build-times.json"
     recorded = json.loads(times.read_text()) if times.exists() else {}
