@@ -16,6 +16,7 @@ public struct InProcessSuiteTransport: SuiteTransport {
         api = SwitchyardAPI(configuration: configuration)
     }
 
+    /// One request handled by the API in process: its status and JSON body (nil when it has none).
     public func send(_ method: String, _ path: String, body: JSONValue?) throws -> (status: Int, body: JSONValue?) {
         var headers = HTTPHeaders([("Host", "localhost")])
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
