@@ -34,14 +34,10 @@ struct MigrateCommand: ParsableCommand {
         let serve = try ServeCommand.parse(serveOptions)
         let settings = try Settings(command: serve, environment: ProcessInfo.processInfo.environment)
         let logger = settings.makeLogger()
-        let (apps, _) = try settings.checkedApps(of: CommandLineProgram.current, logger: logger)
-        let archive = try settings.openedStore(logger: logger)
-        defer { archive.close() }
-        var configuration = ServerConfiguration(apps: apps)
-        configuration.archive = archive
-        configuration.rollouts = settings.rollouts
+        let (api, store) = try settings.offlineAPI(of: CommandLineProgram.current, logger: logger)
+        defer { store.close() }
         // With the versions published in the store (through the admin API), as serve would serve them.
-        let report = SwitchyardAPI(configuration: configuration, logger: logger).migrateStored(apply: apply)
+        let report = api.migrateStored(apply: apply)
         if json {
             print(String(decoding: report.json.serialized(), as: UTF8.self))
         } else {

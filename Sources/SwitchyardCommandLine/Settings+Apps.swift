@@ -3,9 +3,10 @@ import Foundation
 import Logging
 import Switchyard
 import SwitchyardDefinitions
+import SwitchyardServer
 import SwitchyardSessions
 
-/// What `serve` and `migrate` both do before they touch sessions: read and check the apps, and open the store.
+/// What `serve`, `migrate` and `stats` do before they touch sessions: read and check the apps, and open the store.
 extension Settings {
     /// The apps to serve: the `--app` definitions (checked as they are read, the engine's findings included; a file
     /// of a folder that is not an app definition is left out, named in a notice), then
@@ -59,6 +60,19 @@ extension Settings {
     static func served(_ apps: [NavigationApp], defaultApp: String?) -> [NavigationApp] {
         guard let defaultApp else { return apps }
         return apps.filter { $0.name == defaultApp } + apps.filter { $0.name != defaultApp }
+    }
+
+    /// The API `serve` would make of these settings' apps, rollouts and store, for a command that reads or changes
+    /// the stored sessions without serving them (`migrate`, `stats`); the caller closes `store` when done.
+    func offlineAPI(
+        of program: CommandLineProgram, logger: Logger
+    ) throws -> (api: SwitchyardAPI, store: any SessionArchive) {
+        let (apps, _) = try checkedApps(of: program, logger: logger)
+        let store = try openedStore(logger: logger)
+        var configuration = ServerConfiguration(apps: apps)
+        configuration.archive = store
+        configuration.rollouts = rollouts
+        return (SwitchyardAPI(configuration: configuration, logger: logger), store)
     }
 
     /// The configured store, opened; one that cannot be is logged in one readable line and exits 1 (nothing is read

@@ -89,13 +89,9 @@ struct StatsCommand: ParsableCommand {
         // Not the logging system's bootstrap: the store's failures go to standard error at the chosen level.
         var logger = Logger(label: "switchyard") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = settings.logLevel
-        let (apps, _) = try settings.checkedApps(of: program, logger: logger)
-        let archive = try settings.openedStore(logger: logger)
-        defer { archive.close() }
-        var configuration = ServerConfiguration(apps: apps)
-        configuration.archive = archive
-        configuration.rollouts = settings.rollouts
-        let sessions = SwitchyardAPI(configuration: configuration, logger: logger).analyticsSessions()
+        let (api, store) = try settings.offlineAPI(of: program, logger: logger)
+        defer { store.close() }
+        let sessions = api.analyticsSessions()
         let filter = try self.filter(now: Date().timeIntervalSince1970)
         let scan = AnalyticsScan(maxSessions: maxSessions, timeLimit: timeLimit)
         var questions = AnalyticsQuestions(funnel: funnel, exits: exits, experiment: goal)
