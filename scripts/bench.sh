@@ -218,8 +218,9 @@ if [[ $SKIP != *" explore "* ]]; then
 fi
 
 # Two nodes on one PostgreSQL (a throwaway cluster, default settings, fsync on), every process on this machine:
-# each round runs the load on node A alone, then on both nodes, which change the same sessions (round robin without stickiness: a node's copy is often behind), and a
-# stream on node B follows a session node A changes while that load runs.
+# each round runs the load on node A alone, then on both nodes, which change the same sessions (round robin without
+# stickiness: a node's copy is often behind), then on both with each session kept on one node (affinity), and a
+# stream on node B follows a session node A changes while the round-robin load runs.
 if [[ $SKIP != *" cluster "* ]]; then
     for server in $SERVER_PID "${DURABLE_PIDS[@]}"; do kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; done
     SERVER_PID=; DURABLE_PIDS=()
@@ -244,6 +245,8 @@ if [[ $SKIP != *" cluster "* ]]; then
     half=$((SESSIONS / 2))
     { tail -n +"$((half + 1))" "$OUT/sessions-cluster-0.txt"; head -n "$half" "$OUT/sessions-cluster-0.txt"; } \
         > "$OUT/sessions-cluster-1.txt"
+    head -n "$half" "$OUT/sessions-cluster-0.txt" > "$OUT/sessions-sticky-0.txt"
+    tail -n +"$((half + 1))" "$OUT/sessions-cluster-0.txt" > "$OUT/sessions-sticky-1.txt"
     echo "bench: cluster, a stream on B following changes on A" >&2
     (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse-idle.json"
     for round in $(seq "$ROUNDS"); do
@@ -266,7 +269,18 @@ if [[ $SKIP != *" cluster "* ]]; then
         fi
         wait "${WRK_PIDS[@]}"
         cost_two=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
-        echo "{\"round\": $round, \"one\": $(cat "$OUT/cluster-one.json"), \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json"), \"cost\": {\"before\": $cost_before, \"one\": $cost_one, \"two\": $cost_two}}" >> "$OUT/cluster.jsonl"
+        # The same sessions with affinity (a load balancer that keeps a session on one node): node A changes the
+        # first half, node B the second, so each change is on the node that made the session's last one.
+        echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, each session on one node, ${DURATION}s" >&2
+        WRK_PIDS=()
+        for index in 0 1; do
+            wrk -t1 -c32 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[$index]}" \
+                -- transition "$OUT/sessions-sticky-$index.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-sticky-$index.json" &
+            WRK_PIDS+=($!)
+        done
+        wait "${WRK_PIDS[@]}"
+        cost_sticky=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
+        echo "{\"round\": $round, \"one\": $(cat "$OUT/cluster-one.json"), \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json"), \"stickyA\": $(cat "$OUT/cluster-sticky-0.json"), \"stickyB\": $(cat "$OUT/cluster-sticky-1.json"), \"cost\": {\"before\": $cost_before, \"one\": $cost_one, \"two\": $cost_two, \"sticky\": $cost_sticky}}" >> "$OUT/cluster.jsonl"
     done
 fi
 

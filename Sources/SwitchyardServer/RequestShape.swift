@@ -32,6 +32,19 @@ indirect enum RequestShape: Sendable {
         return .object(own.merging(members) { first, _ in first })
     }
 
+    /// Whether `value` has only members this shape allows: the common case, checked without building paths or
+    /// sorting names (``check(_:at:)`` then finds and names the member that is not).
+    func allows(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.object(let allowed), .object(let members)):
+            members.allSatisfy { name, member in allowed[name]?.allows(member) ?? false }
+        case (.array(let element), .array(let items)):
+            items.allSatisfy { element.allows($0) }
+        default:
+            true
+        }
+    }
+
     /// Throws 400 `unknownMember` for the first member (in document order of the paths, then by name) that `value`
     /// has where this shape does not allow it. Values of other types than the shape expects pass: the decoder
     /// describes them.

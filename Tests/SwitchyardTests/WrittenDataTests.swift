@@ -63,4 +63,17 @@ struct WrittenDataTests {
         root.persistentState.lines.append("kept")
         #expect(try JSONValue(parsing: engine.restoreDocument())["tree"]?["data"] == ["lines": ["kept"]])
     }
+
+    @Test func arraysSharingStorageEncodeAlikeAndACopyChangedInPlaceDoesNot() {
+        let kept = ["a", "b\u{e9}"]
+        var current = kept  // shares the storage until it changes
+        #expect(kept.encodesLike(current))
+        current[1] = "be\u{301}"  // copied on write: another storage, compared element by element
+        #expect(!kept.encodesLike(current), "Swift's == takes them as equal; the bytes differ")
+        #expect(kept == current)
+        current[1] = "b\u{e9}"
+        #expect(kept.encodesLike(current), "equal values in other storage")
+        #expect([String]().encodesLike([]))
+        #expect(![String]().encodesLike(["a"]))
+    }
 }

@@ -102,6 +102,38 @@ public final class MemorySessionArchive: SharedSessionArchive {
         announce(notices, to: observers)
     }
 
+    /// Changes `record` to `version` with `state`, its new history entries and the answer to keep under a key;
+    /// returns how many bytes its history grew by (negative: shrank).
+    private func change(
+        _ record: inout Record, to version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?,
+        serial: UInt64
+    ) -> Int {
+        if let reply {
+            // A key stored again (the node had forgotten it) replaces the answer it kept.
+            record.session.replies.removeAll { $0.key == reply.key }
+            record.session.replies.append(reply)
+            record.session.replies.removeFirst(max(0, record.session.replies.count - limits.replies))
+            let sizes = record.session.replies.map { $0.body.count + StoredText.headers($0.headers).utf8.count }
+            record.session.replies.removeFirst(Self.oldestOut(sizes, budget: limits.replyBytes))
+        }
+        let before = record.history.bytes
+        record.history.append(history)
+        if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
+            // A change without a new version (app data changed, or a keyed answer): its state is this one now.
+            record.history.replaceState(of: version, with: state)
+            if version == 0 { record.initialState = state }
+        }
+        record.history.trim(at: version, retention: limits.historyEntries, budget: limits.historyBytes)
+        record.changed = serial
+        record.session.version = version
+        record.session.state = state
+        record.session.used = record.session.used || !history.isEmpty
+        // A migration is not a use: its entry keeps its own time, the session its last use.
+        let lastUse = history.last { $0.source != .migration }?.time ?? 0
+        record.session.lastAccess = max(record.session.lastAccess, lastUse)
+        return record.history.bytes - before
+    }
+
     /// Throws the conflict the batch would run into, taking its earlier writes into account.
     private static func check(_ writes: [ArchiveWrite], against contents: Contents) throws(ArchiveError) {
         var versions: [String: Int?] = [:]
@@ -143,33 +175,12 @@ public final class MemorySessionArchive: SharedSessionArchive {
                 session: session, initialState: session.state, created: session.lastAccess)
             return nil
         case .change(let id, let base, let version, let state, let history, let reply):
-            guard var record = contents.records.removeValue(forKey: id) else { return nil }
-            if let reply {
-                // A key stored again (the node had forgotten it) replaces the answer it kept.
-                record.session.replies.removeAll { $0.key == reply.key }
-                record.session.replies.append(reply)
-                record.session.replies.removeFirst(max(0, record.session.replies.count - limits.replies))
-                let sizes = record.session.replies.map { $0.body.count + StoredText.headers($0.headers).utf8.count }
-                record.session.replies.removeFirst(Self.oldestOut(sizes, budget: limits.replyBytes))
-            }
-            let before = record.history.bytes
-            record.history.append(history)
-            if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
-                // A change without a new version (app data changed, or a keyed answer): its state is this one now.
-                record.history.replaceState(of: version, with: state)
-                if version == 0 { record.initialState = state }
-            }
-            record.history.trim(at: version, retention: limits.historyEntries, budget: limits.historyBytes)
-            contents.historyBytes += record.history.bytes - before
+            guard let index = contents.records.index(forKey: id) else { return nil }
             contents.changes += 1
-            record.changed = contents.changes
-            record.session.version = version
-            record.session.state = state
-            record.session.used = record.session.used || !history.isEmpty
-            // A migration is not a use: its entry keeps its own time, the session its last use.
-            let lastUse = history.last { $0.source != .migration }?.time ?? 0
-            record.session.lastAccess = max(record.session.lastAccess, lastUse)
-            contents.records[id] = record
+            // Changed in place: no removal and insertion (two hash lookups and a copy of the record) per change.
+            contents.historyBytes += change(
+                &contents.records.values[index], to: version, state: state, history: history, reply: reply,
+                serial: contents.changes)
             return version == base ? nil : .changed(session: id, version: version)
         case .remove(let id):
             guard let removed = contents.records.removeValue(forKey: id) else { return nil }
