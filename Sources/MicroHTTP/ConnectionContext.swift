@@ -13,6 +13,8 @@ final class ConnectionContext {
     /// Set when a request body was refused (413) while the client may still be sending it: the socket then
     /// lingers after libmicrohttpd lets it go (``LingeringClose``).
     var lingers = false
+    /// Its deadline and idleness, shared with the ``ConnectionTable`` (set when it opens).
+    var timer: ConnectionTimer?
 
     // Per request; reset by `begin`.
     var method = ""

@@ -21,69 +21,30 @@ import Synchronization
 /// answering a request or holding an event stream (a suspended connection) is never evicted; when none is idle,
 /// a new connection takes a free slot or, at the cap, waits in the listen backlog, as before.
 ///
+/// **No lock per request.** A connection's deadline and idleness live in its ``ConnectionTimer``, which the thread
+/// serving it changes with atomic operations at each request's start, answer and end; the table's lock is taken
+/// when a connection opens or closes, by the sweep and by the eviction (which looks for the connection idle the
+/// longest among the open ones, only near the cap).
+///
 /// Both end a connection the same way: ``sweep(now:)`` and ``evictIdlest()`` shut its socket down, and
 /// libmicrohttpd then sees the end of input and closes it itself (freeing its slot). The socket is shut down while
 /// the table's lock is held, and a connection leaves the table (``closed(_:)``) before libmicrohttpd closes its
 /// socket, so a socket number is never mistaken for another connection's.
 final class ConnectionTable: Sendable {
-    private struct Entry {
-        let socket: Int32
-        /// When the connection started owing its current request (opened, or its previous response ended).
-        var owedSince: ContinuousClock.Instant
-        /// Whether no request has begun on the connection yet.
-        var firstRequest = true
-        /// When it must have sent what it owes; nil while a request is answered or a stream is open.
-        var deadline: ContinuousClock.Instant?
-        /// Its place in `State.idle` while it may be evicted.
-        var idleTicket: UInt64?
-        /// Shut down by a deadline or an eviction; libmicrohttpd has yet to close it.
-        var shutDown = false
-        /// The network of its client, when known.
-        var network: PeerNetwork?
-    }
-
     private struct State {
-        var entries: [ObjectIdentifier: Entry] = [:]
-        /// Idle connections, oldest first; a ticket that no longer matches its entry's is skipped.
-        var idle: [(ticket: UInt64, id: ObjectIdentifier)] = []
-        var idleHead = 0
-        var nextTicket: UInt64 = 0
+        var entries: [ObjectIdentifier: ConnectionTimer] = [:]
         /// Entries shut down and not yet closed.
         var shutDownCount = 0
         /// Open connections by the network of their client.
         var networks: [PeerNetwork: Int] = [:]
 
-        mutating func markIdle(_ id: ObjectIdentifier) {
-            nextTicket += 1
-            entries[id]?.idleTicket = nextTicket
-            idle.append((nextTicket, id))
-            if idle.count - idleHead > 2 * entries.count + 64 {
-                // Mostly stale (each request of a keep-alive connection leaves one): keep the current tickets.
-                idle = idle[idleHead...].filter { entries[$0.id]?.idleTicket == $0.ticket }
-                idleHead = 0
-            }
-        }
-
         /// Shuts the connection's socket down (once); it stays in the table until libmicrohttpd closes it.
-        mutating func shutDown(_ id: ObjectIdentifier) {
-            guard var entry = entries[id], !entry.shutDown else { return }
-            _ = shutdown(entry.socket, Int32(SHUT_RDWR))
-            entry.shutDown = true
-            entry.deadline = nil
-            entry.idleTicket = nil
-            entries[id] = entry
+        mutating func shutDown(_ timer: ConnectionTimer) {
+            guard !timer.shutDown.load(ordering: .acquiring) else { return }
+            _ = shutdown(timer.socket, Int32(SHUT_RDWR))
+            timer.shutDown.store(true, ordering: .releasing)
+            timer.deadline.store(0, ordering: .relaxed)
             shutDownCount += 1
-        }
-
-        /// Drops the queue's stale front and compacts it now and then.
-        mutating func compactIdle() {
-            while idleHead < idle.count, entries[idle[idleHead].id]?.idleTicket != idle[idleHead].ticket {
-                idleHead += 1
-            }
-            if idleHead > 1024 && idleHead * 2 > idle.count {
-                idle.removeFirst(idleHead)
-                idleHead = 0
-            }
         }
     }
 
@@ -94,6 +55,8 @@ final class ConnectionTable: Sendable {
     /// The most connections one network may hold.
     let perNetwork: Int
     private let state = Mutex(State())
+    /// What the timers' times count from.
+    private let epoch = ContinuousClock.now
 
     /// Deadlines of `requestTimeout` per request and `firstRequestTimeout` for a new connection's first header
     /// (`.zero` turns either off); eviction from 90 % of `capacity` connections (at most `capacity - 1`); at most
@@ -118,65 +81,53 @@ final class ConnectionTable: Sendable {
     /// A connection opened on `socket`: it owes its first request, and it is idle.
     func opened(_ context: ConnectionContext, socket: Int32) {
         guard socket >= 0 else { return }
-        let now = ContinuousClock.now
-        let id = ObjectIdentifier(context)
-        let network = PeerNetwork(socket: socket)
+        let now = time()
+        let first = [firstRequestTimeout, requestTimeout].filter { $0 > .zero }.min()
+        let timer = ConnectionTimer(
+            socket: socket, network: PeerNetwork(socket: socket), openedAt: now,
+            deadline: first.map { now + Self.nanoseconds($0) } ?? 0)
+        context.timer = timer
         state.withLock { state in
-            var entry = Entry(socket: socket, owedSince: now, deadline: firstDeadline(from: now))
-            entry.network = network
-            state.entries[id] = entry
-            if let network { state.networks[network, default: 0] += 1 }
-            state.markIdle(id)
+            state.entries[ObjectIdentifier(context)] = timer
+            if let network = timer.network { state.networks[network, default: 0] += 1 }
         }
     }
 
     /// A request's header is in: the connection is busy, and owes the rest of its request by the request deadline.
     func requestBegan(_ context: ConnectionContext) {
-        state.withLock { state in
-            guard var entry = state.entries[ObjectIdentifier(context)], !entry.shutDown else { return }
-            entry.idleTicket = nil
-            if entry.firstRequest {
-                entry.firstRequest = false
-                entry.deadline = requestTimeout > .zero ? entry.owedSince + requestTimeout : nil
-            }
-            state.entries[ObjectIdentifier(context)] = entry
+        guard let timer = context.timer, !timer.shutDown.load(ordering: .acquiring) else { return }
+        timer.markBusy()
+        if timer.firstRequest.exchange(false, ordering: .relaxed) {
+            let owed = timer.owedSince.load(ordering: .relaxed)
+            timer.deadline.store(
+                requestTimeout > .zero ? owed + Self.nanoseconds(requestTimeout) : 0, ordering: .releasing)
         }
     }
 
     /// The request is answered (its response is queued, or an event stream opened): no deadline until it ends.
     func answered(_ context: ConnectionContext) {
-        state.withLock { state in
-            let id = ObjectIdentifier(context)
-            state.entries[id]?.deadline = nil
-            state.entries[id]?.idleTicket = nil
-        }
+        guard let timer = context.timer else { return }
+        timer.deadline.store(0, ordering: .releasing)
+        timer.markBusy()
     }
 
     /// The response ended and the connection stays open: it owes its next request, and it is idle.
     func awaiting(_ context: ConnectionContext) {
-        let now = ContinuousClock.now
-        state.withLock { state in
-            let id = ObjectIdentifier(context)
-            guard var entry = state.entries[id], !entry.shutDown else { return }
-            entry.owedSince = now
-            entry.deadline = requestTimeout > .zero ? now + requestTimeout : nil
-            state.entries[id] = entry
-            state.markIdle(id)
-        }
+        guard let timer = context.timer, !timer.shutDown.load(ordering: .acquiring) else { return }
+        let now = time()
+        timer.owedSince.store(now, ordering: .relaxed)
+        timer.deadline.store(requestTimeout > .zero ? now + Self.nanoseconds(requestTimeout) : 0, ordering: .releasing)
+        timer.markIdle(at: now)
     }
 
     /// The connection is closing; called before its socket is closed.
     func closed(_ context: ConnectionContext) {
         state.withLock { state in
-            guard let entry = state.entries.removeValue(forKey: ObjectIdentifier(context)) else { return }
-            if entry.shutDown { state.shutDownCount -= 1 }
-            if let network = entry.network {
+            guard let timer = state.entries.removeValue(forKey: ObjectIdentifier(context)) else { return }
+            if timer.shutDown.load(ordering: .acquiring) { state.shutDownCount -= 1 }
+            if let network = timer.network {
                 let left = (state.networks[network] ?? 1) - 1
                 state.networks[network] = left > 0 ? left : nil
-            }
-            if state.entries.isEmpty {
-                state.idle = []
-                state.idleHead = 0
             }
         }
     }
@@ -184,9 +135,13 @@ final class ConnectionTable: Sendable {
     /// Shuts down every connection whose request is overdue; returns how many.
     @discardableResult
     func sweep(now: ContinuousClock.Instant = .now) -> Int {
-        state.withLock { state in
-            let overdue = state.entries.filter { $0.value.deadline.map { $0 <= now } ?? false }.keys
-            for id in overdue { state.shutDown(id) }
+        let now = time(now)
+        return state.withLock { state in
+            let overdue = state.entries.values.filter { timer in
+                let deadline = timer.deadline.load(ordering: .acquiring)
+                return deadline != 0 && deadline <= now && !timer.shutDown.load(ordering: .relaxed)
+            }
+            for timer in overdue { state.shutDown(timer) }
             return overdue.count
         }
     }
@@ -197,17 +152,30 @@ final class ConnectionTable: Sendable {
     func evictIdlest() -> Bool {
         state.withLock { state in
             guard state.entries.count - state.shutDownCount >= evictionThreshold else { return false }
-            state.compactIdle()
-            guard state.idleHead < state.idle.count else { return false }
-            let id = state.idle[state.idleHead].id
-            state.idleHead += 1
-            state.shutDown(id)
-            return true
+            // A connection found idle may begin a request before it is taken: then the next idlest is tried.
+            for _ in 0..<state.entries.count {
+                var idlest: (timer: ConnectionTimer, since: Int64)?
+                for timer in state.entries.values where !timer.shutDown.load(ordering: .relaxed) {
+                    let since = timer.idleSince.load(ordering: .acquiring)
+                    if since > 0, since < idlest?.since ?? .max { idlest = (timer, since) }
+                }
+                guard let (timer, since) = idlest else { return false }
+                if timer.takeForEviction(idleSince: since) {
+                    state.shutDown(timer)
+                    return true
+                }
+            }
+            return false
         }
     }
 
-    private func firstDeadline(from now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        let timeouts = [firstRequestTimeout, requestTimeout].filter { $0 > .zero }
-        return timeouts.min().map { now + $0 }
+    /// Nanoseconds from the epoch, plus one (never 0, which means "none").
+    private func time(_ instant: ContinuousClock.Instant = .now) -> Int64 {
+        Self.nanoseconds(instant - epoch) + 1
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
