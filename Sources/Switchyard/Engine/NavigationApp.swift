@@ -50,8 +50,10 @@ public struct NavigationApp: Sendable {
         deepLinkDiagnostics = deepLinks?.diagnostics ?? []
         matchesDeepLink = { deepLinks?.match($0) != nil }
         let identity = AppVersion(name: name, version: version)
+        // Erased once: every session's engine shares the router (its patterns and matcher), none builds its own.
+        let router = deepLinks.map(AnyDeepLinkRouter.init)
         make = {
-            let engine = try NavigationEngine(root: root(), deepLinks: deepLinks)
+            let engine = try NavigationEngine(erasedRoot: root(), deepLinks: router)
             engine.app = identity
             return engine
         }
@@ -60,7 +62,7 @@ public struct NavigationApp: Sendable {
             guard written == identity else {
                 throw NavigationError.restoreFailed("it was stored by \(written), this is \(identity)")
             }
-            let engine = try NavigationEngine(restoring: document, root: root(), deepLinks: deepLinks)
+            let engine = try NavigationEngine(restoring: document, erasedRoot: root(), deepLinks: router)
             engine.app = identity
             return engine
         }

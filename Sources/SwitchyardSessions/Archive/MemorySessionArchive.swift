@@ -45,6 +45,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
         var shedAbove = 0
         var commits = 0
         var batches = 0
+        /// The last first state each app's sessions were created with: a new session whose first state is the same
+        /// (most are: an app starts every session alike) keeps these bytes instead of its own copy.
+        var firstStates: [String: [UInt8]] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -170,6 +173,12 @@ public final class MemorySessionArchive: SharedSessionArchive {
             if let creation {
                 contents.creations[creation.key] = creation
                 contents.creationKeys[session.id, default: []].append(creation.key)
+            }
+            var session = session
+            if let shared = contents.firstStates[session.app], shared == session.state {
+                session.state = shared
+            } else {
+                contents.firstStates[session.app] = session.state
             }
             contents.records[session.id] = Record(
                 session: session, initialState: session.state, created: session.lastAccess)
