@@ -47,13 +47,15 @@ extension SwitchyardAPI {
     /// For a rollout that requires a clean replay: throws 409 unless every version of `app` that `shares` give
     /// more weight than the rollout in force has a latest replay on this node that ran and diverged nowhere.
     func requireCleanReplays(app: String, shares: [PublishedApps.Share]) throws {
+        releases.follow()
         let current = sessions.servedApps.apps.rollout(of: app)?.shares ?? []
         for share in shares {
             let now = current.first { $0.version == share.version }?.weight ?? 0
             guard share.weight > now else { continue }
             let candidate = AppVersion(name: app, version: share.version)
-            guard let latest = replays.latest(candidate), latest.report.failure == nil else {
-                throw ReplayRefusal.required(candidate, failure: replays.latest(candidate)?.report.failure)
+            let kept = replays.latest(candidate)
+            guard let latest = kept, latest.report.failure == nil else {
+                throw ReplayRefusal.required(candidate, failure: kept?.report.failure)
             }
             if !latest.isClean {
                 let group = latest.report.groups.first

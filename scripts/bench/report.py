@@ -229,12 +229,11 @@ def replay_rows(parts):
     # The target scaled to the sample: 10,000 × 20 requests in 60 s is 3,333 requests/s.
     goal = 60 * result["sample"] * per / 200_000
     return [{
-        "section": "replay", "id": "replay.demo", "label": f"replay {result['sample']:,} stored sessions × {per} requests",
+        "section": "replay", "id": "replay.demo", "label": f"replay {result['sample']:,} of {result['sessions']:,} stored sessions × {per} requests",
         "value": result["seconds"], "unit": "s",
         "detail": f"{result['requestsPerSecond']:,.0f} requests/s on {result['threads']} threads; {replayed:,} replayed, "
                   f"{result['diverged']} diverged" + (f" ({result['divergence']})" if result.get("divergence") else "")
-                  + f"; {result['sessions']:,} stored ({result['bytes'] / 1e6:,.0f} MB, filled in "
-                  f"{result['fillSeconds']:.1f} s)",
+                  + f"; the store {result['bytes'] / 1e6:,.0f} MB, filled in {result['fillSeconds']:.1f} s",
         "target": f"< {goal:g} s, 0 diverged", "pass": clean and result["seconds"] < goal,
     }]
 
