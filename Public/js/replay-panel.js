@@ -35,7 +35,7 @@ export async function admin(token, method, path, body, base = '') {
 
 function mount(inspector) {
   const token = el('input', {
-    id: 'replay-token', type: 'password', autocomplete: 'off', spellcheck: false, placeholder: 'Admin token',
+    id: 'replay-token', type: 'password', spellcheck: false, placeholder: 'Admin token',
     required: true, 'data-testid': 'replay-token', 'aria-label': 'Admin token',
   });
   const form = el('form', { class: 'deeplink' }, token,
@@ -45,11 +45,17 @@ function mount(inspector) {
   const controls = el('div', { class: 'section-head', hidden: true }, pick, run);
   const summary = el('p', { class: 'hint', 'data-testid': 'replay-summary', 'aria-live': 'polite' });
   const groups = el('ol', { class: 'history', 'data-testid': 'replay-groups' });
+  // Closed until opened: one tab stop for those who never use it. The heading sits beside the disclosure marker.
+  const heading = el('h2', { id: 'replay-h', text: 'Release replay' });
+  heading.style.display = 'inline';
+  const opener = el('summary', { 'data-testid': 'replay-open' }, heading);
+  Object.assign(opener.style, { cursor: 'pointer', marginBottom: '14px', color: 'var(--insp-muted)' });
   const section = el('section', { class: 'insp-section', 'aria-labelledby': 'replay-h', 'data-testid': 'replay-panel' },
-    el('h2', { id: 'replay-h', text: 'Release replay' }),
-    el('p', { class: 'hint', text: 'With the admin token: replay a sample of the stored sessions on a version before it '
-      + 'takes traffic, and see which journeys would now go elsewhere. Nothing is changed.' }),
-    form, controls, summary, groups);
+    el('details', {},
+      opener,
+      el('p', { class: 'hint', text: 'With the admin token: replay a sample of the stored sessions on a version before '
+        + 'it takes traffic, and see which journeys would now go elsewhere. Nothing is changed.' }),
+      form, controls, summary, groups));
   inspector.insertBefore(section, document.getElementById('map-dialog'));
 
   let candidates = [];

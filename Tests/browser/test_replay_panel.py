@@ -13,6 +13,7 @@ def test_the_panel_replays_the_stored_sessions_on_a_version(page):
     page.log_in()
     panel = page.find("[data-testid=replay-panel]")
     page.d.execute_script("arguments[0].scrollIntoView()", panel)
+    page.find("[data-testid=replay-open]").click()
     token = page.find("[data-testid=replay-token]")
     token.send_keys("not-the-admin-token-0123")
     page.find("[data-testid=replay-load]").click()
