@@ -159,4 +159,28 @@ struct CandidateReplayTests {
             #expect(try Self.rollout(server, to: 2, requiringCleanReplay: false).status == 200)
         }
     }
+
+    @Test func replaysRunOneAtATimeAndTheLatestIsKept() throws {
+        let replays = CandidateReplays()
+        let candidate = AppVersion(name: "shop", version: 2)
+        var inner: CandidateReplays.Latest?
+        var ran = false
+        let outer = replays.run(candidate, at: 1) {
+            inner = replays.run(candidate, at: 2) {
+                ran = true
+                return ReplayReport()
+            }
+            return ReplayReport()
+        }
+        #expect(inner == nil && !ran, "a second replay while one runs is refused")
+        #expect(outer?.time == 1 && replays.latest(candidate)?.time == 1)
+        #expect(replays.latest(candidate)?.isClean == true)
+        #expect(replays.latest(AppVersion(name: "shop", version: 3)) == nil)
+        let busy = Problem(rendering: ReplayRefusal.busy, session: "")
+        #expect(busy.status == 503 && busy.code == "replayBusy")
+        #expect(busy.headers.contains { $0.0 == "Retry-After" && $0.1 == "5" })
+        let failed = Problem(rendering: ReplayRefusal.required(candidate, failure: "the store failed"), session: "")
+        #expect(failed.status == 409 && failed.code == "replayRequired")
+        #expect(failed.detail.contains("the latest replay of shop@2 could not run (the store failed)"))
+    }
 }
