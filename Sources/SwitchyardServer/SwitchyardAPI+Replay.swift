@@ -44,15 +44,17 @@ extension SwitchyardAPI {
         return .json(200, latest.json.serialized(), headers: noStore)
     }
 
-    /// For a rollout that requires a clean replay: throws 409 unless every version of `app` that `shares` give
-    /// more weight than the rollout in force has a latest replay on this node that ran and diverged nowhere.
+    /// For a rollout that requires a clean replay: throws 409 unless every served version of `app` that `shares`
+    /// give more weight than the rollout in force has a latest replay on this node that ran and diverged nowhere.
     func requireCleanReplays(app: String, shares: [PublishedApps.Share]) throws {
         releases.follow()
-        let current = sessions.servedApps.apps.rollout(of: app)?.shares ?? []
+        let served = sessions.servedApps.apps
+        let current = served.rollout(of: app)?.shares ?? []
         for share in shares {
             let now = current.first { $0.version == share.version }?.weight ?? 0
-            guard share.weight > now else { continue }
             let candidate = AppVersion(name: app, version: share.version)
+            // A version not served is the rollout's own refusal (422 invalidApps), not the gate's.
+            guard share.weight > now, served.app(candidate) != nil else { continue }
             let kept = replays.latest(candidate)
             guard let latest = kept, latest.report.failure == nil else {
                 throw ReplayRefusal.required(candidate, failure: kept?.report.failure)

@@ -137,6 +137,8 @@ struct CandidateReplayTests {
             try #require(try PublishedAppsTests.publish(server, Self.sameAsV1, as: 3).status == 201)
             let generation = try server.get("/api/admin/apps", headers: Self.bearer).json["generation"]
 
+            let unserved = try Self.rollout(server, to: 7)
+            #expect(unserved.status == 422 && unserved.json["code"] == "invalidApps", "\(unserved.text)")
             let required = try Self.rollout(server, to: 3)
             #expect(required.status == 409 && required.json["code"] == "replayRequired", "\(required.text)")
             #expect(required.json["detail"]?.stringValue?.contains("shop@3 has no replay on this node") == true)

@@ -9,10 +9,10 @@ enum ReplayRefusal: Error {
     case busy
     /// The version was not replayed on this node yet (`GET` of its latest report).
     case noReplayYet(AppVersion)
-    /// A rollout requiring a clean replay would give `candidate` more weight, and it has no replay on this node
-    /// (`report` nil) or its latest could not run (`report` its failure).
+    /// A rollout requiring a clean replay would give the version more weight, and it has no replay on this node
+    /// (`failure` nil) or its latest could not run (`failure` says why).
     case required(AppVersion, failure: String?)
-    /// A rollout requiring a clean replay would give `candidate` more weight, and its latest replay diverged:
+    /// A rollout requiring a clean replay would give the version more weight, and its latest replay diverged:
     /// `diverged` of `replayed` sessions, the largest group's reason and example session.
     case diverged(AppVersion, diverged: Int, replayed: Int, reason: String?, example: String?)
 }
