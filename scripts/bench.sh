@@ -10,8 +10,10 @@
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory explore store http peer durable sse cluster
-#                    baseline
+#   BENCH_REPLAY     recorded demo sessions (20 requests each) in the store the replay part fills (default 100000,
+#                    quick 10000; about 6 KB each); BENCH_REPLAY_SAMPLE how many it replays (default 10000, quick 1000)
+#   BENCH_SKIP       space-separated parts to skip: engine memory explore store replay http peer durable sse
+#                    cluster baseline
 #   BENCH_BIN        a folder holding release binaries built already (switchyard, switchyard-bench): no build
 #   BENCH_BASELINE   the earlier release compared side by side (default 77eb7d1: a turn before issue 45), built
 #                    once into .build-baseline/<commit>/ (scripts/bench/baseline.sh); BENCH_SIDE_ROUNDS (default 5)
@@ -29,9 +31,13 @@ QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
     DURATION=${BENCH_DURATION:-2}; ROUNDS=${BENCH_ROUNDS:-1}; MEMORY=${BENCH_MEMORY:-10000}; ENGINE_FLAGS=--quick
     STORED=${BENCH_STORED:-10000}
+    REPLAY=${BENCH_REPLAY:-10000}
+    REPLAY_SAMPLE=${BENCH_REPLAY_SAMPLE:-1000}
 else
     DURATION=${BENCH_DURATION:-10}; ROUNDS=${BENCH_ROUNDS:-3}; MEMORY=${BENCH_MEMORY:-100000}; ENGINE_FLAGS=
     STORED=${BENCH_STORED:-100000}
+    REPLAY=${BENCH_REPLAY:-100000}
+    REPLAY_SAMPLE=${BENCH_REPLAY_SAMPLE:-10000}
 fi
 SESSIONS=${BENCH_SESSIONS:-1000}
 SSE=${BENCH_SSE:-1000}
@@ -107,6 +113,14 @@ if [[ $SKIP != *" store "* ]]; then
     sample=$(python3 -c "import json; print(json.load(open('$OUT/store.json'))['sampleSession'])")
     python3 "$HERE/boot.py" "$BIN/switchyard" "$OUT/store" "$sample" > "$OUT/boot.json"
     rm -rf "$OUT/store"
+fi
+
+# switchyard replay (issue 48): recorded demo histories replayed on the same app, one session per core at a time.
+if [[ $SKIP != *" replay "* ]]; then
+    echo "bench: replay, $REPLAY_SAMPLE of $REPLAY stored sessions of 20 requests" >&2
+    "$BIN/switchyard-bench" replay --data "$OUT/replay" --sessions "$REPLAY" --sample "$REPLAY_SAMPLE" \
+        > "$OUT/replay.json"
+    rm -rf "$OUT/replay"
 fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

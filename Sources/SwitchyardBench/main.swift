@@ -3,6 +3,8 @@ import Foundation
 // switchyard-bench engine [--quick] [--only ID] [--iterations N]  in-process engine timings, JSON on stdout
 // switchyard-bench memory [--mode api|engine] [--sessions N]          resident memory per session, JSON on stdout
 // switchyard-bench store --data FOLDER [--sessions N]                 fill a SQLite store, time opening and restoring
+// switchyard-bench replay --data FOLDER [--sessions N] [--sample N]   fill a SQLite store with recorded demo
+//                                                                       sessions, replay a sample (switchyard replay)
 // switchyard-bench fanout --port P [--subscribers N] [--transitions N] [--updates patch|state]
 //                                                                       SSE fan-out latency against a running server
 
@@ -44,6 +46,11 @@ do {
         guard let folder = option("--data") else { throw BenchUsage.missing("--data FOLDER") }
         let count = Int(option("--sessions") ?? "") ?? 100_000
         try printJSON(try StoreSuite(folder: folder, count: count).run())
+    case "replay":
+        guard let folder = option("--data") else { throw BenchUsage.missing("--data FOLDER") }
+        let count = Int(option("--sessions") ?? "") ?? 10_000
+        let sample = Int(option("--sample") ?? "") ?? count
+        try printJSON(try ReplaySuite(folder: folder, count: count, sample: sample).run())
     case "fanout":
         guard let port = option("--port").flatMap({ UInt16($0) }) else { throw BenchUsage.missing("--port P") }
         let suite = FanOutSuite(
@@ -53,7 +60,7 @@ do {
     default:
         let usage =
             "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] "
-            + "[--sessions N] | store --data FOLDER [--sessions N] | fanout --port P [--subscribers N] "
+            + "[--sessions N] | store --data FOLDER [--sessions N] | replay --data FOLDER [--sessions N] [--sample N] | fanout --port P [--subscribers N] "
             + "[--transitions N] [--updates patch|state]\n"
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

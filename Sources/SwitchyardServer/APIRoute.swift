@@ -117,6 +117,15 @@ extension SwitchyardAPI {
                 ),
             ]),
         APIRoute(
+            "/api/admin/apps/{app}/versions/{version}/replay",
+            [
+                ("GET", { api, request, path in try api.latestReplay(app: path.app, version: path.version, request) }),
+                (
+                    "POST",
+                    { api, request, path in try api.replayCandidate(app: path.app, version: path.version, request) }
+                ),
+            ]),
+        APIRoute(
             "/api/admin/apps/{app}/rollout",
             [
                 ("PUT", { api, request, path in try api.setRollout(app: path.app, request) }),

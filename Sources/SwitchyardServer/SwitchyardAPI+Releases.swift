@@ -62,7 +62,9 @@ extension SwitchyardAPI {
         return .json(200, answer.serialized(), headers: noStore)
     }
 
-    /// `PUT /api/admin/apps/{app}/rollout`, `{"shares": [{"version", "weight"}]}`: which versions new sessions get.
+    /// `PUT /api/admin/apps/{app}/rollout`, `{"shares": [{"version", "weight"}], "requireCleanReplay"?: true}`:
+    /// which versions new sessions get; with `requireCleanReplay`, refused (409) unless each version it gives more
+    /// weight has a clean latest replay on this node (``requireCleanReplays(app:shares:)``).
     /// `DELETE`: the app's rollout is the nodes' configured one again.
     func setRollout(app: String, _ request: HTTPRequest, remove: Bool = false) throws -> HTTPResponse {
         try Self.refuseQuery(request, allowing: [])
@@ -71,7 +73,9 @@ extension SwitchyardAPI {
         if !remove {
             try requireJSON(request)
             let body = try decode(RolloutRequest.self, request.body)
-            shares = body.shares.map { PublishedApps.Share(version: $0.version, weight: $0.weight) }
+            let wanted = body.shares.map { PublishedApps.Share(version: $0.version, weight: $0.weight) }
+            if body.requireCleanReplay == true { try requireCleanReplays(app: app, shares: wanted) }
+            shares = wanted
         }
         try releases.setRollout(app: app, shares: shares, expecting: expected, by: request.peer)
         return try publishedApps(request)
@@ -103,7 +107,7 @@ extension SwitchyardAPI {
     }
 
     /// A published app version number in a path: a whole number from 1.
-    private static func appVersionNumber(_ text: String) throws -> Int {
+    static func appVersionNumber(_ text: String) throws -> Int {
         guard let number = Int(text), number >= 1, String(number) == text else {
             throw Problem.malformed("'\(text)' is not an app version (a whole number from 1)")
         }
@@ -119,8 +123,12 @@ struct RolloutRequest: StrictRequest {
     }
 
     var shares: [Share]
+    /// Refuse the rollout unless every version it gives more weight has a clean latest replay (opt-in).
+    var requireCleanReplay: Bool?
 
     static func shape(of value: JSONValue) -> RequestShape { members }
 
-    private static let members = RequestShape.object(["shares": .array(.closed(["version", "weight"]))])
+    private static let members = RequestShape.object([
+        "shares": .array(.closed(["version", "weight"])), "requireCleanReplay": .any,
+    ])
 }

@@ -34,6 +34,8 @@ public final class SwitchyardAPI: HTTPHandler {
     let crossSite: CrossSiteRefusal
     /// The configured and published apps, and the admin changes of what is published.
     let releases: AppReleases
+    /// The latest replay of each candidate app version on this node.
+    let replays = CandidateReplays()
 
     /// Serves `apps` (the first the default) in place of the configured ones from now on, together with the versions
     /// published through the admin API, unless they have errors or a stored session of an app named in `changed`

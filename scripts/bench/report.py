@@ -218,6 +218,26 @@ def store_rows(parts):
     return rows
 
 
+def replay_rows(parts):
+    """`switchyard replay` (issue 48): requests replayed per second on recorded demo histories; the goal is 10,000
+    sessions × 20 requests in under a minute, every one clean."""
+    result = load(os.path.join(parts, "replay.json"))
+    if not result:
+        return []
+    replayed, per = result["replayed"], result["requestsPerSession"]
+    clean = result["diverged"] == 0 and result["replayed"] == result["sample"]
+    # The target scaled to the sample: 10,000 × 20 requests in 60 s is 3,333 requests/s.
+    goal = 60 * result["sample"] * per / 200_000
+    return [{
+        "section": "replay", "id": "replay.demo", "label": f"replay {result['sample']:,} of {result['sessions']:,} stored sessions × {per} requests",
+        "value": result["seconds"], "unit": "s",
+        "detail": f"{result['requestsPerSecond']:,.0f} requests/s on {result['threads']} threads; {replayed:,} replayed, "
+                  f"{result['diverged']} diverged" + (f" ({result['divergence']})" if result.get("divergence") else "")
+                  + f"; the store {result['bytes'] / 1e6:,.0f} MB, filled in {result['fillSeconds']:.1f} s",
+        "target": f"< {goal:g} s, 0 diverged", "pass": clean and result["seconds"] < goal,
+    }]
+
+
 def sse_rows(parts):
     rows = []
     results = {updates: load(os.path.join(parts, f"sse-{updates}.json")) for updates in ("state", "patch")}
@@ -447,7 +467,8 @@ def table(rows, header):
 
 def main():
     parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
-    rows = (engine_rows(parts) + memory_rows(parts) + explore_rows(parts) + store_rows(parts) + http_rows(parts)
+    rows = (engine_rows(parts) + memory_rows(parts) + explore_rows(parts) + store_rows(parts) + replay_rows(parts)
+            + http_rows(parts)
             + sse_rows(parts) + cluster_rows(parts) + side_by_side_rows(parts))
     load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
     load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
@@ -464,7 +485,8 @@ def main():
         "time": now.isoformat(timespec="seconds"), "commit": commit, "cores": os.cpu_count(), "note": note,
         "loadBefore": load_before, "loadAfter": load_after, "rows": rows,
         "raw": {name: load(os.path.join(parts, name)) for name in
-                ("engine.json", "memory-api.json", "memory-engine.json", "store.json", "boot.json", "sse-state.json",
+                ("engine.json", "memory-api.json", "memory-engine.json", "store.json", "boot.json", "replay.json",
+                 "sse-state.json",
                  "sse-patch.json", "side-by-side.json")},
     }
     http = os.path.join(parts, "http.jsonl")
