@@ -53,7 +53,7 @@ final class PostgresAnnouncer: Sendable {
     }
 
     /// How long a woken announcer lets changes gather before it sends: what a stream on another node waits more.
-    static let gathering = Duration.milliseconds(2)
+    static let gathering = Duration.milliseconds(5)
 
     private func run() {
         var connection: PostgresConnection?
