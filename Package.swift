@@ -57,7 +57,8 @@ let package = Package(
         .target(
             name: "SwitchyardServer",
             dependencies: [
-                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "SwitchyardDefinitions", "MicroHTTP",
+                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "SwitchyardDefinitions", "SwitchyardExplorer",
+                "MicroHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.

@@ -12,6 +12,8 @@ public struct AnalyticsScan: Sendable {
     public var timeLimit: Double
     /// The most history entries read per session (its oldest).
     public var maxEntries: Int
+    /// Whether journeys are read with what each change asked (``Journey/Step/action``), as coverage needs.
+    public var readsActions = false
 
     /// A scan of at most `maxSessions` sessions (100,000 by default), `timeLimit` seconds (10), `maxEntries`
     /// entries per session (2,000).
@@ -68,7 +70,7 @@ public struct AnalyticsScan: Sendable {
                 for stored in page {
                     outcome.read += 1
                     let app = versions.appVersion(of: stored)
-                    var journey = Journey(stored, app: app, start: app.flatMap(start))
+                    var journey = Journey(stored, app: app, start: app.flatMap(start), actions: readsActions)
                     guard filter.admits(journey) else { continue }
                     journey.refusals = refusals(stored.id)
                     outcome.counted += 1

@@ -24,16 +24,31 @@ public struct Funnel: Sendable {
     /// Counts `journey`.
     public mutating func count(_ journey: Journey) {
         journeys += 1
+        walk(journey) { index, previous, found in
+            reached[index] += 1
+            if let previous, let then = journey.steps[previous].time, let now = journey.steps[found].time {
+                waits[index].append(max(0, now - then))
+            }
+        }
+    }
+
+    /// Whether `journey` reaches every step, as ``count(_:)`` counts it (a funnel of no steps: every journey).
+    public func completes(_ journey: Journey) -> Bool {
+        var reached = 0
+        walk(journey) { _, _, _ in reached += 1 }
+        return reached == steps.count
+    }
+
+    /// Calls `reach` with each step `journey` reaches, the index of the journey step that reached the step before
+    /// and of the one that reaches it.
+    private func walk(_ journey: Journey, reach: (Int, Int?, Int) -> Void) {
         var at: Int?
         for (index, step) in steps.enumerated() {
             let from = at.map { step.isEvent ? $0 + 1 : $0 } ?? 0
             guard from < journey.steps.count,
                 let found = journey.steps[from...].firstIndex(where: matchers[index].matches)
             else { return }
-            reached[index] += 1
-            if let previous = at, let then = journey.steps[previous].time, let now = journey.steps[found].time {
-                waits[index].append(max(0, now - then))
-            }
+            reach(index, at, found)
             at = found
         }
     }
