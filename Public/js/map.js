@@ -229,6 +229,7 @@ export class AppMap {
     for (const [type, group] of this.parts.boxes) group.classList.toggle('on-path', typesOnPath.has(type));
     for (const { key, path } of this.parts.edges) path.classList.toggle('on-path', this.onPath.has(key));
     for (const part of this.parts.routes) this.decorateRoute(part);
+    this.overlay?.(this.parts); // a layer over the map (heat.js), when one is set
   }
 
   draw() {
