@@ -121,7 +121,7 @@ let package = Package(
             // HTTPTestSupport: the raw HTTP client the tests use, for the fan-out benchmark's connections.
             dependencies: [
                 "Switchyard", "TodoDemo", "SwitchyardServer", "SwitchyardSessions", "MicroHTTP", "SQLiteStore",
-                "HTTPTestSupport",
+                "PostgresStore", "HTTPTestSupport",
             ]
         ),
         // What the test targets share: one raw HTTP client, waiting and recording helpers.

@@ -64,13 +64,15 @@ final class SQLiteReader {
                    COALESCE(s.initial_state, s.state), s.created, s.last_access
             FROM sessions s WHERE s.app = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3
             """)
+        // Each session's entries are a run of versions (retention trims the oldest): its oldest `?4` are those
+        // below its oldest version + `?4`, a range of the history's key, so no entry past them is read.
         journeyEntries = try connection.prepare(
             """
-            SELECT session, version, time, source, request, visible_path FROM (
-                SELECT session, version, time, source, request, visible_path,
-                       row_number() OVER (PARTITION BY session ORDER BY version) AS n
-                FROM history WHERE session IN (SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3))
-            WHERE n <= ?4 ORDER BY session, version
+            SELECT h.session, h.version, h.time, h.source, h.request, h.visible_path
+            FROM (SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3) AS page
+            JOIN history h ON h.session = page.id
+                AND h.version < (SELECT MIN(version) FROM history WHERE session = page.id) + ?4
+            ORDER BY h.session, h.version
             """)
         registry = try connection.prepare("SELECT generation, document FROM registry")
         registryGeneration = try connection.prepare("SELECT generation FROM registry")

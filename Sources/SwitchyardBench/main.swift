@@ -3,6 +3,8 @@ import Foundation
 // switchyard-bench engine [--quick] [--only ID] [--iterations N]  in-process engine timings, JSON on stdout
 // switchyard-bench memory [--mode api|engine] [--sessions N]          resident memory per session, JSON on stdout
 // switchyard-bench store --data FOLDER [--sessions N]                 fill a SQLite store, time opening and restoring
+// switchyard-bench analytics (--data FOLDER | --database-url URL) [--sessions N] [--versions N]
+//                                                                       fill a store, time a funnel over every session
 // switchyard-bench fanout --port P [--subscribers N] [--transitions N] [--updates patch|state]
 //                                                                       SSE fan-out latency against a running server
 
@@ -44,6 +46,19 @@ do {
         guard let folder = option("--data") else { throw BenchUsage.missing("--data FOLDER") }
         let count = Int(option("--sessions") ?? "") ?? 100_000
         try printJSON(try StoreSuite(folder: folder, count: count).run())
+    case "analytics":
+        let store: AnalyticsSuite.Store
+        if let url = option("--database-url") {
+            store = .postgres(url: url)
+        } else if let folder = option("--data") {
+            store = .sqlite(folder: folder)
+        } else {
+            throw BenchUsage.missing("--data FOLDER or --database-url URL")
+        }
+        let suite = AnalyticsSuite(
+            store: store, count: Int(option("--sessions") ?? "") ?? 100_000,
+            versions: Int(option("--versions") ?? "") ?? 20)
+        try printJSON(try suite.run())
     case "fanout":
         guard let port = option("--port").flatMap({ UInt16($0) }) else { throw BenchUsage.missing("--port P") }
         let suite = FanOutSuite(
@@ -53,7 +68,8 @@ do {
     default:
         let usage =
             "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] "
-            + "[--sessions N] | store --data FOLDER [--sessions N] | fanout --port P [--subscribers N] "
+            + "[--sessions N] | store --data FOLDER [--sessions N] | analytics (--data FOLDER | --database-url URL) "
+            + "[--sessions N] [--versions N] | fanout --port P [--subscribers N] "
             + "[--transitions N] [--updates patch|state]\n"
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

@@ -24,33 +24,32 @@ public struct Funnel: Sendable {
     /// Counts `journey`.
     public mutating func count(_ journey: Journey) {
         journeys += 1
-        walk(journey) { index, previous, found in
+        var at: Int?
+        for index in steps.indices {
+            guard let found = next(index, after: at, in: journey) else { return }
             reached[index] += 1
-            if let previous, let then = journey.steps[previous].time, let now = journey.steps[found].time {
+            if let previous = at, let then = journey.steps[previous].time, let now = journey.steps[found].time {
                 waits[index].append(max(0, now - then))
             }
+            at = found
         }
     }
 
     /// Whether `journey` reaches every step, as ``count(_:)`` counts it (a funnel of no steps: every journey).
     public func completes(_ journey: Journey) -> Bool {
-        var reached = 0
-        walk(journey) { _, _, _ in reached += 1 }
-        return reached == steps.count
-    }
-
-    /// Calls `reach` with each step `journey` reaches, the index of the journey step that reached the step before
-    /// and of the one that reaches it.
-    private func walk(_ journey: Journey, reach: (Int, Int?, Int) -> Void) {
         var at: Int?
-        for (index, step) in steps.enumerated() {
-            let from = at.map { step.isEvent ? $0 + 1 : $0 } ?? 0
-            guard from < journey.steps.count,
-                let found = journey.steps[from...].firstIndex(where: matchers[index].matches)
-            else { return }
-            reach(index, at, found)
+        for index in steps.indices {
+            guard let found = next(index, after: at, in: journey) else { return false }
             at = found
         }
+        return true
+    }
+
+    /// The index of the journey step that reaches step `index` when step `index − 1` was reached at `at`.
+    private func next(_ index: Int, after at: Int?, in journey: Journey) -> Int? {
+        let from = at.map { steps[index].isEvent ? $0 + 1 : $0 } ?? 0
+        guard from < journey.steps.count else { return nil }
+        return journey.steps[from...].firstIndex(where: matchers[index].matches)
     }
 
     /// What was counted, with `notes` on how it was read.
