@@ -30,6 +30,9 @@ struct AnalyticsSuite {
         /// Each run of the funnel over every session, in seconds.
         let funnelSeconds: [Double]
         let bestSeconds: Double
+        /// The processor time (user and system) of each run, in seconds: what the wall time is without others'
+        /// load on the machine.
+        let cpuSeconds: [Double]
         /// The sessions at each step (expected: all, all, all, half).
         let counts: [Int]
         let notes: [String]
@@ -59,12 +62,15 @@ struct AnalyticsSuite {
         configuration.archive = archive
         let sessions = SwitchyardAPI(configuration: configuration).analyticsSessions()
         var seconds: [Double] = []
+        var cpu: [Double] = []
         var report: FunnelReport?
         for _ in 0..<3 {
             let start = Harness.now()
+            let processor = Self.processorSeconds()
             report = try sessions.funnel(
                 Self.funnel, filter: AnalyticsFilter(), scan: AnalyticsScan(maxSessions: count, timeLimit: 600))
             seconds.append(Double(Harness.now() - start) / 1e9)
+            cpu.append(Self.processorSeconds() - processor)
         }
         let name: String
         switch store {
@@ -73,8 +79,16 @@ struct AnalyticsSuite {
         }
         return Result(
             store: name, sessions: count, versions: versions, fillSeconds: fillSeconds, funnelSeconds: seconds,
-            bestSeconds: seconds.min() ?? 0, counts: report?.steps.map(\.sessions) ?? [],
+            bestSeconds: seconds.min() ?? 0, cpuSeconds: cpu, counts: report?.steps.map(\.sessions) ?? [],
             notes: report?.notes ?? [])
+    }
+
+    /// The processor time this process has used (user and system), in seconds.
+    static func processorSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let time = { (value: timeval) in Double(value.tv_sec) + Double(value.tv_usec) / 1e6 }
+        return time(usage.ru_utime) + time(usage.ru_stime)
     }
 
     /// The sessions, 1,000 per write.

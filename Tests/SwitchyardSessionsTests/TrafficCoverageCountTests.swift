@@ -68,3 +68,23 @@ struct TrafficCoverageCountTests {
         #expect(report.lines[0] == "coverage by 2 sessions (5 changes): 2 of 3 transitions taken (66.7 %)")
     }
 }
+
+/// The app member of a restore document, found without parsing it (analytics' cache of app versions).
+@Suite("App member")
+struct AppMemberTests {
+    static func member(_ text: String) -> String? {
+        AppMember.value(in: Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test func onlyTheTopLevelAppObjectIsFound() {
+        #expect(
+            Self.member(#"{"format":"f","app":{"name":"todo","version":2},"tree":{}}"#)
+                == #"{"name":"todo","version":2}"#)
+        #expect(
+            Self.member(#"{"tree":{"app":{"name":"no"}},"s":"\"app\":{}","app" : {"name":"a}","version":1}}"#)
+                == #"{"name":"a}","version":1}"#)
+        #expect(Self.member(#"{"tree":{"app":{"name":"no"}}}"#) == nil)
+        #expect(Self.member(#"{"app":"todo"}"#) == nil)
+        #expect(Self.member("not json") == nil)
+    }
+}

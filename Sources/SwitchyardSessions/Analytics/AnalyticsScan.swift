@@ -115,15 +115,17 @@ public struct AnalyticsScan: Sendable {
     }
 }
 
-/// The app versions of the version-0 documents met so far: sessions of one app version mostly start from the same
-/// document, which is then parsed once.
+/// The app versions of the version-0 documents met so far, by their `app` member (``AppMember``, found without
+/// parsing the document): sessions of one app version name it alike, and a document is parsed only for an `app`
+/// member not met yet (or when it has none).
 private struct VersionCache {
-    private var known: [[UInt8]: AppVersion?] = [:]
+    private var known: [ArraySlice<UInt8>: AppVersion?] = [:]
 
     mutating func appVersion(of stored: StoredJourney) -> AppVersion? {
-        if let found = known[stored.initialState] { return found }
+        guard let member = AppMember.value(in: stored.initialState) else { return Journey.appVersion(of: stored) }
+        if let found = known[member] { return found }
         let version = Journey.appVersion(of: stored)
-        if known.count < 256 { known[stored.initialState] = version }
+        if known.count < 256 { known[member] = version }
         return version
     }
 }
