@@ -10,8 +10,9 @@
 #   BENCH_SSE        SSE subscribers (default 1000); BENCH_SSE_TRANSITIONS (default 50)
 #   BENCH_QUICK=1    short engine rounds, 2 s wrk runs, 1 round, 10,000 memory sessions (for trying the suite)
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory explore store http peer durable sse cluster
-#                    baseline
+#   BENCH_ANALYTICS  sessions of 20 versions the analytics funnel reads, in SQLite and PostgreSQL (default 100000)
+#   BENCH_SKIP       space-separated parts to skip: engine memory explore store analytics http peer durable sse
+#                    cluster baseline
 #   BENCH_BIN        a folder holding release binaries built already (switchyard, switchyard-bench): no build
 #   BENCH_BASELINE   the earlier release compared side by side (default 77eb7d1: a turn before issue 45), built
 #                    once into .build-baseline/<commit>/ (scripts/bench/baseline.sh); BENCH_SIDE_ROUNDS (default 5)
@@ -29,9 +30,11 @@ QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
     DURATION=${BENCH_DURATION:-2}; ROUNDS=${BENCH_ROUNDS:-1}; MEMORY=${BENCH_MEMORY:-10000}; ENGINE_FLAGS=--quick
     STORED=${BENCH_STORED:-10000}
+    ANALYTICS=${BENCH_ANALYTICS:-10000}
 else
     DURATION=${BENCH_DURATION:-10}; ROUNDS=${BENCH_ROUNDS:-3}; MEMORY=${BENCH_MEMORY:-100000}; ENGINE_FLAGS=
     STORED=${BENCH_STORED:-100000}
+    ANALYTICS=${BENCH_ANALYTICS:-100000}
 fi
 SESSIONS=${BENCH_SESSIONS:-1000}
 SSE=${BENCH_SSE:-1000}
@@ -107,6 +110,21 @@ if [[ $SKIP != *" store "* ]]; then
     sample=$(python3 -c "import json; print(json.load(open('$OUT/store.json'))['sampleSession'])")
     python3 "$HERE/boot.py" "$BIN/switchyard" "$OUT/store" "$sample" > "$OUT/boot.json"
     rm -rf "$OUT/store"
+fi
+
+# Analytics (issue 49): a store of sessions with 20 versions each, a four-step funnel over all of them, in SQLite
+# and in PostgreSQL (a throwaway cluster, stopped after: the cluster part below starts its own).
+if [[ $SKIP != *" analytics "* ]]; then
+    echo "bench: analytics, a funnel over $ANALYTICS stored sessions of 20 versions (SQLite)" >&2
+    "$BIN/switchyard-bench" analytics --data "$OUT/analytics" --sessions "$ANALYTICS" > "$OUT/analytics-sqlite.json"
+    rm -rf "$OUT/analytics"
+    echo "bench: analytics, the same in PostgreSQL" >&2
+    PGDIR=$(mktemp -d /tmp/switchyard-bench-pg.XXXXXX); rmdir "$PGDIR"
+    ANALYTICS_URL=$(bash scripts/postgres.sh start "$PGDIR")
+    "$BIN/switchyard-bench" analytics --database-url "$ANALYTICS_URL" --sessions "$ANALYTICS" \
+        > "$OUT/analytics-postgres.json"
+    bash scripts/postgres.sh stop "$PGDIR" >/dev/null 2>&1 || true
+    PGDIR=
 fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

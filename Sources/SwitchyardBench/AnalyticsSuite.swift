@@ -20,6 +20,8 @@ struct AnalyticsSuite {
     let store: Store
     let count: Int
     let versions: Int
+    /// Whether a SQLite store filled by an earlier run is read again instead of filled afresh.
+    var reuse = false
     static let funnel = "welcome,login,favourites,todo"
 
     struct Result: Encodable {
@@ -44,10 +46,13 @@ struct AnalyticsSuite {
         case .sqlite(let folder):
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let path = folder + "/switchyard.sqlite"
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            if !reuse {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
             archive = try SQLiteSessionArchive(path: path)
         case .postgres(let url):
-            archive = try PostgresSessionArchive(url: url)
+            // Batches of thousands of rows: longer than a request's 5 s on a loaded machine.
+            archive = try PostgresSessionArchive(url: url, timeout: .seconds(300))
             // A fresh database for each run: the sessions an earlier run left are removed first.
             while case let ids = try archive.sessionIDs(ofApp: "todo", after: nil, limit: 1000), !ids.isEmpty {
                 try archive.apply(ids.map { .remove(session: $0) })
@@ -55,7 +60,7 @@ struct AnalyticsSuite {
         }
         defer { archive.close() }
         let started = Harness.now()
-        try fill(archive)
+        if !reuse { try fill(archive) }
         let fillSeconds = Double(Harness.now() - started) / 1e9
 
         var configuration = ServerConfiguration(apps: [TodoDemo.app])
@@ -91,7 +96,7 @@ struct AnalyticsSuite {
         return time(usage.ru_utime) + time(usage.ru_stime)
     }
 
-    /// The sessions, 1,000 per write.
+    /// The sessions, 500 per write.
     private func fill(_ archive: any SessionArchive) throws {
         let created = try TodoDemo.app.makeEngine().restoreDocument()
         // History entries keep a small document: the server mostly stores a delta from the version before.
@@ -106,9 +111,9 @@ struct AnalyticsSuite {
         let pop = (#"{"action":"back"}"#, ["authenticated", "todos", "list"])
         let profile = (#"{"action":"selectTab","route":"profile"}"#, ["authenticated", "profile"])
         let home = (#"{"action":"selectTab","route":"home"}"#, ["authenticated", "home", "favourites"])
-        for batch in stride(from: 0, to: count, by: 1000) {
+        for batch in stride(from: 0, to: count, by: 500) {
             var writes: [ArchiveWrite] = []
-            for index in batch..<min(count, batch + 1000) {
+            for index in batch..<min(count, batch + 500) {
                 let id = StoreSuite.newID()
                 writes.append(
                     .create(

@@ -3,7 +3,7 @@ import Foundation
 // switchyard-bench engine [--quick] [--only ID] [--iterations N]  in-process engine timings, JSON on stdout
 // switchyard-bench memory [--mode api|engine] [--sessions N]          resident memory per session, JSON on stdout
 // switchyard-bench store --data FOLDER [--sessions N]                 fill a SQLite store, time opening and restoring
-// switchyard-bench analytics (--data FOLDER | --database-url URL) [--sessions N] [--versions N]
+// switchyard-bench analytics (--data FOLDER | --database-url URL) [--sessions N] [--versions N] [--reuse]
 //                                                                       fill a store, time a funnel over every session
 // switchyard-bench fanout --port P [--subscribers N] [--transitions N] [--updates patch|state]
 //                                                                       SSE fan-out latency against a running server
@@ -55,9 +55,10 @@ do {
         } else {
             throw BenchUsage.missing("--data FOLDER or --database-url URL")
         }
-        let suite = AnalyticsSuite(
+        var suite = AnalyticsSuite(
             store: store, count: Int(option("--sessions") ?? "") ?? 100_000,
             versions: Int(option("--versions") ?? "") ?? 20)
+        suite.reuse = arguments.contains("--reuse")
         try printJSON(try suite.run())
     case "fanout":
         guard let port = option("--port").flatMap({ UInt16($0) }) else { throw BenchUsage.missing("--port P") }

@@ -67,7 +67,8 @@ public struct CoverageReport: Sendable {
         ])
     }
 
-    /// The totals, a line per transition (`taken sessions from → action → to`), those not explored, then the notes.
+    /// The totals, a line per transition taken (`taken sessions from → action → to`), how many were never taken,
+    /// those taken but not explored, then the notes.
     public var lines: [String] {
         let percent = (ratio * 1000).rounded() / 10
         var lines = [
@@ -81,7 +82,10 @@ public struct CoverageReport: Sendable {
                 + "  " + row.edge.from.joined(separator: "/") + " → " + row.edge.action + " → "
                 + row.edge.to.joined(separator: "/")
         }
-        lines += transitions.map(line)
+        lines += transitions.filter { $0.taken > 0 }.map(line)
+        if covered < transitions.count {
+            lines.append("\(transitions.count - covered) transitions never taken (the JSON lists every transition)")
+        }
         if !unexplored.isEmpty {
             lines.append("taken but not found by the exploration:")
             lines += unexplored.map(line)
