@@ -109,9 +109,19 @@ export class HeatLayer {
     const path = coveragePath({
       app, steps: this.form.steps.value, since: this.form.since.value, until: this.form.until.value,
     });
-    this.form.status.textContent = 'Exploring the app and counting the stored sessions…';
+    this.form.status.textContent = 'Counting the stored sessions…';
     try {
-      this.report = await this.client.request('GET', path, undefined, { headers: { Authorization: `Bearer ${token}` } });
+      // The first request for an app version starts its exploration: 503 notReady with Retry-After until done.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          this.report = await this.client.request('GET', path, undefined, { headers: { Authorization: `Bearer ${token}` } });
+          break;
+        } catch (problem) {
+          if (problem?.status !== 503 || problem?.code !== 'notReady' || attempt >= 60) throw problem;
+          this.form.status.textContent = 'Exploring the app’s graph (once per app version)…';
+          await new Promise((resolve) => { setTimeout(resolve, problem.retryAfter || 2000); });
+        }
+      }
     } catch (problem) {
       this.report = null;
       const status = problem?.status;

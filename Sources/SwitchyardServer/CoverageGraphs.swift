@@ -1,3 +1,4 @@
+import Foundation
 import Switchyard
 import SwitchyardExplorer
 import SwitchyardSessions
@@ -5,33 +6,64 @@ import Synchronization
 
 /// The explored graphs traffic coverage compares stored sessions with, one per app version, explored once
 /// (``AppExplorer``, within ``limits``) and kept until the apps are reloaded.
+///
+/// An exploration takes seconds: the API does not wait for one (``readyGraph(of:)`` starts it on a thread of its
+/// own and answers 503 until it is done); `switchyard stats` does (``graph(of:)``).
 package final class CoverageGraphs: Sendable {
     /// The bounds of each exploration.
     package let limits: ExplorationLimits
-    private let cache = Mutex<[AppVersion: CoverageGraph]>([:])
+    private let state = Mutex<
+        (known: [AppVersion: Result<CoverageGraph, AnalyticsRefusal>], exploring: Set<AppVersion>)
+    >(
+        ([:], []))
 
     /// No graph explored yet.
     package init(limits: ExplorationLimits) {
         self.limits = limits
     }
 
-    /// The graph of `app`: each explored transition as (visible path, ``ActionSignature``, visible path).
+    /// The graph of `app`: each explored transition as (visible path, ``ActionSignature``, visible path), explored
+    /// now when not known yet.
     package func graph(of app: NavigationApp) throws(AnalyticsRefusal) -> CoverageGraph {
-        if let known = cache.withLock({ $0[app.identity] }) { return known }
-        let explored: ExploredGraph
-        do {
-            explored = try AppExplorer(app: app, limits: limits).explore()
-        } catch {
-            throw .invalid("\(app.identity) cannot be explored: its first state fails: \(error)")
-        }
-        let graph = Self.graph(of: explored)
-        cache.withLock { $0[app.identity] = graph }
-        return graph
+        if let known = state.withLock({ $0.known[app.identity] }) { return try known.get() }
+        let result = explore(app)
+        state.withLock { $0.known[app.identity] = result }
+        return try result.get()
     }
 
-    /// Forgets every graph (the apps were reloaded).
+    /// The graph of `app` when it is known; otherwise its exploration is started (once) on a thread of its own and
+    /// this throws ``AnalyticsRefusal/notReady(_:retryAfter:)``.
+    package func readyGraph(of app: NavigationApp) throws(AnalyticsRefusal) -> CoverageGraph {
+        let (known, start) = state.withLock { state -> (Result<CoverageGraph, AnalyticsRefusal>?, Bool) in
+            if let known = state.known[app.identity] { return (known, false) }
+            return (nil, state.exploring.insert(app.identity).inserted)
+        }
+        if let known { return try known.get() }
+        if start {
+            Thread.detachNewThread { [self] in
+                let result = explore(app)
+                state.withLock {
+                    $0.known[app.identity] = result
+                    $0.exploring.remove(app.identity)
+                }
+            }
+        }
+        throw .notReady(
+            "\(app.identity)'s graph is being explored (at most \(Int(limits.seconds)) s); ask again shortly",
+            retryAfter: 2)
+    }
+
+    /// Forgets every graph (the apps were reloaded); explorations running keep going and are kept.
     package func forget() {
-        cache.withLock { $0 = [:] }
+        state.withLock { $0.known = [:] }
+    }
+
+    private func explore(_ app: NavigationApp) -> Result<CoverageGraph, AnalyticsRefusal> {
+        do {
+            return .success(Self.graph(of: try AppExplorer(app: app, limits: limits).explore()))
+        } catch {
+            return .failure(.invalid("\(app.identity) cannot be explored: its first state fails: \(error)"))
+        }
     }
 
     /// `explored`'s transitions keyed as traffic is.
