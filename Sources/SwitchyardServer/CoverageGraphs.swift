@@ -12,10 +12,15 @@ import Synchronization
 package final class CoverageGraphs: Sendable {
     /// The bounds of each exploration.
     package let limits: ExplorationLimits
-    private let state = Mutex<
-        (known: [AppVersion: Result<CoverageGraph, AnalyticsRefusal>], exploring: Set<AppVersion>)
-    >(
-        ([:], []))
+    private let state = Mutex(Known())
+
+    /// The graphs explored, those being explored, and how many times the apps were reloaded (a graph explored
+    /// before a reload is not kept).
+    private struct Known {
+        var graphs: [AppVersion: Result<CoverageGraph, AnalyticsRefusal>] = [:]
+        var exploring: Set<AppVersion> = []
+        var generation = 0
+    }
 
     /// No graph explored yet.
     package init(limits: ExplorationLimits) {
@@ -25,25 +30,27 @@ package final class CoverageGraphs: Sendable {
     /// The graph of `app`: each explored transition as (visible path, ``ActionSignature``, visible path), explored
     /// now when not known yet.
     package func graph(of app: NavigationApp) throws(AnalyticsRefusal) -> CoverageGraph {
-        if let known = state.withLock({ $0.known[app.identity] }) { return try known.get() }
+        let (known, generation) = state.withLock { ($0.graphs[app.identity], $0.generation) }
+        if let known { return try known.get() }
         let result = explore(app)
-        state.withLock { $0.known[app.identity] = result }
+        state.withLock { if $0.generation == generation { $0.graphs[app.identity] = result } }
         return try result.get()
     }
 
     /// The graph of `app` when it is known; otherwise its exploration is started (once) on a thread of its own and
     /// this throws ``AnalyticsRefusal/notReady(_:retryAfter:)``.
     package func readyGraph(of app: NavigationApp) throws(AnalyticsRefusal) -> CoverageGraph {
-        let (known, start) = state.withLock { state -> (Result<CoverageGraph, AnalyticsRefusal>?, Bool) in
-            if let known = state.known[app.identity] { return (known, false) }
-            return (nil, state.exploring.insert(app.identity).inserted)
+        let (known, start, generation) = state.withLock {
+            state -> (Result<CoverageGraph, AnalyticsRefusal>?, Bool, Int) in
+            if let known = state.graphs[app.identity] { return (known, false, state.generation) }
+            return (nil, state.exploring.insert(app.identity).inserted, state.generation)
         }
         if let known { return try known.get() }
         if start {
             Thread.detachNewThread { [self] in
                 let result = explore(app)
                 state.withLock {
-                    $0.known[app.identity] = result
+                    if $0.generation == generation { $0.graphs[app.identity] = result }
                     $0.exploring.remove(app.identity)
                 }
             }
@@ -53,9 +60,12 @@ package final class CoverageGraphs: Sendable {
             retryAfter: 2)
     }
 
-    /// Forgets every graph (the apps were reloaded); explorations running keep going and are kept.
+    /// Forgets every graph (the apps were reloaded); one being explored is not kept when done.
     package func forget() {
-        state.withLock { $0.known = [:] }
+        state.withLock {
+            $0.graphs = [:]
+            $0.generation += 1
+        }
     }
 
     private func explore(_ app: NavigationApp) -> Result<CoverageGraph, AnalyticsRefusal> {

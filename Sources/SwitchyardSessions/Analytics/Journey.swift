@@ -3,7 +3,8 @@ import SwitchyardJSON
 
 /// One stored session's journey, as analytics reads it: the app version it was created on (its rollout variant),
 /// and the screens it went through, each with when and how it got there. Holds route names, times and event
-/// names; never the session's id, data or requests.
+/// names, and for coverage what each request asked in action and route names (``ActionSignature``); never the
+/// session's id, data or requests.
 public struct Journey: Sendable {
     /// A version of the session: its creation (version 0) or a committed change.
     public struct Step: Sendable {
