@@ -20,7 +20,10 @@ source Tests/support/server.sh
 # Two browsers at once (pytest-xdist), each test with a session of its own: the suite waits on the page far more than
 # it computes, so two halve its time on two cores. They create sessions twice as fast as one: the limit per address
 # is raised for this server (the limit itself is tested in the Swift suites).
-start_switchyard "browser tests" test-artifacts/browser-server.log --session-create-rate 1000
+# The admin endpoints are on for the map's heat layer (test_heat.py reads the token from the environment).
+export SWITCHYARD_BROWSER_ADMIN_TOKEN="browser-admin-token-$RANDOM$RANDOM"
+start_switchyard "browser tests" test-artifacts/browser-server.log --session-create-rate 1000 \
+  --admin-token "$SWITCHYARD_BROWSER_ADMIN_TOKEN"
 
 echo "browser tests against $SWITCHYARD_URL"
 "$PY" -m pytest -q -p no:cacheprovider -n "${BROWSER_WORKERS:-2}" Tests/browser "$@"
