@@ -57,7 +57,8 @@ let package = Package(
         .target(
             name: "SwitchyardServer",
             dependencies: [
-                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "SwitchyardDefinitions", "MicroHTTP",
+                "Switchyard", "SwitchyardJSON", "SwitchyardSessions", "SwitchyardDefinitions", "SwitchyardExplorer",
+                "MicroHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The OpenAPI document (docs/openapi.json links here), compiled into the binary: it is served as committed.
@@ -120,7 +121,7 @@ let package = Package(
             // HTTPTestSupport: the raw HTTP client the tests use, for the fan-out benchmark's connections.
             dependencies: [
                 "Switchyard", "TodoDemo", "SwitchyardServer", "SwitchyardSessions", "MicroHTTP", "SQLiteStore",
-                "HTTPTestSupport",
+                "PostgresStore", "HTTPTestSupport",
             ]
         ),
         // What the test targets share: one raw HTTP client, waiting and recording helpers.

@@ -12,7 +12,8 @@
 #   BENCH_STORED     sessions in the store for the restart measurement (default 100000)
 #   BENCH_REPLAY     recorded demo sessions (20 requests each) in the store the replay part fills (default 100000,
 #                    quick 10000; about 6 KB each); BENCH_REPLAY_SAMPLE how many it replays (default 10000, quick 1000)
-#   BENCH_SKIP       space-separated parts to skip: engine memory explore store replay http peer durable sse
+#   BENCH_ANALYTICS  sessions of 20 versions the analytics funnel reads, in SQLite and PostgreSQL (default 100000)
+#   BENCH_SKIP       space-separated parts to skip: engine memory explore store replay analytics http peer durable sse
 #                    cluster baseline
 #   BENCH_BIN        a folder holding release binaries built already (switchyard, switchyard-bench): no build
 #   BENCH_BASELINE   the earlier release compared side by side (default 77eb7d1: a turn before issue 45), built
@@ -33,11 +34,13 @@ if [ "$QUICK" = 1 ]; then
     STORED=${BENCH_STORED:-10000}
     REPLAY=${BENCH_REPLAY:-10000}
     REPLAY_SAMPLE=${BENCH_REPLAY_SAMPLE:-1000}
+    ANALYTICS=${BENCH_ANALYTICS:-10000}
 else
     DURATION=${BENCH_DURATION:-10}; ROUNDS=${BENCH_ROUNDS:-3}; MEMORY=${BENCH_MEMORY:-100000}; ENGINE_FLAGS=
     STORED=${BENCH_STORED:-100000}
     REPLAY=${BENCH_REPLAY:-100000}
     REPLAY_SAMPLE=${BENCH_REPLAY_SAMPLE:-10000}
+    ANALYTICS=${BENCH_ANALYTICS:-100000}
 fi
 SESSIONS=${BENCH_SESSIONS:-1000}
 SSE=${BENCH_SSE:-1000}
@@ -121,6 +124,21 @@ if [[ $SKIP != *" replay "* ]]; then
     "$BIN/switchyard-bench" replay --data "$OUT/replay" --sessions "$REPLAY" --sample "$REPLAY_SAMPLE" \
         > "$OUT/replay.json"
     rm -rf "$OUT/replay"
+fi
+
+# Analytics (issue 49): a store of sessions with 20 versions each, a four-step funnel over all of them, in SQLite
+# and in PostgreSQL (a throwaway cluster, stopped after: the cluster part below starts its own).
+if [[ $SKIP != *" analytics "* ]]; then
+    echo "bench: analytics, a funnel over $ANALYTICS stored sessions of 20 versions (SQLite)" >&2
+    "$BIN/switchyard-bench" analytics --data "$OUT/analytics" --sessions "$ANALYTICS" > "$OUT/analytics-sqlite.json"
+    rm -rf "$OUT/analytics"
+    echo "bench: analytics, the same in PostgreSQL" >&2
+    PGDIR=$(mktemp -d /tmp/switchyard-bench-pg.XXXXXX); rmdir "$PGDIR"
+    ANALYTICS_URL=$(bash scripts/postgres.sh start "$PGDIR")
+    "$BIN/switchyard-bench" analytics --database-url "$ANALYTICS_URL" --sessions "$ANALYTICS" \
+        > "$OUT/analytics-postgres.json"
+    bash scripts/postgres.sh stop "$PGDIR" >/dev/null 2>&1 || true
+    PGDIR=
 fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }

@@ -4,6 +4,7 @@ import { buildView } from './layout.js';
 import { Phone } from './render.js';
 import { Inspector } from './inspector.js';
 import { AppMap, howItOpens } from './map.js';
+import { HeatLayer } from './heat.js';
 import { el } from './screen.js';
 import { showProblem } from './toast.js';
 
@@ -49,6 +50,11 @@ const mapHandlers = { onRoute: (picked) => pickRoute(picked) };
 const map = new AppMap(document.getElementById('map'), mapHandlers);
 const largeMap = new AppMap(document.getElementById('map-large'), mapHandlers);
 const mapDialog = document.getElementById('map-dialog');
+const byId = (id) => document.getElementById(id);
+new HeatLayer([map, largeMap], client, {
+  element: byId('map-heat-form'), token: byId('heat-token'), since: byId('heat-since'), until: byId('heat-until'),
+  steps: byId('heat-steps'), clear: byId('heat-clear'), status: byId('heat-status'),
+});
 document.getElementById('map-expand').addEventListener('click', () => {
   if (!map.catalog) return;
   largeMap.show(map.catalog);

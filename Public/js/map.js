@@ -229,6 +229,7 @@ export class AppMap {
     for (const [type, group] of this.parts.boxes) group.classList.toggle('on-path', typesOnPath.has(type));
     for (const { key, path } of this.parts.edges) path.classList.toggle('on-path', this.onPath.has(key));
     for (const part of this.parts.routes) this.decorateRoute(part);
+    this.overlay?.(this.parts); // a layer over the map (heat.js), when one is set
   }
 
   draw() {
@@ -241,7 +242,8 @@ export class AppMap {
       'aria-label': `Map of the app ${catalog.app || ''}: ${boxes.size} coordinators`, 'data-testid': 'app-map',
     });
     root.append(svg('defs', {},
-      svg('marker', { id: this.arrowId, viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 7, markerHeight: 7, orient: 'auto' },
+      // Sized in the map's units, not the edge's width: an edge drawn thick (heat.js) keeps the same arrowhead.
+      svg('marker', { id: this.arrowId, viewBox: '0 0 8 8', refX: 7, refY: 4, markerWidth: 10, markerHeight: 10, markerUnits: 'userSpaceOnUse', orient: 'auto' },
         svg('path', { d: 'M0,0 L8,4 L0,8 z', class: 'map-arrowhead' }))));
     const edges = svg('g', { class: 'map-edges' });
     const nodes = svg('g', { class: 'map-nodes' });

@@ -218,14 +218,17 @@ enum PostgresStatements {
         """,
         [.text, .text, .int8])
     /// Analytics: the oldest `$2` history entries of each session of `$1` (ids separated by commas), without their
-    /// lifecycle (analytics does not read it).
+    /// lifecycle (analytics does not read it): per session, a range of the history's key with a limit, so no entry
+    /// past them is read.
     static let journeyEntries = PostgresStatement(
         "sy_journey_entries",
         """
-        SELECT session, version, time, source, request, visible_path FROM (
-            SELECT *, row_number() OVER (PARTITION BY session ORDER BY version) AS n FROM switchyard_history
-            WHERE session = ANY(string_to_array($1, ','))) AS kept
-        WHERE n <= $2 ORDER BY session, version
+        SELECT h.session, h.version, h.time, h.source, h.request, h.visible_path
+        FROM unnest(string_to_array($1, ',')) AS page(id)
+        CROSS JOIN LATERAL (
+            SELECT session, version, time, source, request, visible_path FROM switchyard_history
+            WHERE session = page.id ORDER BY version LIMIT $2) AS h
+        ORDER BY h.session, h.version
         """,
         [.text, .int8])
     /// `$1`: ids separated by commas.

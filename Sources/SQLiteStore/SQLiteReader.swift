@@ -64,13 +64,16 @@ final class SQLiteReader {
                    COALESCE(s.initial_state, s.state), s.created, s.last_access
             FROM sessions s WHERE s.app = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3
             """)
+        // Each session's entries are a run of versions (retention trims the oldest): its oldest `?4` are those
+        // below its oldest version + `?4`, a range of the history's key, so no entry past them is read. No ORDER BY:
+        // the key's range gives each session's entries in order (without a sort of the whole page), and
+        // `journeys` sorts a session's entries should they come otherwise.
         journeyEntries = try connection.prepare(
             """
-            SELECT session, version, time, source, request, visible_path FROM (
-                SELECT session, version, time, source, request, visible_path,
-                       row_number() OVER (PARTITION BY session ORDER BY version) AS n
-                FROM history WHERE session IN (SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3))
-            WHERE n <= ?4 ORDER BY session, version
+            SELECT h.session, h.version, h.time, h.source, h.request, h.visible_path
+            FROM (SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3) AS page
+            JOIN history h ON h.session = page.id
+                AND h.version < (SELECT MIN(version) FROM history WHERE session = page.id) + ?4
             """)
         registry = try connection.prepare("SELECT generation, document FROM registry")
         registryGeneration = try connection.prepare("SELECT generation FROM registry")
@@ -201,17 +204,30 @@ final class SQLiteReader {
         try journeyEntries.bind(.text(app), .text(after ?? ""), .integer(limit), .integer(entries))
         // Sessions go through the same few screens: each path's JSON is read once.
         var paths: [String: [String]] = [:]
+        var unordered = Set<Int>()
+        // Rows come session by session: the id is looked up when it changes.
+        var current: (id: String, index: Int?) = ("", nil)
         while try journeyEntries.step() {
-            guard let session = index[journeyEntries.text(0)] else { continue }
+            let id = journeyEntries.text(0)
+            if id != current.id { current = (id, index[id]) }
+            guard let session = current.index else { continue }
             let text = journeyEntries.text(5)
-            let path = paths[text] ?? StoredText.path(text)
-            if paths.count < 4096 { paths[text] = path }
+            let path: [String]
+            if let known = paths[text] {
+                path = known
+            } else {
+                path = StoredText.path(text)
+                if paths.count < 4096 { paths[text] = path }
+            }
+            let version = journeyEntries.integer(1)
+            if let last = found[session].entries.last?.version, last > version { unordered.insert(session) }
             found[session].entries.append(
                 StoredChange(
-                    version: journeyEntries.integer(1), time: journeyEntries.real(2),
+                    version: version, time: journeyEntries.real(2),
                     source: HistorySource(stored: journeyEntries.text(3)), request: journeyEntries.blob(4),
                     visiblePath: path, state: []))
         }
+        for session in unordered { found[session].entries.sort { $0.version < $1.version } }
         return found
     }
 

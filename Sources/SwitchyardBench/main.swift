@@ -5,6 +5,8 @@ import Foundation
 // switchyard-bench store --data FOLDER [--sessions N]                 fill a SQLite store, time opening and restoring
 // switchyard-bench replay --data FOLDER [--sessions N] [--sample N]   fill a SQLite store with recorded demo
 //                                                                       sessions, replay a sample (switchyard replay)
+// switchyard-bench analytics (--data FOLDER | --database-url URL) [--sessions N] [--versions N] [--reuse]
+//                                                                       fill a store, time a funnel over every session
 // switchyard-bench fanout --port P [--subscribers N] [--transitions N] [--updates patch|state]
 //                                                                       SSE fan-out latency against a running server
 
@@ -51,6 +53,20 @@ do {
         let count = Int(option("--sessions") ?? "") ?? 10_000
         let sample = Int(option("--sample") ?? "") ?? count
         try printJSON(try ReplaySuite(folder: folder, count: count, sample: sample).run())
+    case "analytics":
+        let store: AnalyticsSuite.Store
+        if let url = option("--database-url") {
+            store = .postgres(url: url)
+        } else if let folder = option("--data") {
+            store = .sqlite(folder: folder)
+        } else {
+            throw BenchUsage.missing("--data FOLDER or --database-url URL")
+        }
+        var suite = AnalyticsSuite(
+            store: store, count: Int(option("--sessions") ?? "") ?? 100_000,
+            versions: Int(option("--versions") ?? "") ?? 20)
+        suite.reuse = arguments.contains("--reuse")
+        try printJSON(try suite.run())
     case "fanout":
         guard let port = option("--port").flatMap({ UInt16($0) }) else { throw BenchUsage.missing("--port P") }
         let suite = FanOutSuite(
@@ -60,7 +76,8 @@ do {
     default:
         let usage =
             "usage: switchyard-bench engine [--quick] [--only ID] [--iterations N] | memory [--mode api|engine] "
-            + "[--sessions N] | store --data FOLDER [--sessions N] | replay --data FOLDER [--sessions N] [--sample N] | fanout --port P [--subscribers N] "
+            + "[--sessions N] | store --data FOLDER [--sessions N] | replay --data FOLDER [--sessions N] [--sample N] "
+            + "| analytics (--data FOLDER | --database-url URL) [--sessions N] [--versions N] | fanout --port P [--subscribers N] "
             + "[--transitions N] [--updates patch|state]\n"
         FileHandle.standardError.write(Data(usage.utf8))
         exit(2)

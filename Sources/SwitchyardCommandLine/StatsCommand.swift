@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Switchyard
+import SwitchyardExplorer
 import SwitchyardServer
 import SwitchyardSessions
 
@@ -11,7 +12,8 @@ import SwitchyardSessions
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Funnels, paths between screens and exits, counted over the stored sessions' histories.",
+        abstract:
+            "Funnels, paths between screens, exits and traffic coverage, counted over the stored sessions' histories.",
         discussion:
             "switchyard stats --data DIR --funnel welcome,login,favourites,todo [--app A] [--version V] [--since 24h] [--json]. Takes serve's store options (--data, --store, --database-url, …); app definitions with --definition. docs/analytics.md"
     )
@@ -33,6 +35,21 @@ struct StatsCommand: ParsableCommand {
 
     @Option(help: "The goal of --experiment: a funnel step (a route, a path prefix or event:NAME).")
     var goal: String?
+
+    @Flag(help: "Which transitions of the app's explored graph (explore) the sessions took, and how often.")
+    var coverage = false
+
+    @Option(help: "With --coverage: only the sessions that complete this funnel (steps as --funnel's).")
+    var coverageSteps: String?
+
+    @Option(help: "With --coverage: the most states its exploration keeps (explore's --max-states).")
+    var maxStates = 20_000
+
+    @Option(help: "With --coverage: the most actions from the start a state is explored at (explore's --max-depth).")
+    var maxDepth = 40
+
+    @Option(help: "With --coverage: the most seconds its exploration runs.")
+    var exploreTimeLimit = 60.0
 
     @Option(help: "Only sessions of this app (its name).")
     var app: String?
@@ -75,9 +92,11 @@ struct StatsCommand: ParsableCommand {
 
     /// What `run` prints for `program`'s apps; throws ``AnalyticsRefusal`` for bad input or a failed store.
     func output(program: CommandLineProgram) throws -> String {
-        guard funnel != nil || paths != nil || exits || experiment != nil else {
-            throw ValidationError("ask for --funnel STEPS, --paths FROM,TO, --exits or --experiment APP --goal STEP")
+        guard funnel != nil || paths != nil || exits || experiment != nil || coverage else {
+            throw ValidationError(
+                "ask for --funnel STEPS, --paths FROM,TO, --exits, --experiment APP --goal STEP or --coverage")
         }
+        guard coverage || coverageSteps == nil else { throw ValidationError("--coverage-steps goes with --coverage") }
         guard (experiment == nil) == (goal == nil) else {
             throw ValidationError("--experiment APP and --goal STEP go together")
         }
@@ -94,7 +113,9 @@ struct StatsCommand: ParsableCommand {
         let sessions = api.analyticsSessions()
         let filter = try self.filter(now: Date().timeIntervalSince1970)
         let scan = AnalyticsScan(maxSessions: maxSessions, timeLimit: timeLimit)
-        var questions = AnalyticsQuestions(funnel: funnel, exits: exits, experiment: goal)
+        var questions = AnalyticsQuestions(
+            funnel: funnel, exits: exits, experiment: goal,
+            coverage: coverage ? api.coverageQuestion(steps: coverageSteps, limits: explorationLimits) : nil)
         if let paths {
             let ends = paths.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard ends.count == 2 else { throw ValidationError("--paths takes two screens: FROM,TO") }
@@ -115,6 +136,7 @@ struct StatsCommand: ParsableCommand {
             report.notes.append(memoryNote("/api/admin/experiment"))
             reports.append(("experiment", report.json, report.lines))
         }
+        if let report = answers.coverage { reports.append(("coverage", report.json, report.lines)) }
         if json {
             let value =
                 reports.count == 1
@@ -123,6 +145,11 @@ struct StatsCommand: ParsableCommand {
         }
         return (["stored sessions in \(settings.storeDescription)"] + reports.flatMap { [""] + $0.2 })
             .joined(separator: "\n")
+    }
+
+    /// The bounds of --coverage's exploration.
+    private var explorationLimits: ExplorationLimits {
+        ExplorationLimits(states: max(1, maxStates), depth: max(1, maxDepth), seconds: max(0.1, exploreTimeLimit))
     }
 
     /// The filter the options name.

@@ -98,6 +98,7 @@ extension SwitchyardAPI {
         APIRoute("/api/admin/funnel", [("GET", { api, request, _ in try api.funnel(request) })]),
         APIRoute("/api/admin/paths", [("GET", { api, request, _ in try api.paths(request) })]),
         APIRoute("/api/admin/exits", [("GET", { api, request, _ in try api.exits(request) })]),
+        APIRoute("/api/admin/coverage", [("GET", { api, request, _ in try api.coverage(request) })]),
         APIRoute("/api/admin/experiment", [("GET", { api, request, _ in try api.experiment(request) })]),
         APIRoute("/api/admin/apps", [("GET", { api, request, _ in try api.publishedApps(request) })]),
         APIRoute(

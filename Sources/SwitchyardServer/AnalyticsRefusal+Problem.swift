@@ -2,7 +2,7 @@ import SwitchyardSessions
 
 extension AnalyticsRefusal: ProblemRendering {
     /// The problem an analytics question's refusal answers with: 400 with the choices for input naming what is not
-    /// served, 503 (or 500) for the store.
+    /// served, 503 (or 500) for the store, 503 with `Retry-After` while an app's graph is explored.
     func problem(session: String) -> Problem {
         switch self {
         case .unknownStep(let step, let choices):
@@ -22,6 +22,10 @@ extension AnalyticsRefusal: ProblemRendering {
                 choices: choices.map(String.init))
         case .invalid(let why): .malformed(why)
         case .store(let incident): .store(incident, data: "the stored sessions", kept: "nothing was counted")
+        case .notReady(let why, let wait):
+            Problem(
+                status: 503, code: "notReady", title: "Not ready", detail: why,
+                headers: [("Retry-After", String(wait))])
         }
     }
 }

@@ -1,4 +1,5 @@
 import Switchyard
+import SwitchyardExplorer
 import SwitchyardSessions
 
 /// How the API behaves: the sessions it serves (``SessionConfiguration``: apps, store, per-session limits) and the
@@ -30,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// The secret the admin endpoints (`/api/admin/…`) require as `Authorization: Bearer <token>`, at least 16
     /// characters; nil (the default): they are off and answer 404.
     public var adminToken: String?
+    /// How far `GET /api/admin/coverage` explores each app version's graph (once; kept until the apps are reloaded):
+    /// by default 20,000 states, 40 actions deep, 30 s.
+    public var coverageExploration = ExplorationLimits(seconds: 30)
     /// With an archive shared by several nodes: how often this node looks whether another published, split or
     /// retired an app version through the admin API (one cheap read of the store); it serves the change from then on.
     public var registryPollInterval: Duration = .seconds(1)

@@ -50,7 +50,7 @@ extension SwitchyardAPI {
     }
 
     /// The filter the query names.
-    private func analyticsFilter(_ request: HTTPRequest) throws -> AnalyticsFilter {
+    func analyticsFilter(_ request: HTTPRequest) throws -> AnalyticsFilter {
         let query = request.query
         var filter = AnalyticsFilter(app: query["app"])
         if let text = query["version"] {

@@ -21,6 +21,8 @@ public final class SwitchyardAPI: HTTPHandler {
     let metrics: Metrics
     let staticFiles: StaticFiles?
     let catalogs: AppCatalogs
+    /// The explored graphs traffic coverage compares with, per app version.
+    let coverageGraphs: CoverageGraphs
     /// The session layer's creations (once per idempotency key), answering as ``SessionReplies`` renders.
     let newSessions: SessionCreations
     let creations: ClientRateLimiter
@@ -75,11 +77,17 @@ public final class SwitchyardAPI: HTTPHandler {
         metrics = Metrics()
         let catalogs = AppCatalogs()
         self.catalogs = catalogs
+        let coverageGraphs = CoverageGraphs(limits: configuration.coverageExploration)
+        self.coverageGraphs = coverageGraphs
         releases = AppReleases(
             configured: configuration.apps, rollouts: configuration.rollouts, sessions: sessions,
             compiler: .definitions,
             settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
-            logger: logger, now: configuration.now, changed: { catalogs.forget() })
+            logger: logger, now: configuration.now,
+            changed: {
+                catalogs.forget()
+                coverageGraphs.forget()
+            })
         creations = ClientRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
         definitionChecks = ClientRateLimiter(
             perMinute: configuration.definitionChecksPerMinute, now: configuration.now)

@@ -20,8 +20,10 @@ source Tests/support/server.sh
 # Two browsers at once (pytest-xdist), each test with a session of its own: the suite waits on the page far more than
 # it computes, so two halve its time on two cores. They create sessions twice as fast as one: the limit per address
 # is raised for this server (the limit itself is tested in the Swift suites).
-# The admin endpoints on, for the inspector's release panel (test_replay_panel.py).
+# The admin endpoints on, for the inspector's release panel (test_replay_panel.py) and the map's heat layer
+# (test_heat.py): the server reads SWITCHYARD_ADMIN_TOKEN.
 export SWITCHYARD_ADMIN_TOKEN="${SWITCHYARD_ADMIN_TOKEN:-browser-admin-token-0123456789}"
+export SWITCHYARD_BROWSER_ADMIN_TOKEN="$SWITCHYARD_ADMIN_TOKEN"
 start_switchyard "browser tests" test-artifacts/browser-server.log --session-create-rate 1000
 
 echo "browser tests against $SWITCHYARD_URL"

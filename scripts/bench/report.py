@@ -83,6 +83,32 @@ def explore_rows(parts):
     }]
 
 
+def analytics_rows(parts):
+    """A funnel over the stored histories (issue 49): 100,000 sessions of 20 versions, target ≤ 2 s on SQLite;
+    PostgreSQL published."""
+    rows = []
+    for store, target in (("sqlite", 2.0), ("postgres", None)):
+        result = load(os.path.join(parts, f"analytics-{store}.json"))
+        if not result:
+            continue
+        best = result["bestSeconds"]
+        counts = result["counts"]
+        n = result["sessions"]
+        right = counts == [n, n, n, n // 2]
+        rows.append({
+            "section": "analytics", "id": f"analytics.funnel.{store}",
+            "label": f"funnel over {n:,} stored sessions ({store})",
+            "value": best, "unit": "s",
+            "detail": f"{result['versions']} versions each; best of {len(result['funnelSeconds'])}, processor "
+                      f"{min(result['cpuSeconds']):.2f} s; counts {counts}"
+                      + ("" if right else " (WRONG: expected all, all, all, half)")
+                      + f"; filled in {result['fillSeconds']:.0f} s",
+            "target": None if target is None else f"≤ {target:g} s",
+            "pass": None if target is None else (best <= target and right),
+        })
+    return rows
+
+
 def http_rows(parts):
     path = os.path.join(parts, "http.jsonl")
     if not os.path.exists(path):
@@ -468,7 +494,7 @@ def table(rows, header):
 def main():
     parts, results, note = sys.argv[1], sys.argv[2], sys.argv[3]
     rows = (engine_rows(parts) + memory_rows(parts) + explore_rows(parts) + store_rows(parts) + replay_rows(parts)
-            + http_rows(parts)
+            + analytics_rows(parts) + http_rows(parts)
             + sse_rows(parts) + cluster_rows(parts) + side_by_side_rows(parts))
     load_before = open(os.path.join(parts, "load-before.txt")).read().strip()
     load_after = open(os.path.join(parts, "load-after.txt")).read().strip()
@@ -486,8 +512,8 @@ def main():
         "loadBefore": load_before, "loadAfter": load_after, "rows": rows,
         "raw": {name: load(os.path.join(parts, name)) for name in
                 ("engine.json", "memory-api.json", "memory-engine.json", "store.json", "boot.json", "replay.json",
-                 "sse-state.json",
-                 "sse-patch.json", "side-by-side.json")},
+                 "sse-state.json", "sse-patch.json", "side-by-side.json", "analytics-sqlite.json",
+                 "analytics-postgres.json")},
     }
     http = os.path.join(parts, "http.jsonl")
     if os.path.exists(http):

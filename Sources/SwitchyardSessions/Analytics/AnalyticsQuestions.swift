@@ -1,3 +1,5 @@
+import Switchyard
+
 /// What one pass over the stored sessions counts: a funnel, the ways between two screens, the exits, or several of
 /// them at once (``LiveSessions/answer(_:filter:scan:)``).
 package struct AnalyticsQuestions: Sendable {
@@ -9,16 +11,36 @@ package struct AnalyticsQuestions: Sendable {
     package var exits: Bool
     /// The goal of the rollout read-out (a funnel step) of the filter's app; nil: no read-out.
     package var experiment: String?
+    /// Traffic coverage of the filter's app (``TrafficCoverage``); nil: none.
+    package var coverage: CoverageQuestion?
 
     /// The questions; without arguments, none.
     package init(
         funnel: String? = nil, paths: (from: String, to: String, top: Int)? = nil, exits: Bool = false,
-        experiment: String? = nil
+        experiment: String? = nil, coverage: CoverageQuestion? = nil
     ) {
         self.funnel = funnel
         self.paths = paths
         self.exits = exits
         self.experiment = experiment
+        self.coverage = coverage
+    }
+}
+
+/// Traffic coverage asked: how to explore an app version's graph (the sessions layer knows no explorer), and the
+/// funnel whose completing sessions alone are counted.
+package struct CoverageQuestion: Sendable {
+    /// The graph of an app version.
+    package var explore: @Sendable (NavigationApp) throws(AnalyticsRefusal) -> CoverageGraph
+    /// A funnel's steps (``AnalyticsVocabulary/steps(_:)``): only sessions that complete it count; nil: all.
+    package var steps: String?
+
+    /// A question.
+    package init(
+        steps: String? = nil, explore: @escaping @Sendable (NavigationApp) throws(AnalyticsRefusal) -> CoverageGraph
+    ) {
+        self.steps = steps
+        self.explore = explore
     }
 }
 
@@ -32,4 +54,6 @@ package struct AnalyticsAnswers: Sendable {
     package var exits: ExitReport?
     /// The rollout read-out, if asked.
     package var experiment: ExperimentReport?
+    /// Traffic coverage, if asked.
+    package var coverage: CoverageReport?
 }

@@ -10,6 +10,8 @@ package enum AnalyticsRefusal: Error, Sendable, Equatable {
     case invalid(String)
     /// The store failed while the sessions were read.
     case store(StoreHealth.Incident)
+    /// What the answer needs is being made (an app's graph explored): ask again after `retryAfter` seconds.
+    case notReady(String, retryAfter: Int)
 }
 
 extension AnalyticsRefusal: CustomStringConvertible {
@@ -25,6 +27,7 @@ extension AnalyticsRefusal: CustomStringConvertible {
                 + choices.map(String.init).joined(separator: ", ") + ")"
         case .invalid(let why): why
         case .store(let incident): "the store failed: \(incident.error)"
+        case .notReady(let why, _): why
         }
     }
 }

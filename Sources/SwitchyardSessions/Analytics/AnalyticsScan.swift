@@ -12,6 +12,8 @@ public struct AnalyticsScan: Sendable {
     public var timeLimit: Double
     /// The most history entries read per session (its oldest).
     public var maxEntries: Int
+    /// Whether journeys are read with what each change asked (``Journey/Step/action``), as coverage needs.
+    public var readsActions = false
 
     /// A scan of at most `maxSessions` sessions (100,000 by default), `timeLimit` seconds (10), `maxEntries`
     /// entries per session (2,000).
@@ -68,7 +70,7 @@ public struct AnalyticsScan: Sendable {
                 for stored in page {
                     outcome.read += 1
                     let app = versions.appVersion(of: stored)
-                    var journey = Journey(stored, app: app, start: app.flatMap(start))
+                    var journey = Journey(stored, app: app, start: app.flatMap(start), actions: readsActions)
                     guard filter.admits(journey) else { continue }
                     journey.refusals = refusals(stored.id)
                     outcome.counted += 1
@@ -113,15 +115,17 @@ public struct AnalyticsScan: Sendable {
     }
 }
 
-/// The app versions of the version-0 documents met so far: sessions of one app version mostly start from the same
-/// document, which is then parsed once.
+/// The app versions of the version-0 documents met so far, by their `app` member (``AppMember``, found without
+/// parsing the document): sessions of one app version name it alike, and a document is parsed only for an `app`
+/// member not met yet (or when it has none).
 private struct VersionCache {
-    private var known: [[UInt8]: AppVersion?] = [:]
+    private var known: [ArraySlice<UInt8>: AppVersion?] = [:]
 
     mutating func appVersion(of stored: StoredJourney) -> AppVersion? {
-        if let found = known[stored.initialState] { return found }
+        guard let member = AppMember.value(in: stored.initialState) else { return Journey.appVersion(of: stored) }
+        if let found = known[member] { return found }
         let version = Journey.appVersion(of: stored)
-        if known.count < 256 { known[stored.initialState] = version }
+        if known.count < 256 { known[member] = version }
         return version
     }
 }

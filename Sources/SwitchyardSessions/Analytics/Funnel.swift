@@ -25,17 +25,31 @@ public struct Funnel: Sendable {
     public mutating func count(_ journey: Journey) {
         journeys += 1
         var at: Int?
-        for (index, step) in steps.enumerated() {
-            let from = at.map { step.isEvent ? $0 + 1 : $0 } ?? 0
-            guard from < journey.steps.count,
-                let found = journey.steps[from...].firstIndex(where: matchers[index].matches)
-            else { return }
+        for index in steps.indices {
+            guard let found = next(index, after: at, in: journey) else { return }
             reached[index] += 1
             if let previous = at, let then = journey.steps[previous].time, let now = journey.steps[found].time {
                 waits[index].append(max(0, now - then))
             }
             at = found
         }
+    }
+
+    /// Whether `journey` reaches every step, as ``count(_:)`` counts it (a funnel of no steps: every journey).
+    public func completes(_ journey: Journey) -> Bool {
+        var at: Int?
+        for index in steps.indices {
+            guard let found = next(index, after: at, in: journey) else { return false }
+            at = found
+        }
+        return true
+    }
+
+    /// The index of the journey step that reaches step `index` when step `index − 1` was reached at `at`.
+    private func next(_ index: Int, after at: Int?, in journey: Journey) -> Int? {
+        let from = at.map { steps[index].isEvent ? $0 + 1 : $0 } ?? 0
+        guard from < journey.steps.count else { return nil }
+        return journey.steps[from...].firstIndex(where: matchers[index].matches)
     }
 
     /// What was counted, with `notes` on how it was read.

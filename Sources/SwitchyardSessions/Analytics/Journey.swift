@@ -3,7 +3,8 @@ import SwitchyardJSON
 
 /// One stored session's journey, as analytics reads it: the app version it was created on (its rollout variant),
 /// and the screens it went through, each with when and how it got there. Holds route names, times and event
-/// names; never the session's id, data or requests.
+/// names, and for coverage what each request asked in action and route names (``ActionSignature``); never the
+/// session's id, data or requests.
 public struct Journey: Sendable {
     /// A version of the session: its creation (version 0) or a committed change.
     public struct Step: Sendable {
@@ -15,13 +16,17 @@ public struct Journey: Sendable {
         public let path: [String]
         /// The flow event's name, when the change was one.
         public let event: String?
+        /// What the change's request asked (``ActionSignature``), when the journey was read with them; nil for the
+        /// creation and for changes no client asked for as such.
+        public let action: String?
 
         /// A step.
-        public init(version: Int, time: Double?, path: [String], event: String? = nil) {
+        public init(version: Int, time: Double?, path: [String], event: String? = nil, action: String? = nil) {
             self.version = version
             self.time = time
             self.path = path
             self.event = event
+            self.action = action
         }
 
         /// The screen as analytics names it: the visible path joined by `/`.
@@ -48,8 +53,9 @@ public struct Journey: Sendable {
     }
 
     /// The journey of `stored`, created on `app` (``appVersion(of:)``) at the visible path `start` (nil when that
-    /// version is not served: the creation is then left out, as for a trimmed history).
-    public init(_ stored: StoredJourney, app: AppVersion?, start: [String]?) {
+    /// version is not served: the creation is then left out, as for a trimmed history); with each change's
+    /// ``Step/action`` when `actions` (it parses every request).
+    public init(_ stored: StoredJourney, app: AppVersion?, start: [String]?, actions: Bool = false) {
         let first = stored.entries.first?.version ?? stored.version + 1
         let trimmed = stored.version > 0 && first > 1
         var steps: [Step] = []
@@ -61,7 +67,9 @@ public struct Journey: Sendable {
             if entry.source == .event, case .string(let name)? = (try? JSONValue(parsing: entry.request))?["name"] {
                 event = name
             }
-            steps.append(Step(version: entry.version, time: entry.time, path: entry.visiblePath, event: event))
+            let action = actions ? ActionSignature.of(source: entry.source, request: entry.request) : nil
+            steps.append(
+                Step(version: entry.version, time: entry.time, path: entry.visiblePath, event: event, action: action))
         }
         self.init(
             app: app, steps: steps, isTrimmed: trimmed,

@@ -37,6 +37,16 @@ extension LiveSessions {
         return report
     }
 
+    /// Which transitions of the filter's app's explored graph (`explore` gives it per app version) the sessions
+    /// `filter` admits took, with the sessions per screen; of the sessions that complete the funnel `steps` only.
+    package func coverage(
+        _ question: CoverageQuestion, filter: AnalyticsFilter, scan: AnalyticsScan = AnalyticsScan()
+    ) throws(AnalyticsRefusal) -> CoverageReport {
+        let answers = try answer(AnalyticsQuestions(coverage: question), filter: filter, scan: scan)
+        guard let report = answers.coverage else { throw .invalid("no coverage was counted") }
+        return report
+    }
+
     /// The answers to `questions` over the sessions `filter` admits, in one pass over the store: every question is
     /// checked before anything is read.
     package func answer(
@@ -64,6 +74,20 @@ extension LiveSessions {
             guard let rollout = servedApps.apps.rollout(of: app) else { throw .unknownApp(app, choices: scope.names) }
             return Experiment(goal: try scope.vocabulary.step(goal), rollout: rollout)
         }
+        var coverage = try questions.coverage.map { asked throws(AnalyticsRefusal) in
+            guard scope.names.count == 1 else {
+                throw .invalid(
+                    "coverage is of one app's graph: name the app (apps: \(scope.names.joined(separator: ", ")))")
+            }
+            let funnel = try asked.steps.map { steps throws(AnalyticsRefusal) in
+                Funnel(steps: try scope.vocabulary.steps(steps))
+            }
+            var graphs: [CoverageGraph] = []
+            for app in scope.apps { graphs.append(try asked.explore(app)) }
+            return TrafficCoverage(graph: .merging(graphs), funnel: funnel)
+        }
+        var scan = scan
+        if questions.coverage != nil { scan.readsActions = true }
         var refusals: [String: [(version: Int, code: String)]] = [:]
         if questions.exits || questions.experiment != nil {
             for (id, session) in sessions.withLock({ $0 }) {
@@ -77,15 +101,18 @@ extension LiveSessions {
             paths?.count(journey)
             exits?.count(journey)
             experiment?.count(journey)
+            coverage?.count(journey)
         }
         return AnalyticsAnswers(
             funnel: funnel?.report(notes: outcome.notes),
             paths: questions.paths.flatMap { asked in paths?.report(top: asked.top, notes: outcome.notes) },
-            exits: exits?.report(notes: outcome.notes), experiment: experiment?.report(notes: outcome.notes))
+            exits: exits?.report(notes: outcome.notes), experiment: experiment?.report(notes: outcome.notes),
+            coverage: coverage?.report(notes: outcome.notes))
     }
 
     /// The apps an analysis covers, their names and their sessions' first screens.
     private struct AnalyticsScope {
+        let apps: [NavigationApp]
         let names: [String]
         let vocabulary: AnalyticsVocabulary
         let starts: [AppVersion: [String]]
@@ -115,7 +142,7 @@ extension LiveSessions {
         }
         var names: [String] = []
         for app in apps where !names.contains(app.name) { names.append(app.name) }
-        return AnalyticsScope(names: names, vocabulary: AnalyticsVocabulary(apps: apps), starts: starts)
+        return AnalyticsScope(apps: apps, names: names, vocabulary: AnalyticsVocabulary(apps: apps), starts: starts)
     }
 
     private func read(
