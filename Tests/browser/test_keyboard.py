@@ -14,9 +14,13 @@ def focused(page):
         " !!e.closest('[data-testid=sheet]')] : ['', '', '', false]")
 
 
-def tab_to(page, text, limit=60):
-    """Presses Tab until the phone's button with this text has the focus; returns its test id."""
-    for _ in range(limit):
+def tab_to(page, text):
+    """Presses Tab until the phone's button with this text has the focus; returns its test id. Tab goes round the
+    page (the inspector's controls too), so it may take as many presses as the page has tab stops, and no more."""
+    stops = page.d.execute_script(
+        "return document.querySelectorAll('a[href], button, input, select, textarea, summary,"
+        " [tabindex]:not([tabindex=\"-1\"])').length")
+    for _ in range(stops + 5):
         ActionChains(page.d).send_keys(Keys.TAB).perform()
         tag, label, testid, _ = focused(page)
         if tag == "BUTTON" and label == text:
