@@ -5,7 +5,7 @@ import SwitchyardSessions
 import Synchronization
 
 /// The explored graphs traffic coverage compares stored sessions with, one per app version, explored once
-/// (``AppExplorer``, within ``limits``) and kept until the apps are reloaded.
+/// (``AppExplorer``, within ``limits``) and kept while the version is served, until the configured apps are reloaded.
 ///
 /// An exploration takes seconds: the API does not wait for one (``readyGraph(of:)`` starts it on a thread of its
 /// own and answers 503 until it is done); `switchyard stats` does (``graph(of:)``).
@@ -60,7 +60,14 @@ package final class CoverageGraphs: Sendable {
             retryAfter: 2)
     }
 
-    /// Forgets every graph (the apps were reloaded); one being explored is not kept when done.
+    /// Keeps the graphs of the versions in `served` only (a release changed what is served). A published version
+    /// always means the same definition, so its graph stays right while it is served.
+    package func retain(_ served: Set<AppVersion>) {
+        state.withLock { $0.graphs = $0.graphs.filter { served.contains($0.key) } }
+    }
+
+    /// Forgets every graph (the configured apps were reloaded: a version may now mean another definition); one
+    /// being explored is not kept when done.
     package func forget() {
         state.withLock {
             $0.graphs = [:]

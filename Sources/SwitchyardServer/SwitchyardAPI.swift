@@ -44,7 +44,10 @@ public final class SwitchyardAPI: HTTPHandler {
     /// could not be restored under them (see ``AppReload``). Sessions running keep running.
     public func reload(apps: [NavigationApp], checking changed: Set<String>) -> AppReload {
         let outcome = releases.reload(configured: apps, checking: changed)
-        if outcome == .reloaded { catalogs.forget() }
+        if outcome == .reloaded {
+            catalogs.forget()
+            coverageGraphs.forget()
+        }
         return outcome
     }
 
@@ -84,9 +87,9 @@ public final class SwitchyardAPI: HTTPHandler {
             compiler: .definitions,
             settle: sessions.archive.shared == nil ? 0 : 3 * Self.seconds(configuration.registryPollInterval),
             logger: logger, now: configuration.now,
-            changed: {
+            changed: { [sessions] in
                 catalogs.forget()
-                coverageGraphs.forget()
+                coverageGraphs.retain(Set(sessions.servedApps.apps.apps.map(\.identity)))
             })
         creations = ClientRateLimiter(perMinute: configuration.sessionCreationsPerMinute, now: configuration.now)
         definitionChecks = ClientRateLimiter(

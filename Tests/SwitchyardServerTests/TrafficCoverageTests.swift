@@ -106,6 +106,27 @@ struct TrafficCoverageTests {
         }
     }
 
+    /// A published version always means the same definition: a release change (a rollout) keeps its graph, which
+    /// a reload of the configured apps (a version may then mean another definition) drops.
+    @Test func aReleaseChangeKeepsTheGraphAReloadOfTheConfiguredAppsDropsIt() throws {
+        try withServer({
+            $0.adminToken = AnalyticsTests.token
+            $0.coverageExploration = Self.limits
+        }) { server in
+            #expect(try Self.coverage(server, "/api/admin/coverage").status == 200)
+            let rollout = try server.request(
+                "PUT", "/api/admin/apps/todo/rollout", body: #"{"shares":[{"version":1,"weight":100}]}"#,
+                headers: Self.bearer)
+            #expect(rollout.status == 200, "\(rollout.text)")
+            let after = try server.get("/api/admin/coverage", headers: Self.bearer)
+            #expect(after.status == 200, "the graph is kept: \(after.text)")
+            #expect(server.api.reload(apps: [TodoDemo.app], checking: []) == .reloaded)
+            let reloaded = try server.get("/api/admin/coverage", headers: Self.bearer)
+            #expect(reloaded.status == 503 && reloaded.json["code"] == "notReady", "\(reloaded.text)")
+            #expect(try Self.coverage(server, "/api/admin/coverage").status == 200)
+        }
+    }
+
     /// `switchyard stats --coverage` reads the store serve wrote, with the same counts.
     @Test func theStatsCommandReportsCoverage() throws {
         let store = try TemporaryStore()
