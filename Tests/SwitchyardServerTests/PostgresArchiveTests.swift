@@ -239,7 +239,11 @@ struct PostgresArchiveTests {
     /// Two admins publishing at once (on two nodes, one database): exactly one write of each generation is stored.
     @Test(.enabled(if: withPostgres)) func concurrentPublishingStoresOneWritePerGeneration() throws {
         let database = try TestDatabase()
-        let nodes = try (0..<2).map { _ in try PostgresSessionArchive(url: database.url, connections: 4) }
+        // What is checked is the compare-and-set's outcome, not its speed: a machine busy with make test's
+        // background builds may keep 8 publishers waiting on each other's row lock for seconds.
+        let nodes = try (0..<2).map { _ in
+            try PostgresSessionArchive(url: database.url, connections: 4, timeout: .seconds(30))
+        }
         defer { for node in nodes { node.close() } }
         for generation in 0..<3 {
             let stored = Mutex(0)
