@@ -48,8 +48,9 @@ final class ConnectionTable: Sendable {
         }
     }
 
-    private let requestTimeout: Duration
-    private let firstRequestTimeout: Duration
+    /// The request timeout and the first request's (the shorter of the two that are on), in nanoseconds; 0: off.
+    private let requestLimit: Int64
+    private let firstRequestLimit: Int64
     /// Open connections (not counting those already shut down) from which a new one evicts the idlest.
     let evictionThreshold: Int
     /// The most connections one network may hold.
@@ -62,8 +63,9 @@ final class ConnectionTable: Sendable {
     /// (`.zero` turns either off); eviction from 90 % of `capacity` connections (at most `capacity - 1`); at most
     /// `perNetwork` connections from one network.
     init(requestTimeout: Duration, firstRequestTimeout: Duration, capacity: Int, perNetwork: Int = .max) {
-        self.requestTimeout = requestTimeout
-        self.firstRequestTimeout = firstRequestTimeout
+        requestLimit = requestTimeout > .zero ? Self.nanoseconds(requestTimeout) : 0
+        let first = [firstRequestTimeout, requestTimeout].filter { $0 > .zero }.min()
+        firstRequestLimit = first.map(Self.nanoseconds) ?? 0
         evictionThreshold = capacity - max(1, capacity / 10)
         self.perNetwork = max(1, perNetwork)
     }
@@ -82,10 +84,9 @@ final class ConnectionTable: Sendable {
     func opened(_ context: ConnectionContext, socket: Int32) {
         guard socket >= 0 else { return }
         let now = time()
-        let first = [firstRequestTimeout, requestTimeout].filter { $0 > .zero }.min()
         let timer = ConnectionTimer(
             socket: socket, network: PeerNetwork(socket: socket), openedAt: now,
-            deadline: first.map { now + Self.nanoseconds($0) } ?? 0)
+            deadline: Self.deadline(now, firstRequestLimit))
         context.timer = timer
         state.withLock { state in
             state.entries[ObjectIdentifier(context)] = timer
@@ -99,8 +100,7 @@ final class ConnectionTable: Sendable {
         timer.markBusy()
         if timer.firstRequest.exchange(false, ordering: .relaxed) {
             let owed = timer.owedSince.load(ordering: .relaxed)
-            timer.deadline.store(
-                requestTimeout > .zero ? owed + Self.nanoseconds(requestTimeout) : 0, ordering: .releasing)
+            timer.deadline.store(Self.deadline(owed, requestLimit), ordering: .releasing)
         }
     }
 
@@ -116,7 +116,7 @@ final class ConnectionTable: Sendable {
         guard let timer = context.timer, !timer.shutDown.load(ordering: .acquiring) else { return }
         let now = time()
         timer.owedSince.store(now, ordering: .relaxed)
-        timer.deadline.store(requestTimeout > .zero ? now + Self.nanoseconds(requestTimeout) : 0, ordering: .releasing)
+        timer.deadline.store(Self.deadline(now, requestLimit), ordering: .releasing)
         timer.markIdle(at: now)
     }
 
@@ -172,6 +172,11 @@ final class ConnectionTable: Sendable {
     /// Nanoseconds from the epoch, plus one (never 0, which means "none").
     private func time(_ instant: ContinuousClock.Instant = .now) -> Int64 {
         Self.nanoseconds(instant - epoch) + 1
+    }
+
+    /// The deadline `limit` nanoseconds after `start`; 0 (none) when the limit is off.
+    private static func deadline(_ start: Int64, _ limit: Int64) -> Int64 {
+        limit > 0 ? start + limit : 0
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

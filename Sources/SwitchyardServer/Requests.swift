@@ -24,19 +24,11 @@ struct TransitionRequest: StrictRequest, PlainJSONDecodable {
     /// The common shapes in one pass (``Step/init(plainJSON:)``); nil for anything else, which `Codable` decodes
     /// or explains.
     init?(plainJSON value: JSONValue) {
-        guard case .object(let members) = value else { return nil }
-        switch members["coordinator"] {
-        case nil, .null?: coordinator = nil
-        case .string(let name)?: coordinator = name
-        default: return nil
-        }
-        switch members["expectedVersion"] {
-        case nil, .null?: expectedVersion = nil
-        case .number(let number)?:
-            guard let version = Int(exactly: number) else { return nil }
-            expectedVersion = version
-        default: return nil
-        }
+        guard case .object(let members) = value, let coordinator = PlainMember.string(members["coordinator"]),
+            let expectedVersion = PlainMember.integer(members["expectedVersion"])
+        else { return nil }
+        self.coordinator = coordinator
+        self.expectedVersion = expectedVersion
         switch members["steps"] {
         case nil:
             guard let step = Step(plainJSON: members, besides: ["coordinator", "expectedVersion"]) else { return nil }
