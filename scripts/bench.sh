@@ -281,37 +281,41 @@ if [[ $SKIP != *" cluster "* ]]; then
     tail -n +"$((half + 1))" "$OUT/sessions-cluster-0.txt" > "$OUT/sessions-sticky-1.txt"
     echo "bench: cluster, a stream on B following changes on A" >&2
     (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse-idle.json"
+    # CPU seconds of the nodes and of PostgreSQL, and the nodes' round trips, so far (one JSON object).
+    cluster_cost() {
+        python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}"
+    }
+    # Starts push/pop on both nodes (32 connections each): node N changes the sessions of LIST-N.txt and writes
+    # its results to RESULT-N.json; their pids in WRK_PIDS.
+    both_nodes_load() {
+        WRK_PIDS=()
+        for index in 0 1; do
+            wrk -t1 -c32 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[$index]}" \
+                -- transition "$1-$index.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$2-$index.json" &
+            WRK_PIDS+=($!)
+        done
+    }
     for round in $(seq "$ROUNDS"); do
         # The same load on node A alone first (64 connections, the sessions the pair changes: a wrk thread takes
         # every other line of the list, as each node's below): what a second node adds is measured against it.
         echo "bench: cluster round $round/$ROUNDS, transitions on node A alone, ${DURATION}s" >&2
-        cost_before=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
+        cost_before=$(cluster_cost)
         wrk -t1 -c64 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[0]}" \
             -- transition "$OUT/sessions-cluster-0.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-one.json"
-        cost_one=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
+        cost_one=$(cluster_cost)
         echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, ${DURATION}s" >&2
-        WRK_PIDS=()
-        for index in 0 1; do
-            wrk -t1 -c32 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[$index]}" \
-                -- transition "$OUT/sessions-cluster-$index.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-$index.json" &
-            WRK_PIDS+=($!)
-        done
+        both_nodes_load "$OUT/sessions-cluster" "$OUT/cluster"
         if [ "$round" = 1 ]; then
             (cd "$HERE" && python3 cluster_sse.py 127.0.0.1 "${CLUSTER_PORTS[0]}" "${CLUSTER_PORTS[1]}" 200) > "$OUT/cluster-sse.json"
         fi
         wait "${WRK_PIDS[@]}"
-        cost_two=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
+        cost_two=$(cluster_cost)
         # The same sessions with affinity (a load balancer that keeps a session on one node): node A changes the
         # first half, node B the second, so each change is on the node that made the session's last one.
         echo "bench: cluster round $round/$ROUNDS, transitions on both nodes, each session on one node, ${DURATION}s" >&2
-        WRK_PIDS=()
-        for index in 0 1; do
-            wrk -t1 -c32 -d"${DURATION}s" -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[$index]}" \
-                -- transition "$OUT/sessions-sticky-$index.txt" 2 | grep '^BENCH_JSON ' | cut -d' ' -f2- > "$OUT/cluster-sticky-$index.json" &
-            WRK_PIDS+=($!)
-        done
+        both_nodes_load "$OUT/sessions-sticky" "$OUT/cluster-sticky"
         wait "${WRK_PIDS[@]}"
-        cost_sticky=$(python3 "$HERE/cluster_cost.py" "$PGDIR/data" "${CLUSTER_PIDS[0]}:${CLUSTER_PORTS[0]}" "${CLUSTER_PIDS[1]}:${CLUSTER_PORTS[1]}")
+        cost_sticky=$(cluster_cost)
         echo "{\"round\": $round, \"one\": $(cat "$OUT/cluster-one.json"), \"a\": $(cat "$OUT/cluster-0.json"), \"b\": $(cat "$OUT/cluster-1.json"), \"stickyA\": $(cat "$OUT/cluster-sticky-0.json"), \"stickyB\": $(cat "$OUT/cluster-sticky-1.json"), \"cost\": {\"before\": $cost_before, \"one\": $cost_one, \"two\": $cost_two, \"sticky\": $cost_sticky}}" >> "$OUT/cluster.jsonl"
     done
 fi
