@@ -28,39 +28,37 @@ struct PlainRequestDecodingTests {
         }
     }
 
-    @Test func eventsAgreeWithCodable() {
-        for object in Self.bodies(["from", "name", "payload", "fields", "expectedVersion"], seed: 11) {
-            let codable = try? JSONValue.object(object).decode(EventRequest.self)
-            if let plain = EventRequest(plainJSON: .object(object)) {
-                #expect(plain.name == codable?.name && plain.from == codable?.from, "\(object)")
-                #expect(plain.payload == codable?.payload && plain.fields == codable?.fields, "\(object)")
-                #expect(plain.expectedVersion == codable?.expectedVersion, "\(object)")
+    /// For random bodies of `members`: the plain path gives what `Codable` gives (`same` compares every member), or
+    /// declines a body only `Codable` refuses too.
+    static func expectAgreement<Request: StrictRequest & PlainJSONDecodable>(
+        _ type: Request.Type, _ members: [String], seed: UInt64, same: (Request, Request?) -> Bool
+    ) {
+        for object in bodies(members, seed: seed) {
+            let codable = try? JSONValue.object(object).decode(Request.self)
+            if let plain = Request(plainJSON: .object(object)) {
+                #expect(same(plain, codable), "\(object)")
             } else {
                 #expect(codable == nil, "declined a body Codable reads: \(object)")
             }
+        }
+    }
+
+    @Test func eventsAgreeWithCodable() {
+        Self.expectAgreement(EventRequest.self, ["from", "name", "payload", "fields", "expectedVersion"], seed: 11) {
+            $0.name == $1?.name && $0.from == $1?.from && $0.payload == $1?.payload && $0.fields == $1?.fields
+                && $0.expectedVersion == $1?.expectedVersion
         }
     }
 
     @Test func deepLinksAgreeWithCodable() {
-        for object in Self.bodies(["url", "expectedVersion"], seed: 23) {
-            let codable = try? JSONValue.object(object).decode(DeepLinkRequest.self)
-            if let plain = DeepLinkRequest(plainJSON: .object(object)) {
-                #expect(plain.url == codable?.url && plain.expectedVersion == codable?.expectedVersion, "\(object)")
-            } else {
-                #expect(codable == nil, "declined a body Codable reads: \(object)")
-            }
+        Self.expectAgreement(DeepLinkRequest.self, ["url", "expectedVersion"], seed: 23) {
+            $0.url == $1?.url && $0.expectedVersion == $1?.expectedVersion
         }
     }
 
     @Test func restoresAgreeWithCodable() {
-        for object in Self.bodies(["version", "expectedVersion"], seed: 37) {
-            let codable = try? JSONValue.object(object).decode(RestoreRequest.self)
-            if let plain = RestoreRequest(plainJSON: .object(object)) {
-                #expect(
-                    plain.version == codable?.version && plain.expectedVersion == codable?.expectedVersion, "\(object)")
-            } else {
-                #expect(codable == nil, "declined a body Codable reads: \(object)")
-            }
+        Self.expectAgreement(RestoreRequest.self, ["version", "expectedVersion"], seed: 37) {
+            $0.version == $1?.version && $0.expectedVersion == $1?.expectedVersion
         }
     }
 }
