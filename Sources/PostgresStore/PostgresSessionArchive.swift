@@ -302,17 +302,15 @@ public final class PostgresSessionArchive: SharedSessionArchive {
             PostgresStatements.journeyEntries, [.text(journeys.map(\.id).joined(separator: ",")), .integer(entries)])
         let index = Dictionary(journeys.indices.map { (journeys[$0].id, $0) }) { first, _ in first }
         // Sessions go through the same few screens: each path's JSON is read once.
-        var paths: [String: [String]] = [:]
+        var paths = StoredPathCache()
         for row in result.rows.indices {
             guard let session = index[result.text(row, 0)] else { continue }
-            let text = result.text(row, 5)
-            let path = paths[text] ?? StoredText.path(text)
-            if paths.count < 4096 { paths[text] = path }
+            let path = paths.path(result.text(row, 5))
             journeys[session].entries.append(
-                StoredChange(
+                StoredJourney.Entry(
                     version: result.integer(row, 1), time: result.real(row, 2),
                     source: HistorySource(stored: result.text(row, 3)), request: result.bytes(row, 4),
-                    visiblePath: path, state: []))
+                    visiblePath: path))
         }
         return journeys
     }

@@ -202,30 +202,24 @@ final class SQLiteReader {
         }
         defer { journeyEntries.reset() }
         try journeyEntries.bind(.text(app), .text(after ?? ""), .integer(limit), .integer(entries))
-        // Sessions go through the same few screens: each path's JSON is read once.
-        var paths: [String: [String]] = [:]
+        var paths = StoredPathCache()
         var unordered = Set<Int>()
-        // Rows come session by session: the id is looked up when it changes.
-        var current: (id: String, index: Int?) = ("", nil)
+        // Rows come session by session: the id is read (and looked up) only when it changes.
+        var current: (id: [UInt8], index: Int?) = ([], nil)
         while try journeyEntries.step() {
-            let id = journeyEntries.text(0)
-            if id != current.id { current = (id, index[id]) }
-            guard let session = current.index else { continue }
-            let text = journeyEntries.text(5)
-            let path: [String]
-            if let known = paths[text] {
-                path = known
-            } else {
-                path = StoredText.path(text)
-                if paths.count < 4096 { paths[text] = path }
+            let same = journeyEntries.withBytes(0) { $0.elementsEqual(current.id) }
+            if !same {
+                let id = journeyEntries.text(0)
+                current = (Array(id.utf8), index[id])
             }
+            guard let session = current.index else { continue }
             let version = journeyEntries.integer(1)
             if let last = found[session].entries.last?.version, last > version { unordered.insert(session) }
             found[session].entries.append(
-                StoredChange(
+                StoredJourney.Entry(
                     version: version, time: journeyEntries.real(2),
-                    source: HistorySource(stored: journeyEntries.text(3)), request: journeyEntries.blob(4),
-                    visiblePath: path, state: []))
+                    source: journeyEntries.withBytes(3, HistorySource.init(stored:)),
+                    request: journeyEntries.blob(4), visiblePath: journeyEntries.withBytes(5) { paths.path($0) }))
         }
         for session in unordered { found[session].entries.sort { $0.version < $1.version } }
         return found

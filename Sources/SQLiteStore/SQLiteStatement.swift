@@ -90,6 +90,15 @@ final class SQLiteStatement {
         return String(cString: pointer)
     }
 
+    /// Reads the column's bytes (text or blob) in place: `body` must not keep them (they are valid until the
+    /// statement steps or resets).
+    func withBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let pointer = sqlite3_column_blob(handle, column)
+        return body(
+            UnsafeRawBufferPointer(
+                start: pointer, count: pointer == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+    }
+
     func blob(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }

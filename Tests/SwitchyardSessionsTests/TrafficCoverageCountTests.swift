@@ -69,11 +69,12 @@ struct TrafficCoverageCountTests {
     }
 }
 
-/// The app member of a restore document, found without parsing it (analytics' cache of app versions).
-@Suite("App member")
-struct AppMemberTests {
+/// The app member of a restore document and the name of a flow event, found without parsing them (analytics'
+/// cache of app versions, and every stored event it reads).
+@Suite("Top-level member")
+struct TopLevelMemberTests {
     static func member(_ text: String) -> String? {
-        AppMember.value(in: Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
+        TopLevelMember.app(in: Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     @Test func onlyTheTopLevelAppObjectIsFound() {
@@ -86,5 +87,31 @@ struct AppMemberTests {
         #expect(Self.member(#"{"tree":{"app":{"name":"no"}}}"#) == nil)
         #expect(Self.member(#"{"app":"todo"}"#) == nil)
         #expect(Self.member("not json") == nil)
+        #expect(Self.member(#"{"x":"app","app":{"v":1}}"#) == #"{"v":1}"#)
+    }
+
+    /// The same name as a parser finds, for names found without one and for those left to it (escapes).
+    @Test func anEventsNameIsTheTopLevelNameMember() {
+        let requests = [
+            #"{"name":"login","fields":{"username":"a"}}"#, #"{"fields":{"name":"no"},"name":"logout"}"#,
+            #"{"x":"name","name" : "done"}"#, #"{"name":"caf\u00e9 \"x\""}"#, #"{"name":"ünïcode"}"#,
+            #"{"fields":{"name":"only inside"}}"#, #"{"name":3}"#, #"[{"name":"no"}]"#, "not json",
+        ]
+        for request in requests {
+            let bytes = Array(request.utf8)
+            let parsed: String? =
+                if case .string(let name)? = (try? JSONValue(parsing: bytes))?["name"] { name } else { nil }
+            #expect(Journey.eventName(bytes) == parsed, "\(request)")
+        }
+        #expect(Journey.eventName(Array(#"{"name":"caf\u00e9"}"#.utf8)) == "café")
+        #expect(TopLevelMember.string("name", in: Array(#"{"name":"a\"b"}"#.utf8)) == nil, "escapes go to a parser")
+    }
+
+    /// A history source read from a store's bytes is the one its text names; text it does not know reads as `api`.
+    @Test func aStoredSourceReadsAlikeFromTextAndBytes() {
+        for text in HistorySource.allCases.map(\.rawValue) + ["", "unknown", "apis", "even"] {
+            let fromBytes = Array(text.utf8).withUnsafeBytes { HistorySource(stored: $0) }
+            #expect(fromBytes == HistorySource(stored: text), "\(text)")
+        }
     }
 }

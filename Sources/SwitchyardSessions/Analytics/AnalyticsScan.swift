@@ -115,14 +115,14 @@ public struct AnalyticsScan: Sendable {
     }
 }
 
-/// The app versions of the version-0 documents met so far, by their `app` member (``AppMember``, found without
+/// The app versions of the version-0 documents met so far, by their `app` member (``TopLevelMember``, found without
 /// parsing the document): sessions of one app version name it alike, and a document is parsed only for an `app`
 /// member not met yet (or when it has none).
 private struct VersionCache {
     private var known: [ArraySlice<UInt8>: AppVersion?] = [:]
 
     mutating func appVersion(of stored: StoredJourney) -> AppVersion? {
-        guard let member = AppMember.value(in: stored.initialState) else { return Journey.appVersion(of: stored) }
+        guard let member = TopLevelMember.app(in: stored.initialState) else { return Journey.appVersion(of: stored) }
         if let found = known[member] { return found }
         let version = Journey.appVersion(of: stored)
         if known.count < 256 { known[member] = version }

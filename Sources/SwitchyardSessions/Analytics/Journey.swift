@@ -63,10 +63,7 @@ public struct Journey: Sendable {
             steps.append(Step(version: 0, time: stored.created, path: start))
         }
         for entry in stored.entries {
-            var event: String?
-            if entry.source == .event, case .string(let name)? = (try? JSONValue(parsing: entry.request))?["name"] {
-                event = name
-            }
+            let event = entry.source == .event ? Self.eventName(entry.request) : nil
             let action = actions ? ActionSignature.of(source: entry.source, request: entry.request) : nil
             steps.append(
                 Step(version: entry.version, time: entry.time, path: entry.visiblePath, event: event, action: action))
@@ -74,6 +71,13 @@ public struct Journey: Sendable {
         self.init(
             app: app, steps: steps, isTrimmed: trimmed,
             isCut: (stored.entries.last?.version ?? stored.version) < stored.version)
+    }
+
+    /// The name of the flow event a stored event request sent; nil when it has none.
+    static func eventName(_ request: [UInt8]) -> String? {
+        if let name = TopLevelMember.string("name", in: request) { return name }
+        guard case .string(let name)? = (try? JSONValue(parsing: request))?["name"] else { return nil }
+        return name
     }
 
     /// The app version `stored` was created on, as its version 0's document names it; nil when unreadable.

@@ -20,4 +20,22 @@ public enum HistorySource: String, Sendable, CaseIterable {
     public init(stored: String) {
         self = HistorySource(rawValue: stored) ?? .api
     }
+
+    /// The source a store kept as text, from the text's bytes (only read during the call).
+    public init(stored bytes: UnsafeRawBufferPointer) {
+        self = Self.allCases.first { $0.storedText.withUTF8Buffer { $0.elementsEqual(bytes) } } ?? .api
+    }
+
+    /// The text a store keeps (the raw value), without a `String`.
+    private var storedText: StaticString {
+        switch self {
+        case .api: "api"
+        case .deeplink: "deeplink"
+        case .event: "event"
+        case .gesture: "gesture"
+        case .guard: "guard"
+        case .restore: "restore"
+        case .migration: "migration"
+        }
+    }
 }

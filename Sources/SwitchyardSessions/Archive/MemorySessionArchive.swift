@@ -315,11 +315,7 @@ public final class MemorySessionArchive: SharedSessionArchive {
                     StoredJourney(
                         id: id, app: app, version: record.session.version, initialState: record.initialState,
                         created: record.created, lastAccess: record.session.lastAccess,
-                        entries: record.history.entries.prefix(entries).map { change in
-                            var entry = change
-                            entry.state = []
-                            return entry
-                        })
+                        entries: record.history.entries.prefix(entries).map(StoredJourney.Entry.init))
                 }
             }
         }

@@ -14,13 +14,13 @@ public struct StoredJourney: Sendable {
     public var created: Double?
     /// When a request last used it (seconds since 1970).
     public var lastAccess: Double
-    /// Its kept history entries, oldest first, with `state` left empty. Retention may have trimmed the oldest.
-    public var entries: [StoredChange]
+    /// Its kept history entries, oldest first. Retention may have trimmed the oldest.
+    public var entries: [Entry]
 
     /// A journey.
     public init(
         id: String, app: String, version: Int, initialState: [UInt8], created: Double?, lastAccess: Double,
-        entries: [StoredChange]
+        entries: [Entry]
     ) {
         self.id = id
         self.app = app
@@ -45,7 +45,7 @@ extension SessionArchive {
                 StoredJourney(
                     id: id, app: stored.app, version: stored.version, initialState: try state(of: id, at: 0) ?? [],
                     created: nil, lastAccess: stored.lastAccess,
-                    entries: try history(of: id, after: -1, limit: entries)))
+                    entries: try history(of: id, after: -1, limit: entries).map { StoredJourney.Entry($0) }))
         }
         return found
     }
