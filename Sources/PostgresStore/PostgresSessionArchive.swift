@@ -288,15 +288,17 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     /// Two round trips a page: the sessions, then their entries.
-    public func journeys(
-        ofApp app: String, after: String?, limit: Int, entries: Int
-    ) throws(ArchiveError) -> [StoredJourney] {
-        let page = try query(PostgresStatements.journeysOfApp, [.text(app), .text(after ?? ""), .integer(limit)])
-        var journeys = page.rows.indices.map { row in
-            StoredJourney(
-                id: page.text(row, 0), app: app, version: page.integer(row, 1), initialState: page.bytes(row, 2),
-                created: page.real(row, 3), lastAccess: page.real(row, 4), entries: [])
+    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
+        guard !ids.isEmpty else { return [] }
+        let page = try query(PostgresStatements.journeysOfSessions, [.text(ids.joined(separator: ","))])
+        var found: [String: StoredJourney] = [:]
+        for row in page.rows.indices {
+            found[page.text(row, 0)] = StoredJourney(
+                id: page.text(row, 0), app: page.text(row, 1), version: page.integer(row, 2),
+                initialState: page.bytes(row, 3), created: page.real(row, 4), lastAccess: page.real(row, 5),
+                entries: [])
         }
+        var journeys = ids.compactMap { found[$0] }
         guard !journeys.isEmpty else { return [] }
         let result = try query(
             PostgresStatements.journeyEntries, [.text(journeys.map(\.id).joined(separator: ",")), .integer(entries)])

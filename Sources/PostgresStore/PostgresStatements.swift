@@ -210,13 +210,13 @@ enum PostgresStatements {
         """,
         [.text, .text, .int8])
     /// Analytics: a page of an app's sessions (`id, version, state, created, last_access`; `state` is version 0's).
-    static let journeysOfApp = PostgresStatement(
-        "sy_journeys_of_app",
+    static let journeysOfSessions = PostgresStatement(
+        "sy_journeys_of_sessions",
         """
-        SELECT id, version, state, created, last_access FROM switchyard_sessions WHERE app = $1 AND id > $2
-        ORDER BY id LIMIT $3
+        SELECT id, app, version, state, created, last_access FROM switchyard_sessions
+        WHERE id = ANY(string_to_array($1, ','))
         """,
-        [.text, .text, .int8])
+        [.text])
     /// Analytics: the oldest `$2` history entries of each session of `$1` (ids separated by commas), without their
     /// lifecycle (analytics does not read it): per session, a range of the history's key with a limit, so no entry
     /// past them is read.

@@ -1,3 +1,4 @@
+import SwitchyardJSON
 import SwitchyardSessions
 
 /// The reading side of the archive: its own connection (WAL lets it read while the writer commits), one thread
@@ -55,25 +56,26 @@ final class SQLiteReader {
         creation = try connection.prepare(
             "SELECT session, fingerprint, status, headers, body FROM creations WHERE key = ?")
         ofApp = try connection.prepare("SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3")
-        // Analytics: a page of an app's sessions (by the primary key, in id order), each with its version-0
-        // document (schema 1 rows have it as their state) and its creation time; then the oldest `?4` history
-        // entries of the same page, by the history's primary key, in one statement.
+        // Analytics: a page of sessions (`?1`, their ids as a JSON array), each with its version-0 document
+        // (schema 1 rows have it as their state) and its creation time; then (`journeyEntries`) their oldest
+        // history entries, by the history's primary key, in one statement.
         journeys = try connection.prepare(
             """
-            SELECT s.id, COALESCE((SELECT MAX(version) FROM history WHERE session = s.id), s.version),
+            SELECT s.id, s.app, COALESCE((SELECT MAX(version) FROM history WHERE session = s.id), s.version),
                    COALESCE(s.initial_state, s.state), s.created, s.last_access
-            FROM sessions s WHERE s.app = ?1 AND s.id > ?2 ORDER BY s.id LIMIT ?3
+            FROM json_each(?1) AS page JOIN sessions s ON s.id = page.value ORDER BY page.key
             """)
-        // Each session's entries are a run of versions (retention trims the oldest): its oldest `?4` are those
-        // below its oldest version + `?4`, a range of the history's key, so no entry past them is read. No ORDER BY:
-        // the key's range gives each session's entries in order (without a sort of the whole page), and
-        // `journeys` sorts a session's entries should they come otherwise.
+        // Each session's entries are a run of versions (retention trims the oldest): its oldest `?2` are those
+        // below its oldest version + `?2`, a range of the history's key, so no entry past them is read. The page's
+        // ids come as a JSON array (`?1`), as for `journeys`. No ORDER BY: each session's
+        // range gives its entries in order (without a sort of the whole page), and `journeys` sorts a session's
+        // entries should they come otherwise.
         journeyEntries = try connection.prepare(
             """
             SELECT h.session, h.version, h.time, h.source, h.request, h.visible_path
-            FROM (SELECT id FROM sessions WHERE app = ?1 AND id > ?2 ORDER BY id LIMIT ?3) AS page
-            JOIN history h ON h.session = page.id
-                AND h.version < (SELECT MIN(version) FROM history WHERE session = page.id) + ?4
+            FROM json_each(?1) AS page
+            JOIN history h ON h.session = page.value
+                AND h.version < (SELECT MIN(version) FROM history WHERE session = page.value) + ?2
             """)
         registry = try connection.prepare("SELECT generation, document FROM registry")
         registryGeneration = try connection.prepare("SELECT generation FROM registry")
@@ -182,26 +184,30 @@ final class SQLiteReader {
         return ids
     }
 
-    /// A page of `app`'s sessions with up to `entries` of their oldest kept history entries (without their
-    /// lifecycle, which analytics does not read), in one snapshot and two statements.
-    func journeys(ofApp app: String, after: String?, limit: Int, entries: Int) throws(SQLiteError) -> [StoredJourney] {
+    /// The sessions of `ids` that are stored, in that order, with up to `entries` of their oldest kept history
+    /// entries (without their lifecycle, which analytics does not read), in one snapshot and two statements.
+    func journeys(of ids: [String], entries: Int) throws(SQLiteError) -> [StoredJourney] {
+        guard !ids.isEmpty else { return [] }
+        let page = JSONValue.array(ids.map(JSONValue.string)).jsonString
         try connection.execute("BEGIN")
         defer { try? connection.execute("COMMIT") }
         var found: [StoredJourney] = []
         var index: [String: Int] = [:]
         do {
             defer { journeys.reset() }
-            try journeys.bind(.text(app), .text(after ?? ""), .integer(limit))
+            try journeys.bind(.text(page))
             while try journeys.step() {
                 index[journeys.text(0)] = found.count
                 found.append(
                     StoredJourney(
-                        id: journeys.text(0), app: app, version: journeys.integer(1), initialState: journeys.blob(2),
-                        created: journeys.real(3), lastAccess: journeys.real(4), entries: []))
+                        id: journeys.text(0), app: journeys.text(1), version: journeys.integer(2),
+                        initialState: journeys.blob(3), created: journeys.real(4), lastAccess: journeys.real(5),
+                        entries: []))
             }
         }
         defer { journeyEntries.reset() }
-        try journeyEntries.bind(.text(app), .text(after ?? ""), .integer(limit), .integer(entries))
+        guard !found.isEmpty else { return [] }
+        try journeyEntries.bind(.text(page), .integer(entries))
         var paths = StoredPathCache()
         var unordered = Set<Int>()
         // Rows come session by session: the id is read (and looked up) only when it changes.

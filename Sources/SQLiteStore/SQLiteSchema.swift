@@ -37,6 +37,9 @@ enum SQLiteSchema {
         // restore document (every earlier row). A program of schema 4 would read a delta as a document: it refuses
         // this database instead.
         "ALTER TABLE history ADD COLUMN base INTEGER;",
+        // 6: an app's sessions in id order without reading their rows (analytics lists them a page at a time, and a
+        // reload of an app's definition checks them): written once per session, not per change.
+        "CREATE INDEX sessions_by_app ON sessions(app, id);",
     ]
 
     /// A session's version (`?1` its id): that of its latest history entry, or its row's when it has none.

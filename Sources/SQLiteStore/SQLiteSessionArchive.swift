@@ -21,7 +21,12 @@ public final class SQLiteSessionArchive: SessionArchive {
     /// What a commit survives.
     public let durability: Durability
     let writer: SQLiteWriter
+    /// Connections for reads, each used by one caller at a time: two, so that a read waits for another only when
+    /// both are busy (analytics reads two pages at once; a session loaded meanwhile takes the one left).
     private let reader: Mutex<SQLiteReader>
+    private let secondReader: Mutex<SQLiteReader>
+    /// Which reader a caller that finds both busy waits for, in turn.
+    private let turn = Atomic<Int>(0)
 
     /// Opens (creating if needed) the database at `path`, migrates it to the current schema, checks it and checks
     /// that it can be written.
@@ -75,6 +80,7 @@ public final class SQLiteSessionArchive: SessionArchive {
         writer = try SQLiteWriter(connection: connection, limits: limits, space: space, integrity: integrity)
         do {
             reader = Mutex(try SQLiteReader(path: path))
+            secondReader = Mutex(try SQLiteReader(path: path))
         } catch {
             writer.close()
             throw error.archiveError
@@ -149,12 +155,8 @@ public final class SQLiteSessionArchive: SessionArchive {
         try reading { reader throws(SQLiteError) in try reader.sessionIDs(ofApp: app, after: after, limit: limit) }
     }
 
-    public func journeys(
-        ofApp app: String, after: String?, limit: Int, entries: Int
-    ) throws(ArchiveError) -> [StoredJourney] {
-        try reading { reader throws(SQLiteError) in
-            try reader.journeys(ofApp: app, after: after, limit: limit, entries: entries)
-        }
+    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
+        try reading { reader throws(SQLiteError) in try reader.journeys(of: ids, entries: entries) }
     }
 
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {
@@ -195,6 +197,15 @@ public final class SQLiteSessionArchive: SessionArchive {
     ) throws(ArchiveError) -> Value {
         guard !writer.isClosed else { throw .closed }
         do {
+            if let value = try reader.withLockIfAvailable({ reader throws(SQLiteError) in try body(reader) }) {
+                return value
+            }
+            if let value = try secondReader.withLockIfAvailable({ reader throws(SQLiteError) in try body(reader) }) {
+                return value
+            }
+            guard turn.add(1, ordering: .relaxed).oldValue.isMultiple(of: 2) else {
+                return try secondReader.withLock { reader throws(SQLiteError) in try body(reader) }
+            }
             return try reader.withLock { reader throws(SQLiteError) in try body(reader) }
         } catch {
             throw error.archiveError

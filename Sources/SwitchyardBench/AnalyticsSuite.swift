@@ -7,7 +7,8 @@ import SwitchyardSessions
 import TodoDemo
 
 /// Analytics' cost (issue 49): fills a store with `count` demo sessions of `versions` versions each, as a server
-/// writes them, then times a four-step funnel over all of them (`switchyard stats --funnel`, in process). Half the
+/// writes them, then times a four-step funnel over all of them (`switchyard stats --funnel`, in process), three
+/// times as the server runs it (two pages read at once) alternating with three times one page at a time. Half the
 /// sessions go to a todo and then push and pop it, half switch tabs: the funnel welcome, login, favourites, todo
 /// counts all, all, all and half, which the result carries to be checked.
 struct AnalyticsSuite {
@@ -35,6 +36,9 @@ struct AnalyticsSuite {
         /// The processor time (user and system) of each run, in seconds: what the wall time is without others'
         /// load on the machine.
         let cpuSeconds: [Double]
+        /// The same runs reading one page at a time (``AnalyticsScan/pagesAtOnce`` 1), alternated with the others.
+        let onePageSeconds: [Double]
+        let onePageCPUSeconds: [Double]
         /// The sessions at each step (expected: all, all, all, half).
         let counts: [Int]
         let notes: [String]
@@ -66,16 +70,19 @@ struct AnalyticsSuite {
         var configuration = ServerConfiguration(apps: [TodoDemo.app])
         configuration.archive = archive
         let sessions = SwitchyardAPI(configuration: configuration).analyticsSessions()
-        var seconds: [Double] = []
-        var cpu: [Double] = []
+        var seconds: [[Double]] = [[], []]
+        var cpu: [[Double]] = [[], []]
         var report: FunnelReport?
         for _ in 0..<3 {
-            let start = Harness.now()
-            let processor = Self.processorSeconds()
-            report = try sessions.funnel(
-                Self.funnel, filter: AnalyticsFilter(), scan: AnalyticsScan(maxSessions: count, timeLimit: 600))
-            seconds.append(Double(Harness.now() - start) / 1e9)
-            cpu.append(Self.processorSeconds() - processor)
+            for (variant, pages) in [2, 1].enumerated() {
+                var scan = AnalyticsScan(maxSessions: count, timeLimit: 600)
+                scan.pagesAtOnce = pages
+                let start = Harness.now()
+                let processor = Self.processorSeconds()
+                report = try sessions.funnel(Self.funnel, filter: AnalyticsFilter(), scan: scan)
+                seconds[variant].append(Double(Harness.now() - start) / 1e9)
+                cpu[variant].append(Self.processorSeconds() - processor)
+            }
         }
         let name: String
         switch store {
@@ -83,9 +90,9 @@ struct AnalyticsSuite {
         case .postgres: name = "postgres"
         }
         return Result(
-            store: name, sessions: count, versions: versions, fillSeconds: fillSeconds, funnelSeconds: seconds,
-            bestSeconds: seconds.min() ?? 0, cpuSeconds: cpu, counts: report?.steps.map(\.sessions) ?? [],
-            notes: report?.notes ?? [])
+            store: name, sessions: count, versions: versions, fillSeconds: fillSeconds, funnelSeconds: seconds[0],
+            bestSeconds: seconds[0].min() ?? 0, cpuSeconds: cpu[0], onePageSeconds: seconds[1],
+            onePageCPUSeconds: cpu[1], counts: report?.steps.map(\.sessions) ?? [], notes: report?.notes ?? [])
     }
 
     /// The processor time this process has used (user and system), in seconds.

@@ -326,7 +326,7 @@ public enum ArchiveConformance {
             try expect(try archive.sessionIDs(ofApp: "other", after: nil, limit: 10) == [other.id])
             try expect(try archive.sessionIDs(ofApp: "none", after: nil, limit: 10).isEmpty)
         },
-        Check(name: "journeysArePagedWithTheirHistoryOldestFirst") { open in
+        Check(name: "journeysAreReadInTheOrderAskedWithTheirHistoryOldestFirst") { open in
             let archive = try open(.standard)
             let ids = (0..<5).map { String(format: "%032x", $0 * 977) }
             var other = Fixture.session("f0000000000000000000000000000000")
@@ -334,8 +334,8 @@ public enum ArchiveConformance {
             try archive.apply(
                 ids.reversed().map { .create(Fixture.session($0), creation: nil) } + [.create(other, creation: nil)])
             try archive.apply([Fixture.change(ids[1], from: 0, to: 3)])
-            let first = try archive.journeys(ofApp: "todo", after: nil, limit: 2, entries: 10)
-            let second = try archive.journeys(ofApp: "todo", after: first.last?.id, limit: 10, entries: 2)
+            let first = try archive.journeys(of: Array(ids.prefix(2)), entries: 10)
+            let second = try archive.journeys(of: Array(ids.dropFirst(2)), entries: 2)
             try expect((first + second).map(\.id) == ids, "paged: \(first.map(\.id)), \(second.map(\.id))")
             let changed = first[1]
             try expect(changed.app == "todo" && changed.version == 3, "at version \(changed.version)")
@@ -346,10 +346,12 @@ public enum ArchiveConformance {
             try expect(changed.initialState == Fixture.state(0), "the document of version 0")
             try expect(changed.created == nil || changed.created == 1000, "created \(changed.created ?? 0)")
             try expect(first[0].entries.isEmpty && first[0].version == 0)
-            let cut = try archive.journeys(ofApp: "todo", after: ids[0], limit: 1, entries: 2)
+            let cut = try archive.journeys(of: [ids[1]], entries: 2)
             try expect(cut.map(\.id) == [ids[1]] && cut[0].entries.map(\.version) == [1, 2], "the oldest entries")
-            try expect(try archive.journeys(ofApp: "other", after: nil, limit: 10, entries: 10).map(\.id) == [other.id])
-            try expect(try archive.journeys(ofApp: "none", after: nil, limit: 10, entries: 10).isEmpty)
+            let mixed = try archive.journeys(of: [ids[4], "missing", other.id, ids[0]], entries: 10)
+            try expect(mixed.map(\.id) == [ids[4], other.id, ids[0]], "in the order asked, the missing left out")
+            try expect(mixed[1].app == "other", "each with its app")
+            try expect(try archive.journeys(of: [], entries: 10).isEmpty)
         },
         Check(name: "aSharedStoreTellsEveryNodeWhatWasStored") { open in
             guard let archive = try open(.standard).shared else { return }

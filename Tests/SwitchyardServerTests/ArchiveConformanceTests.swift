@@ -28,7 +28,7 @@ struct ArchiveConformanceTests {
     /// The protocol's default reading of journeys (for a store without one of its own) keeps the contract.
     @Test func theDefaultReadingOfJourneysKeepsTheContract() throws {
         let check = try #require(
-            ArchiveConformance.checks.first { $0.name == "journeysArePagedWithTheirHistoryOldestFirst" })
+            ArchiveConformance.checks.first { $0.name == "journeysAreReadInTheOrderAskedWithTheirHistoryOldestFirst" })
         try check.run { limits in PlainArchive(forwarded: MemorySessionArchive(limits: limits)) }
     }
 

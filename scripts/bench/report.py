@@ -99,8 +99,10 @@ def analytics_rows(parts):
             "section": "analytics", "id": f"analytics.funnel.{store}",
             "label": f"funnel over {n:,} stored sessions ({store})",
             "value": best, "unit": "s",
-            "detail": f"{result['versions']} versions each; best of {len(result['funnelSeconds'])}, processor "
-                      f"{min(result['cpuSeconds']):.2f} s; counts {counts}"
+            "detail": f"{result['versions']} versions each; best of {len(result['funnelSeconds'])} with two pages "
+                      f"read at once, processor {min(result['cpuSeconds']):.2f} s; one page at a time "
+                      f"{min(result.get('onePageSeconds') or [0]):.2f} s (processor "
+                      f"{min(result.get('onePageCPUSeconds') or [0]):.2f} s); counts {counts}"
                       + ("" if right else " (WRONG: expected all, all, all, half)")
                       + f"; filled in {result['fillSeconds']:.0f} s",
             "target": None if target is None else f"≤ {target:g} s",

@@ -1,17 +1,24 @@
+import Dispatch
 import Switchyard
+import Synchronization
 
 /// A bounded read of the stored sessions for an analysis: the journeys of the apps asked about, page by page
-/// (``SessionArchive/journeys(ofApp:after:limit:entries:)``), each handed to the analysis and let go. It stops after
+/// (``SessionArchive/sessionIDs(ofApp:after:limit:)`` then ``SessionArchive/journeys(of:entries:)``), each handed to
+/// the analysis and let go. Two pages are read at once (``pagesAtOnce``), on two threads: the store's reads are most
+/// of the time (a SQLite store reads them on its two connections). The analysis sees the sessions one at a time, in
+/// id order. It stops after
 /// ``maxSessions`` sessions or ``timeLimit`` seconds, and its notes say so.
 public struct AnalyticsScan: Sendable {
     /// Sessions read per page.
     public static let pageSize = 500
+    /// Pages read at once, each on a thread of its own (1: one after the other, on the caller's thread).
     /// The most sessions read; those after them (in id order) are left out.
     public var maxSessions: Int
     /// The most seconds spent reading.
     public var timeLimit: Double
     /// The most history entries read per session (its oldest).
     public var maxEntries: Int
+    public var pagesAtOnce = 2
     /// Whether journeys are read with what each change asked (``Journey/Step/action``), as coverage needs.
     public var readsActions = false
 
@@ -65,23 +72,24 @@ public struct AnalyticsScan: Sendable {
                         : "only the first \(maxSessions) sessions were read (the scan's bound); the rest are not counted"
                     break reading
                 }
-                let page = try archive.journeys(
-                    ofApp: app, after: after, limit: min(Self.pageSize, room), entries: maxEntries)
-                for stored in page {
-                    outcome.read += 1
-                    let app = versions.appVersion(of: stored)
-                    var journey = Journey(stored, app: app, start: app.flatMap(start), actions: readsActions)
-                    guard filter.admits(journey) else { continue }
-                    journey.refusals = refusals(stored.id)
-                    outcome.counted += 1
-                    if journey.isTrimmed { trimmed += 1 }
-                    if journey.isCut { cut += 1 }
-                    if !journey.isTrimmed, journey.steps.first?.version != 0 { unknownStart += 1 }
-                    if journey.steps.first?.version == 0, journey.steps.first?.time == nil { untimed += 1 }
-                    visit(journey)
+                let (pages, last) = try pages(of: app, in: archive, after: after, room: room)
+                for page in try Self.read(pages, from: archive, entries: maxEntries) {
+                    for stored in page {
+                        outcome.read += 1
+                        let app = versions.appVersion(of: stored)
+                        var journey = Journey(stored, app: app, start: app.flatMap(start), actions: readsActions)
+                        guard filter.admits(journey) else { continue }
+                        journey.refusals = refusals(stored.id)
+                        outcome.counted += 1
+                        if journey.isTrimmed { trimmed += 1 }
+                        if journey.isCut { cut += 1 }
+                        if !journey.isTrimmed, journey.steps.first?.version != 0 { unknownStart += 1 }
+                        if journey.steps.first?.version == 0, journey.steps.first?.time == nil { untimed += 1 }
+                        visit(journey)
+                    }
                 }
-                guard page.count == min(Self.pageSize, room), let last = page.last else { break }
-                after = last.id
+                guard let last else { break }
+                after = last
             }
         }
         if trimmed > 0 {
@@ -102,6 +110,43 @@ public struct AnalyticsScan: Sendable {
         }
         if let stopped { outcome.notes.append(stopped) }
         return outcome
+    }
+
+    /// The ids of up to ``pagesAtOnce`` pages of `app`'s sessions after `after`, `room` ids at most, and the last
+    /// id when the app may have more after them (nil: these are its last).
+    private func pages(
+        of app: String, in archive: any SessionArchive, after: String?, room: Int
+    ) throws(ArchiveError) -> (pages: [[String]], last: String?) {
+        var pages: [[String]] = []
+        var cursor = after
+        var left = room
+        while pages.count < max(1, pagesAtOnce), left > 0 {
+            let limit = min(Self.pageSize, left)
+            let ids = try archive.sessionIDs(ofApp: app, after: cursor, limit: limit)
+            if !ids.isEmpty { pages.append(ids) }
+            guard ids.count == limit, let last = ids.last else { return (pages, nil) }
+            cursor = last
+            left -= ids.count
+        }
+        return (pages, cursor)
+    }
+
+    /// The journeys of `pages`, each page read on a thread of its own (one page: on this thread).
+    private static func read(
+        _ pages: [[String]], from archive: any SessionArchive, entries: Int
+    ) throws(ArchiveError) -> [[StoredJourney]] {
+        guard pages.count > 1 else {
+            return try pages.map { page throws(ArchiveError) in try archive.journeys(of: page, entries: entries) }
+        }
+        let results = Mutex<[Result<[StoredJourney], ArchiveError>?]>(Array(repeating: nil, count: pages.count))
+        DispatchQueue.concurrentPerform(iterations: pages.count) { index in
+            let result = Result { () throws(ArchiveError) in try archive.journeys(of: pages[index], entries: entries) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { result throws(ArchiveError) in
+            guard let result else { return [] }
+            return try result.get()
+        }
     }
 
     /// Whether a session is stored after `after` in the first of `apps`, or in any of the others.

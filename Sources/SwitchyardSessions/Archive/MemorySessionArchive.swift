@@ -298,23 +298,14 @@ public final class MemorySessionArchive: SharedSessionArchive {
         }
     }
 
-    /// The page's ids are chosen and sorted outside the lock, which writes wait for; the records are then read
-    /// under it (a session removed meanwhile is left out).
-    public func journeys(
-        ofApp app: String, after: String?, limit: Int, entries: Int
-    ) throws(ArchiveError) -> [StoredJourney] {
-        let candidates = try reading { contents in
-            contents.records.compactMap { id, record in
-                record.session.app == app && after.map { id > $0 } ?? true ? id : nil
-            }
-        }
-        let chosen = candidates.sorted().prefix(limit)
-        return try reading { contents in
-            chosen.compactMap { id in
+    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
+        try reading { contents in
+            ids.compactMap { id in
                 contents.records[id].map { record in
                     StoredJourney(
-                        id: id, app: app, version: record.session.version, initialState: record.initialState,
-                        created: record.created, lastAccess: record.session.lastAccess,
+                        id: id, app: record.session.app, version: record.session.version,
+                        initialState: record.initialState, created: record.created,
+                        lastAccess: record.session.lastAccess,
                         entries: record.history.entries.prefix(entries).map(StoredJourney.Entry.init))
                 }
             }

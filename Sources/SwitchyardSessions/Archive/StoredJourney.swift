@@ -1,4 +1,4 @@
-/// A stored session as analytics reads it (``SessionArchive/journeys(ofApp:after:limit:entries:)``): which app
+/// A stored session as analytics reads it (``SessionArchive/journeys(of:entries:)``): which app
 /// version it was created on, when, and its history entries, without their restore documents.
 public struct StoredJourney: Sendable {
     /// The session id (used to join the session's refusals on this node; never part of an analytics answer).
@@ -33,13 +33,11 @@ public struct StoredJourney: Sendable {
 }
 
 extension SessionArchive {
-    /// Reads the journeys with ``sessionIDs(ofApp:after:limit:)``, ``session(_:)``, ``state(of:at:)`` and
-    /// ``history(of:after:limit:)``: three reads per session, and no creation time. Stores read a page in fewer.
-    public func journeys(
-        ofApp app: String, after: String?, limit: Int, entries: Int
-    ) throws(ArchiveError) -> [StoredJourney] {
+    /// Reads the journeys with ``session(_:)``, ``state(of:at:)`` and ``history(of:after:limit:)``: three reads per
+    /// session, and no creation time. Stores read a page in fewer.
+    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
         var found: [StoredJourney] = []
-        for id in try sessionIDs(ofApp: app, after: after, limit: limit) {
+        for id in ids {
             guard let stored = try session(id) else { continue }  // ended meanwhile
             found.append(
                 StoredJourney(
