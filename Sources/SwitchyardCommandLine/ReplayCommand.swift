@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SwitchyardServer
+import SwitchyardSessions
 
 /// `replay`: before a release, re-runs the stored sessions' recorded requests on the candidate apps (given as
 /// `serve` is given them: `--app`, `--rollout`; a Swift app's own binary replays on its own apps), in memory, and
@@ -26,7 +27,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .customLong("session"), help: "Replay this session (repeat for several; any app).")
     var sessions: [String] = []
 
-    @Option(help: "Only sessions used since then: a time (2026-11-29T10:00:00Z) or a duration ago (90s, 30m, 2h).")
+    @Option(
+        help: "Only sessions used since then: a time (2026-11-29T10:00:00Z, 2026-11-29) or a span before now (2h, 7d).")
     var since: String?
 
     @Option(help: "Requests re-run per session at most (the rest is cut, and said).")
@@ -48,8 +50,8 @@ struct ReplayCommand: ParsableCommand {
         if let sample, sample < 1 { throw ValidationError("--sample must be a whole number from 1") }
         if maxRequests < 1 { throw ValidationError("--max-requests must be a whole number from 1") }
         if timeLimit < 1 { throw ValidationError("--time-limit must be a whole number of seconds from 1") }
-        if let since, ReplaySince.seconds(since, now: Date()) == nil {
-            throw ValidationError("--since must be a time such as 2026-11-29T10:00:00Z or a duration such as 2h")
+        if let since, AnalyticsTime.parse(since, now: Date().timeIntervalSince1970) == nil {
+            throw ValidationError("--since must be a time such as 2026-11-29T10:00:00Z or a span such as 2h")
         }
     }
 
@@ -100,7 +102,7 @@ struct ReplayCommand: ParsableCommand {
         var options = ReplayOptions()
         options.sessions = sessions.isEmpty ? nil : sessions
         options.sample = sample
-        options.since = since.flatMap { ReplaySince.seconds($0, now: Date()) }
+        options.since = since.flatMap { AnalyticsTime.parse($0, now: Date().timeIntervalSince1970) }
         options.maxRequests = maxRequests
         options.timeLimit = Double(timeLimit)
         if let threads = settings.chosenThreads { options.threads = threads }

@@ -3,6 +3,7 @@ import Switchyard
 import SwitchyardDefinitions
 import SwitchyardJSON
 import SwitchyardServer
+import SwitchyardSessions
 import Testing
 import TodoDemo
 
@@ -320,13 +321,13 @@ struct ReplayTests {
         #expect(RouteTranslation(chain: []).transitions(step) == step)
     }
 
-    /// `--since` takes a time or a duration ago; bounds below 1 are refused before anything is opened.
+    /// `--since` takes a time or a span before now (``AnalyticsTime``, as every time bound); bounds below 1 are refused before anything is opened.
     @Test func theCommandsOptionsAreChecked() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        #expect(ReplaySince.seconds("2h", now: now) == 1_799_992_800.0)
-        #expect(ReplaySince.seconds("2027-01-15T07:00:00Z", now: now) == 1_799_996_400.0)
-        #expect(ReplaySince.seconds("2027-01-15T07:00:00.500Z", now: now) == 1_799_996_400.5)
-        #expect(ReplaySince.seconds("yesterday", now: now) == nil)
+        #expect(AnalyticsTime.parse("2h", now: now.timeIntervalSince1970) == 1_799_992_800.0)
+        #expect(AnalyticsTime.parse("2027-01-15T07:00:00Z", now: now.timeIntervalSince1970) == 1_799_996_400.0)
+        #expect(AnalyticsTime.parse("2027-01-15T07:00:00.500Z", now: now.timeIntervalSince1970) == 1_799_996_400.5)
+        #expect(AnalyticsTime.parse("yesterday", now: now.timeIntervalSince1970) == nil)
         for arguments in [["--sample", "0"], ["--max-requests", "0"], ["--time-limit", "0"], ["--since", "soon"]] {
             #expect(throws: (any Error).self, "\(arguments)") { try ReplayCommand.parse(arguments) }
         }

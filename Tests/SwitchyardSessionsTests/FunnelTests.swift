@@ -69,7 +69,15 @@ struct FunnelTests {
         #expect(AnalyticsTime.parse("2026-11-29T10:00:00Z", now: 0) == 1_795_946_400)
         #expect(AnalyticsTime.parse("2026-11-29", now: 0) == 1_795_910_400)
         #expect(AnalyticsTime.parse("24h", now: 100_000) == 13_600)
-        for bad in ["yesterday", "2026-13-01", "2026-11-29T25:00", "1.5h", "-2h", ""] {
+        // RFC 3339 as a client library writes it: offsets, lower case, fractions.
+        #expect(AnalyticsTime.parse("2026-11-29T11:30:00+01:30", now: 0) == 1_795_946_400)
+        #expect(AnalyticsTime.parse("2026-11-29T08:00:00-02:00", now: 0) == 1_795_946_400)
+        #expect(AnalyticsTime.parse("2026-11-29t10:00:00.25z", now: 0) == 1_795_946_400.25)
+        #expect(AnalyticsTime.parse("2026-11-29T10:00", now: 0) == 1_795_946_400)
+        for bad in [
+            "yesterday", "2026-13-01", "2026-11-29T25:00", "1.5h", "-2h", "", "2026-11-29T", "2026-11-29T10:00:00+1",
+            "2026-11-29T10:00:00+24:00", "2026-11-29+01:00", "2026-11-29T10:00:00Zz", "2026-11-29Tnan",
+        ] {
             #expect(AnalyticsTime.parse(bad, now: 0) == nil, "\(bad)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchyardJSON
+import SwitchyardSessions
 
 /// The body of `POST /api/admin/apps/{app}/versions/{version}/replay` (every member optional; an empty body takes
 /// the defaults): how many stored sessions to replay and how far, within hard maxima, so that a replay on a
@@ -39,21 +40,12 @@ struct CandidateReplayRequest: StrictRequest {
         options.resultsKept = options.sample ?? Self.sample.maximum
         options.threads = 1
         if let since {
-            guard let time = Self.time(since) else {
-                throw Problem.malformed("'since' must be a time such as 2026-11-29T10:00:00Z")
+            guard let time = AnalyticsTime.parse(since, now: Date().timeIntervalSince1970) else {
+                throw Problem.malformed("'since' must be a time such as 2026-11-29T10:00:00Z or a span such as 2h")
             }
             options.since = time
         }
         return options
-    }
-
-    /// The seconds since 1970 of an ISO 8601 time (with or without fractional seconds); nil when it is none.
-    static func time(_ text: String) -> Double? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date.timeIntervalSince1970 }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)?.timeIntervalSince1970
     }
 }
 
