@@ -5,7 +5,9 @@ docker/README.md with `podman` in place of `docker`. Phases (make test-image run
     python3 Tests/image/suite.py bases        the two base images (stand-ins made here when they cannot be pulled)
     python3 Tests/image/suite.py build NAME   demo | url | both: the demo, and an app of its own (Examples/Hello's
                                               sources as `MyServer`) depending on Switchyard by URL, and in a folder
-                                              holding both packages
+                                              holding both packages; the demo's binary and the one beside a checkout
+                                              are copied out to .build-image/bin/ (switchyard, hello) for the host's
+                                              suites (make image-binaries)
     python3 Tests/image/suite.py run          the images run: the page, a session, /healthz, /readyz, the health
                                               status, /data kept across containers, host folders, `stop` and `kill`,
                                               a read-only root, /apps, PID 1's signals and orphans; ends with
@@ -439,6 +441,33 @@ def build(name):
     times.write_text(json.dumps(recorded))
     image = "the same image as before" if before == after else "a new image"
     say(f"{name}: {image} in {seconds:.0f} s (SwiftPM compiled {compiled} modules): {IMAGES[name]}")
+    if name in BINARIES:
+        take_binary(name)
+
+
+# The release binaries the host's suites run (make image-binaries): the demo's (test-runtime, test-explore) and the
+# one beside a checkout, Examples/Hello's sources as MyServer (test-example). Taken out of the images, so that
+# make test does not build every module in release mode once more on the host for them.
+BINARIES = {"demo": "switchyard", "both": "hello"}
+
+
+def take_binary(name):
+    """Copies the image's /usr/local/bin/switchyard to .build-image/bin/ (under a name of its own), dated now: a
+    waiting make (scripts/in-background.sh wait-for) knows it from one an earlier run left."""
+    folder = STATE / "bin"
+    folder.mkdir(exist_ok=True)
+    part = folder / f".{BINARIES[name]}.part"
+    holder = f"switchyard-test-{os.getpid()}-copy"
+    engine("create", "--name", holder, "--label", f"{TEST}={os.getpid()}-copy", IMAGES[name])
+    try:
+        part.unlink(missing_ok=True)
+        engine("cp", f"{holder}:/usr/local/bin/switchyard", part)
+    finally:
+        engine("rm", "-f", "-v", holder, check=False)
+    part.chmod(0o755)
+    os.utime(part)
+    part.replace(folder / BINARIES[name])
+    say(f"{name}: its binary is {(folder / BINARIES[name]).relative_to(ROOT)}")
 
 
 # ---- phase 3: running the images ----------------------------------------------------------------------------------
