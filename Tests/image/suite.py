@@ -25,7 +25,6 @@ What stands in for what this machine lacks (docker/README.md, "How the image is 
     (.build-image/containers.conf), the Docker image format (HEALTHCHECK is kept), `--read-only-tmpfs=false` with
     `--read-only` (Docker mounts no tmpfs by itself), and `podman healthcheck run` where no systemd schedules it.
 """
-import filecmp
 import hashlib
 import http.client
 import json
@@ -289,15 +288,26 @@ def working_files():
     return sorted({name for name in listed if name and (ROOT / name).is_file()})
 
 
+def content_time(data):
+    """A file's modification time made from its contents (a time between 2001 and 2017): SwiftPM compiles a module
+    again when a file's time differs from the one it saw, so a copy dated this way keeps its cache mount warm for
+    the same contents wherever they come from (a fresh clone dates every file now; so does another working tree)."""
+    return 1_000_000_000 + int.from_bytes(hashlib.sha256(data).digest()[:8], "big") % 500_000_000
+
+
 def sync(destination, files):
-    """Makes `destination` hold exactly `files` (relative path -> source): a file is copied only when its contents
-    differ (copy2 keeps its time), so an unchanged file keeps the time SwiftPM saw, and the engine's cache holds."""
+    """Makes `destination` hold exactly `files` (relative path -> source): each file copied when its contents differ,
+    and dated by its contents (content_time), so that the engine's cache and SwiftPM's hold for unchanged files."""
     for name, source in files.items():
         target = destination / name
-        if target.is_file() and filecmp.cmp(source, target, shallow=False):
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target)
+        data = pathlib.Path(source).read_bytes()
+        if not (target.is_file() and target.read_bytes() == data):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            shutil.copymode(source, target)
+        stamp = content_time(data)
+        if target.stat().st_mtime != stamp:
+            os.utime(target, (stamp, stamp))
     for path in sorted(destination.rglob("*"), reverse=True):
         relative = path.relative_to(destination).as_posix()
         if path.is_file() and relative not in files:
@@ -379,9 +389,12 @@ def build_command(name, tag=None):
 
 def prepare(name):
     """The build context of `name` (made or brought up to date) and the README's build command for it."""
-    if name == "demo":
-        return ROOT, build_command(name, IMAGES[name])
     files = working_files()
+    if name == "demo":
+        # A checkout's root: the working tree's files, dated by their contents (sync), as the other contexts are.
+        context = STATE / "contexts/demo"
+        sync(context, {f: ROOT / f for f in files})
+        return context, build_command(name, IMAGES[name])
     if name == "url":
         context = STATE / "contexts/url"
         commit = publish(files)
