@@ -11,7 +11,8 @@
 #                          1800), prints its output and exits with its status; 1 when it was never started
 #   bash scripts/in-background.sh wait-for NAME FILE...           waits (as long) until the run of NAME has made every
 #                          FILE (each newer than the run's start): exits 0 then, leaving the run going and its own
-#                          wait to come; 1, with its output, when the run ended without them or was never started
+#                          wait to come; 1, with its output, when the run ended without them (waited for, then) or
+#                          was never started
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=.build/background
@@ -78,6 +79,7 @@ wait-for)
     until made "$@"; do
         if ! kill -0 "$pid" 2>/dev/null || { [ -f "$status" ] && [ "$(cut -d' ' -f1 "$status")" = "$token" ]; }; then
             made "$@" && break
+            rm -f "$pidfile" # its outcome is known: the next make starts afresh
             cat "$dir/$name.log"
             echo "in-background: $name ended without making $*" >&2
             exit 1
