@@ -14,7 +14,7 @@ PY_TOOLS     := selenium==4.* pytest==9.* pytest-xdist==3.* schemathesis==4.* ha
                openapi-python-client==0.29.* python-dateutil==2.*
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run install install-files test test-clock example-build deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-readme test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image image-build image-builds test-explore explore-start lint docs format bench screenshot clean
+.PHONY: run install install-files test test-clock deps deps-test venv build build-tests test-swift test-js test-browser test-schema test-headers test-readme test-load test-hostile test-durability test-cluster test-release test-example test-runtime test-image image-build image-builds image-builds-demo-both image-binaries test-explore explore-start lint docs format bench screenshot clean
 
 run: deps
 	$(SWIFT) build -c release --product switchyard
@@ -43,7 +43,7 @@ install-files:
 	$(INSTALL_SUDO) chmod -R u=rwX,go=rX "$(PAGE_DIR)/Public"
 	@echo "make install: switchyard and switchyard-follow are in $(DESTDIR)$(PREFIX)/bin, the web page in $(PAGE_DIR)/Public"
 
-test: test-clock deps deps-test venv lint build-tests example-build image-build test-swift docs test-browser test-schema test-headers test-readme test-load test-hostile test-example test-runtime explore-start test-js test-durability test-cluster test-release test-explore test-image
+test: test-clock deps deps-test venv lint build-tests image-build test-swift docs test-browser test-schema test-headers test-readme test-load test-hostile test-example test-runtime explore-start test-js test-durability test-cluster test-release test-explore test-image
 	@echo "make test: all suites passed; seconds per step:"
 	@cat .build/suite-times.txt
 
@@ -158,45 +158,51 @@ test-cluster:
 test-release:
 	$(TIMED) $@ bash Tests/release/run.sh
 
-# The embedding example (Examples/Hello) builds against this package as its image would (staged in .build-stage/hello)
-# and answers over HTTP; a misdeclared app is refused.
-test-example: example-build
-	bash scripts/in-background.sh wait example-build
-	EXAMPLE_BUILT=1 $(TIMED) $@ bash Tests/example/run.sh
+# The release binaries the host's suites run are the images' own, copied out by the image builds (Tests/image/suite.py)
+# into .build-image/bin: `switchyard`, the demo's (test-runtime, test-explore), and `hello`, the one built beside a
+# checkout, Examples/Hello's sources as MyServer (test-example); static release builds, stripped, as a user's image
+# holds them. So make test builds every module in release mode three times (the images), not four: the host makes
+# no release build of its own. In make test the background image builds (image-build) make them, demo and beside a
+# checkout first; this waits for the two files, not for the URL layout's build after them. Alone, it builds those two
+# images first (podman's layer cache keeps that short when they are current; root, as test-image).
+IMAGE_BIN    := .build-image/bin
+image-binaries:
+	@if bash scripts/in-background.sh running image-build; then \
+	  bash scripts/in-background.sh wait-for image-build $(IMAGE_BIN)/switchyard $(IMAGE_BIN)/hello; \
+	  else $(MAKE) --no-print-directory image-builds-demo-both; fi
 
-# The example's release build (Tests/example/build.sh, two minutes at 1.2 cores: the modules form a chain) in the
-# background at a lower priority (nice), from the start of make test: it takes the CPU the suites leave (they wait
-# for servers, nodes and databases); test-example waits for it (alone, `make test-example` starts it and waits).
-example-build:
-	bash scripts/in-background.sh start example-build nice -n 10 $(TIMED) $@ bash Tests/example/build.sh
+# The embedding example (Examples/Hello) as its image serves it (its sources built beside a checkout, image-binaries)
+# answers over HTTP; a misdeclared app is refused; Examples/Hello's own Package.swift loads.
+test-example: image-binaries
+	$(TIMED) $@ bash Tests/example/run.sh $(IMAGE_BIN)/hello
 
-# The Docker runtime stage's assumptions: the static release binary needs only the listed runtime packages.
-# The demo's release binary is built in Examples/Hello's scratch folder: Hello depends on this package, so that
-# build (made by test-example) already holds every module the demo needs — one release build instead of two.
-DEMO_RELEASE := PACKAGE=Examples/Hello SCRATCH=Examples/Hello/.build-static
-test-runtime:
-	$(DEMO_RELEASE) $(TIMED) $@ bash docker/check-runtime.sh
+# The Docker runtime stage's assumptions, on this host: the demo image's static release binary needs only the listed
+# runtime packages, starts, answers and stops on SIGTERM (docker/check-runtime.sh; alone, without BINARY, it builds
+# the binary itself).
+test-runtime: image-binaries
+	BINARY=$(IMAGE_BIN)/switchyard $(TIMED) $@ bash docker/check-runtime.sh
 
-# Every path of real apps, explored through the binary a user runs (the demo's release build, as test-runtime uses):
+# Every path of real apps, explored through the binary a user runs (the demo image's, as test-runtime uses):
 # the demo, its data twin, the seed and mail examples have no trap and no route never entered; a fixture's trap and
 # locked route are found; the twin's generated suite runs green against a server with 100 % transition coverage.
 # make test starts it in the background (explore-start, after test-example) while the suites that mostly wait run
-# (JavaScript client, durability, cluster, release), and test-explore waits for it; alone it runs at once.
-EXPLORE_TEST := python3 Tests/explore/run.py Examples/Hello/.build-static/release/switchyard
+# (JavaScript client, durability, cluster, release), and test-explore waits for it; alone it runs at once (after
+# image-binaries).
+EXPLORE_TEST := python3 Tests/explore/run.py $(IMAGE_BIN)/switchyard
 test-explore:
 	@if bash scripts/in-background.sh running test-explore; then bash scripts/in-background.sh wait test-explore; else \
-	  [ -x Examples/Hello/.build-static/release/switchyard ] || $(MAKE) test-example; \
-	  $(TIMED) $@ $(EXPLORE_TEST); fi
+	  $(MAKE) --no-print-directory image-binaries && $(TIMED) $@ $(EXPLORE_TEST); fi
 
-explore-start:
+explore-start: image-binaries
 	bash scripts/in-background.sh start test-explore $(TIMED) test-explore $(EXPLORE_TEST)
 
 # docker/Dockerfile built and run by a real container engine (Debian's podman with runc; base images that cannot be
 # pulled are stood in for by ones made here, kept between runs): the demo, and an app of its own depending on
 # Switchyard by URL and in a folder holding both; then the images run with the README's commands (docker/README.md,
 # "How the image is tested"). Root: podman's images, debootstrap.
-# The three builds run in the background at a lower priority from the start of make test, as the example's does
-# (image-build); test-image waits for them and runs the images (alone, `make test-image` builds them first).
+# The three builds run in the background at a lower priority from the start of make test (image-build), the demo and
+# the one beside a checkout first: their binaries serve the host's suites (image-binaries); test-image waits for all
+# three and runs the images (alone, `make test-image` builds them first).
 IMAGE_TEST   := $(SUDO) env "PATH=$$PATH" bash Tests/image/run.sh
 test-image:
 	@if bash scripts/in-background.sh running image-build; then bash scripts/in-background.sh wait image-build; \
@@ -206,10 +212,12 @@ test-image:
 image-build:
 	bash scripts/in-background.sh start image-build nice -n 10 $(MAKE) --no-print-directory image-builds
 
-image-builds:
+image-builds: image-builds-demo-both
+	$(TIMED) test-image-url $(IMAGE_TEST) build url
+
+image-builds-demo-both:
 	$(TIMED) test-image-bases $(IMAGE_TEST) bases
 	$(TIMED) test-image-demo $(IMAGE_TEST) build demo
-	$(TIMED) test-image-url $(IMAGE_TEST) build url
 	$(TIMED) test-image-both $(IMAGE_TEST) build both
 
 lint:

@@ -2,21 +2,21 @@
 # Proves, on this Debian 12 machine, what docker/Dockerfile's runtime stage assumes without a Docker
 # engine:
 #   1. the Swift toolchain has the static stdlib that --static-swift-stdlib needs;
-#   2. the release binary built like the image's (scratch path SCRATCH, default .build-static; the package in
-#      PACKAGE, default this one, e.g. Examples/Hello, whose build has every module the demo needs) needs no shared
-#      library outside glibc and the runtime packages the Dockerfile installs (and their Debian
+#   2. the release binary built like the image's (scratch path SCRATCH, default .build-static), or the one given
+#      in BINARY (make test gives the demo image's own, which Tests/image/suite.py copies out: no build here), needs
+#      no shared library outside glibc and the runtime packages the Dockerfile installs (and their Debian
 #      dependencies) — the package list is parsed from the Dockerfile's runtime stage;
 #   3. the binary starts (as an unprivileged user when run as root), serves GET /healthz 200 and the
 #      page, docker/healthcheck.sh (the image's HEALTHCHECK) says healthy, and SIGTERM stops it with
 #      exit code 0.
 # Usage: bash docker/check-runtime.sh     (SWIFT=... picks the toolchain; default: swift on PATH)
+#        BINARY=path/to/switchyard bash docker/check-runtime.sh     (checks that binary, builds nothing)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root=$(pwd)
 SWIFT=${SWIFT:-swift}
 scratch=${SCRATCH:-.build-static}
-package_path=${PACKAGE:-.}
 dockerfile=${DOCKERFILE:-docker/Dockerfile}
 work=$(mktemp -d)
 server_pid=""
@@ -61,14 +61,19 @@ for package in "${packages[@]}"; do
         fail "runtime package $package is not installed here, so this check cannot vouch for it"
 done
 
-# --- build, like the image's build stage ---------------------------------------------------------
-say "building: $SWIFT build -c release --static-swift-stdlib --package-path $package_path --product switchyard --scratch-path $scratch"
-if ! "$SWIFT" build -c release --static-swift-stdlib --package-path "$package_path" --product switchyard --scratch-path "$scratch" \
-    >"$work/build.log" 2>&1; then
-    tail -n 40 "$work/build.log" >&2
-    fail "static release build failed"
+# --- build, like the image's build stage (unless BINARY names one) -------------------------------
+if [ -n "${BINARY:-}" ]; then
+    binary=$(readlink -f "$BINARY")
+    say "the binary given: $binary"
+else
+    say "building: $SWIFT build -c release --static-swift-stdlib --product switchyard --scratch-path $scratch"
+    if ! "$SWIFT" build -c release --static-swift-stdlib --product switchyard --scratch-path "$scratch" \
+        >"$work/build.log" 2>&1; then
+        tail -n 40 "$work/build.log" >&2
+        fail "static release build failed"
+    fi
+    binary=$("$SWIFT" build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/switchyard
 fi
-binary=$("$SWIFT" build -c release --static-swift-stdlib --package-path "$package_path" --scratch-path "$scratch" --show-bin-path)/switchyard
 [ -x "$binary" ] || fail "no binary at $binary"
 
 # --- 3. shared libraries: every one must come from glibc or the runtime packages ----------------

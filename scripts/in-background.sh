@@ -9,6 +9,10 @@
 #                          written), 1 when none is (a pid file left by an interrupted make is removed)
 #   bash scripts/in-background.sh wait NAME                       waits for that run (at most WAIT_SECONDS, default
 #                          1800), prints its output and exits with its status; 1 when it was never started
+#   bash scripts/in-background.sh wait-for NAME FILE...           waits (as long) until the run of NAME has made every
+#                          FILE (each newer than the run's start): exits 0 then, leaving the run going and its own
+#                          wait to come; 1, with its output, when the run ended without them (waited for, then) or
+#                          was never started
 set -uo pipefail
 cd "$(dirname "$0")/.."
 dir=.build/background
@@ -65,8 +69,31 @@ wait)
     [ "$code" = 0 ] || echo "in-background: $name failed ($code)" >&2
     exit "$code"
     ;;
+wait-for)
+    [ -f "$pidfile" ] || { echo "in-background: $name was never started" >&2; exit 1; }
+    read -r pid token <"$pidfile"
+    made() { # every FILE is there and newer than the pid file (written when the run started)
+        for file in "$@"; do [ "$file" -nt "$pidfile" ] || return 1; done
+    }
+    deadline=$(($(date +%s) + ${WAIT_SECONDS:-1800}))
+    until made "$@"; do
+        if ! kill -0 "$pid" 2>/dev/null || { [ -f "$status" ] && [ "$(cut -d' ' -f1 "$status")" = "$token" ]; }; then
+            made "$@" && break
+            rm -f "$pidfile" # its outcome is known: the next make starts afresh
+            cat "$dir/$name.log"
+            echo "in-background: $name ended without making $*" >&2
+            exit 1
+        fi
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            echo "in-background: $name did not make $* within ${WAIT_SECONDS:-1800} s" >&2
+            exit 1
+        fi
+        sleep 1
+    done
+    echo "in-background: $name made $*"
+    ;;
 *)
-    echo "usage: in-background.sh start NAME COMMAND… | running NAME | wait NAME" >&2
+    echo "usage: in-background.sh start NAME COMMAND… | running NAME | wait NAME | wait-for NAME FILE…" >&2
     exit 2
     ;;
 esac

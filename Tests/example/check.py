@@ -208,6 +208,18 @@ with tempfile.TemporaryDirectory() as folder:
           "no target named 'graph-check-only'" in output and "not found in package" not in output
           or print(output[-2000:]))
 
+# Examples/Hello's own Package.swift (its dependency on this package by the path ../..): the binary above is its
+# sources built as the image beside a checkout builds them, under another manifest; this one loads too, every product
+# it names found (nothing compiled, as above).
+with tempfile.TemporaryDirectory() as folder:
+    loaded = subprocess.run([os.environ.get("SWIFT", "swift"), "build", "--package-path", ROOT / "Examples/Hello",
+                             "--scratch-path", folder, "--target", "graph-check-only"],
+                            capture_output=True, text=True, timeout=300)
+    output = loaded.stdout + loaded.stderr
+    check("Examples/Hello's Package.swift loads against this package, every product it names found",
+          "no target named 'graph-check-only'" in output and "not found in package" not in output
+          or print(output[-2000:]))
+
 failed = 0
 for name, ok in checks:
     print(f"example: {'PASS' if ok else 'FAIL'} {name}")

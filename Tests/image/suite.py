@@ -5,7 +5,9 @@ docker/README.md with `podman` in place of `docker`. Phases (make test-image run
     python3 Tests/image/suite.py bases        the two base images (stand-ins made here when they cannot be pulled)
     python3 Tests/image/suite.py build NAME   demo | url | both: the demo, and an app of its own (Examples/Hello's
                                               sources as `MyServer`) depending on Switchyard by URL, and in a folder
-                                              holding both packages
+                                              holding both packages; the demo's binary and the one beside a checkout
+                                              are copied out to .build-image/bin/ (switchyard, hello) for the host's
+                                              suites (make image-binaries)
     python3 Tests/image/suite.py run          the images run: the page, a session, /healthz, /readyz, the health
                                               status, /data kept across containers, host folders, `stop` and `kill`,
                                               a read-only root, /apps, PID 1's signals and orphans; ends with
@@ -23,7 +25,6 @@ What stands in for what this machine lacks (docker/README.md, "How the image is 
     (.build-image/containers.conf), the Docker image format (HEALTHCHECK is kept), `--read-only-tmpfs=false` with
     `--read-only` (Docker mounts no tmpfs by itself), and `podman healthcheck run` where no systemd schedules it.
 """
-import filecmp
 import hashlib
 import http.client
 import json
@@ -287,15 +288,26 @@ def working_files():
     return sorted({name for name in listed if name and (ROOT / name).is_file()})
 
 
+def content_time(data):
+    """A file's modification time made from its contents (a time between 2001 and 2017): SwiftPM compiles a module
+    again when a file's time differs from the one it saw, so a copy dated this way keeps its cache mount warm for
+    the same contents wherever they come from (a fresh clone dates every file now; so does another working tree)."""
+    return 1_000_000_000 + int.from_bytes(hashlib.sha256(data).digest()[:8], "big") % 500_000_000
+
+
 def sync(destination, files):
-    """Makes `destination` hold exactly `files` (relative path -> source): a file is copied only when its contents
-    differ (copy2 keeps its time), so an unchanged file keeps the time SwiftPM saw, and the engine's cache holds."""
+    """Makes `destination` hold exactly `files` (relative path -> source): each file copied when its contents differ,
+    and dated by its contents (content_time), so that the engine's cache and SwiftPM's hold for unchanged files."""
     for name, source in files.items():
         target = destination / name
-        if target.is_file() and filecmp.cmp(source, target, shallow=False):
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target)
+        data = pathlib.Path(source).read_bytes()
+        if not (target.is_file() and target.read_bytes() == data):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            shutil.copymode(source, target)
+        stamp = content_time(data)
+        if target.stat().st_mtime != stamp:
+            os.utime(target, (stamp, stamp))
     for path in sorted(destination.rglob("*"), reverse=True):
         relative = path.relative_to(destination).as_posix()
         if path.is_file() and relative not in files:
@@ -377,9 +389,12 @@ def build_command(name, tag=None):
 
 def prepare(name):
     """The build context of `name` (made or brought up to date) and the README's build command for it."""
-    if name == "demo":
-        return ROOT, build_command(name, IMAGES[name])
     files = working_files()
+    if name == "demo":
+        # A checkout's root: the working tree's files, dated by their contents (sync), as the other contexts are.
+        context = STATE / "contexts/demo"
+        sync(context, {f: ROOT / f for f in files})
+        return context, build_command(name, IMAGES[name])
     if name == "url":
         context = STATE / "contexts/url"
         commit = publish(files)
@@ -439,6 +454,33 @@ def build(name):
     times.write_text(json.dumps(recorded))
     image = "the same image as before" if before == after else "a new image"
     say(f"{name}: {image} in {seconds:.0f} s (SwiftPM compiled {compiled} modules): {IMAGES[name]}")
+    if name in BINARIES:
+        take_binary(name)
+
+
+# The release binaries the host's suites run (make image-binaries): the demo's (test-runtime, test-explore) and the
+# one beside a checkout, Examples/Hello's sources as MyServer (test-example). Taken out of the images, so that
+# make test does not build every module in release mode once more on the host for them.
+BINARIES = {"demo": "switchyard", "both": "hello"}
+
+
+def take_binary(name):
+    """Copies the image's /usr/local/bin/switchyard to .build-image/bin/ (under a name of its own), dated now: a
+    waiting make (scripts/in-background.sh wait-for) knows it from one an earlier run left."""
+    folder = STATE / "bin"
+    folder.mkdir(exist_ok=True)
+    part = folder / f".{BINARIES[name]}.part"
+    holder = f"switchyard-test-{os.getpid()}-copy"
+    engine("create", "--name", holder, "--label", f"{TEST}={os.getpid()}-copy", IMAGES[name])
+    try:
+        part.unlink(missing_ok=True)
+        engine("cp", f"{holder}:/usr/local/bin/switchyard", part)
+    finally:
+        engine("rm", "-f", "-v", holder, check=False)
+    part.chmod(0o755)
+    os.utime(part)
+    part.replace(folder / BINARIES[name])
+    say(f"{name}: its binary is {(folder / BINARIES[name]).relative_to(ROOT)}")
 
 
 # ---- phase 3: running the images ----------------------------------------------------------------------------------
