@@ -67,9 +67,9 @@ final class SQLiteReader {
             """)
         // Each session's entries are a run of versions (retention trims the oldest): its oldest `?2` are those
         // below its oldest version + `?2`, a range of the history's key, so no entry past them is read. The page's
-        // ids come as a JSON array (`?1`), as for `journeys`. No ORDER BY: each session's
-        // range gives its entries in order (without a sort of the whole page), and `journeys` sorts a session's
-        // entries should they come otherwise.
+        // ids come as a JSON array (`?1`), as for `journeys`. No ORDER BY: each session's range gives its entries in
+        // order (without a sort of the whole page), and `journeys` sorts a session's entries should they come
+        // otherwise.
         journeyEntries = try connection.prepare(
             """
             SELECT h.session, h.version, h.time, h.source, h.request, h.visible_path

@@ -6,18 +6,17 @@ import Synchronization
 /// (``SessionArchive/sessionIDs(ofApp:after:limit:)`` then ``SessionArchive/journeys(of:entries:)``), each handed to
 /// the analysis and let go. Two pages are read at once (``pagesAtOnce``), on two threads: the store's reads are most
 /// of the time (a SQLite store reads them on its two connections). The analysis sees the sessions one at a time, in
-/// id order. It stops after
-/// ``maxSessions`` sessions or ``timeLimit`` seconds, and its notes say so.
+/// id order. It stops after ``maxSessions`` sessions or ``timeLimit`` seconds, and its notes say so.
 public struct AnalyticsScan: Sendable {
     /// Sessions read per page.
     public static let pageSize = 500
-    /// Pages read at once, each on a thread of its own (1: one after the other, on the caller's thread).
     /// The most sessions read; those after them (in id order) are left out.
     public var maxSessions: Int
     /// The most seconds spent reading.
     public var timeLimit: Double
     /// The most history entries read per session (its oldest).
     public var maxEntries: Int
+    /// Pages read at once, each on a thread of its own (1: one after the other, on the caller's thread).
     public var pagesAtOnce = 2
     /// Whether journeys are read with what each change asked (``Journey/Step/action``), as coverage needs.
     public var readsActions = false
