@@ -288,7 +288,9 @@ public final class PostgresSessionArchive: SharedSessionArchive {
     }
 
     /// Two round trips a page: the sessions, then their entries.
-    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
+    public func journeys(
+        of ids: [String], entries: Int, requests: StoredJourney.Requests
+    ) throws(ArchiveError) -> [StoredJourney] {
         guard !ids.isEmpty else { return [] }
         let page = try query(PostgresStatements.journeysOfSessions, [.text(ids.joined(separator: ","))])
         var found: [String: StoredJourney] = [:]
@@ -308,11 +310,11 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         for row in result.rows.indices {
             guard let session = index[result.text(row, 0)] else { continue }
             let path = paths.path(result.text(row, 5))
+            let source = HistorySource(stored: result.text(row, 3))
             journeys[session].entries.append(
                 StoredJourney.Entry(
-                    version: result.integer(row, 1), time: result.real(row, 2),
-                    source: HistorySource(stored: result.text(row, 3)), request: result.bytes(row, 4),
-                    visiblePath: path))
+                    version: result.integer(row, 1), time: result.real(row, 2), source: source,
+                    request: requests.includes(source) ? result.bytes(row, 4) : [], visiblePath: path))
         }
         return journeys
     }

@@ -69,10 +69,11 @@ final class SQLiteReader {
         // below its oldest version + `?2`, a range of the history's key, so no entry past them is read. The page's
         // ids come as a JSON array (`?1`), as for `journeys`. No ORDER BY: each session's range gives its entries in
         // order (without a sort of the whole page), and `journeys` sorts a session's entries should they come
-        // otherwise.
+        // otherwise. A request is read only when `?3` or for a flow event (``StoredJourney/Requests``).
         journeyEntries = try connection.prepare(
             """
-            SELECT h.session, h.version, h.time, h.source, h.request, h.visible_path
+            SELECT h.session, h.version, h.time, h.source, CASE WHEN ?3 OR h.source = 'event' THEN h.request END,
+                   h.visible_path
             FROM json_each(?1) AS page
             JOIN history h ON h.session = page.value
                 AND h.version < (SELECT MIN(version) FROM history WHERE session = page.value) + ?2
@@ -185,8 +186,11 @@ final class SQLiteReader {
     }
 
     /// The sessions of `ids` that are stored, in that order, with up to `entries` of their oldest kept history
-    /// entries (without their lifecycle, which analytics does not read), in one snapshot and two statements.
-    func journeys(of ids: [String], entries: Int) throws(SQLiteError) -> [StoredJourney] {
+    /// entries (without their lifecycle, which analytics does not read) and the requests `requests` names, in one
+    /// snapshot and two statements.
+    func journeys(
+        of ids: [String], entries: Int, requests: StoredJourney.Requests
+    ) throws(SQLiteError) -> [StoredJourney] {
         guard !ids.isEmpty else { return [] }
         let page = JSONValue.array(ids.map(JSONValue.string)).jsonString
         try connection.execute("BEGIN")
@@ -207,7 +211,7 @@ final class SQLiteReader {
         }
         defer { journeyEntries.reset() }
         guard !found.isEmpty else { return [] }
-        try journeyEntries.bind(.text(page), .integer(entries))
+        try journeyEntries.bind(.text(page), .integer(entries), .integer(requests == .all ? 1 : 0))
         var paths = StoredPathCache()
         var unordered = Set<Int>()
         // Rows come session by session: the id is read (and looked up) only when it changes.
@@ -217,6 +221,8 @@ final class SQLiteReader {
             if !same {
                 let id = journeyEntries.text(0)
                 current = (Array(id.utf8), index[id])
+                // One allocation for most sessions' entries, not one per doubling.
+                if let session = current.index { found[session].entries.reserveCapacity(min(entries, 32)) }
             }
             guard let session = current.index else { continue }
             let version = journeyEntries.integer(1)

@@ -155,8 +155,10 @@ public final class SQLiteSessionArchive: SessionArchive {
         try reading { reader throws(SQLiteError) in try reader.sessionIDs(ofApp: app, after: after, limit: limit) }
     }
 
-    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
-        try reading { reader throws(SQLiteError) in try reader.journeys(of: ids, entries: entries) }
+    public func journeys(
+        of ids: [String], entries: Int, requests: StoredJourney.Requests
+    ) throws(ArchiveError) -> [StoredJourney] {
+        try reading { reader throws(SQLiteError) in try reader.journeys(of: ids, entries: entries, requests: requests) }
     }
 
     public func creation(_ key: String) throws(ArchiveError) -> StoredReply? {

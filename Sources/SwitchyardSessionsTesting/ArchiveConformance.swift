@@ -334,8 +334,8 @@ public enum ArchiveConformance {
             try archive.apply(
                 ids.reversed().map { .create(Fixture.session($0), creation: nil) } + [.create(other, creation: nil)])
             try archive.apply([Fixture.change(ids[1], from: 0, to: 3)])
-            let first = try archive.journeys(of: Array(ids.prefix(2)), entries: 10)
-            let second = try archive.journeys(of: Array(ids.dropFirst(2)), entries: 2)
+            let first = try archive.journeys(of: Array(ids.prefix(2)), entries: 10, requests: .all)
+            let second = try archive.journeys(of: Array(ids.dropFirst(2)), entries: 2, requests: .all)
             try expect((first + second).map(\.id) == ids, "paged: \(first.map(\.id)), \(second.map(\.id))")
             let changed = first[1]
             try expect(changed.app == "todo" && changed.version == 3, "at version \(changed.version)")
@@ -346,12 +346,29 @@ public enum ArchiveConformance {
             try expect(changed.initialState == Fixture.state(0), "the document of version 0")
             try expect(changed.created == nil || changed.created == 1000, "created \(changed.created ?? 0)")
             try expect(first[0].entries.isEmpty && first[0].version == 0)
-            let cut = try archive.journeys(of: [ids[1]], entries: 2)
+            let cut = try archive.journeys(of: [ids[1]], entries: 2, requests: .all)
             try expect(cut.map(\.id) == [ids[1]] && cut[0].entries.map(\.version) == [1, 2], "the oldest entries")
-            let mixed = try archive.journeys(of: [ids[4], "missing", other.id, ids[0]], entries: 10)
+            let mixed = try archive.journeys(of: [ids[4], "missing", other.id, ids[0]], entries: 10, requests: .all)
             try expect(mixed.map(\.id) == [ids[4], other.id, ids[0]], "in the order asked, the missing left out")
             try expect(mixed[1].app == "other", "each with its app")
-            try expect(try archive.journeys(of: [], entries: 10).isEmpty)
+            try expect(try archive.journeys(of: [], entries: 10, requests: .all).isEmpty)
+            // Read for events' names only: an event's request comes, the others' are left empty.
+            try archive.apply([
+                .change(
+                    session: ids[2], base: 0, version: 2, state: Fixture.state(2),
+                    history: [
+                        StoredChange(
+                            version: 1, time: 2001, source: .event, request: Array(#"{"name":"go"}"#.utf8),
+                            visiblePath: ["a"], state: Fixture.state(1)),
+                        StoredChange(
+                            version: 2, time: 2002, source: .api, request: Array(#"{"n":2}"#.utf8),
+                            visiblePath: ["b"], state: Fixture.state(2)),
+                    ], reply: nil)
+            ])
+            let events = try archive.journeys(of: [ids[2]], entries: 10, requests: .events)
+            try expect(events.map(\.entries.count) == [2], "\(events.map(\.entries.count))")
+            try expect(events[0].entries.map(\.request) == [Array(#"{"name":"go"}"#.utf8), []], "only the event's")
+            try expect(events[0].entries.map(\.visiblePath) == [["a"], ["b"]])
         },
         Check(name: "aSharedStoreTellsEveryNodeWhatWasStored") { open in
             guard let archive = try open(.standard).shared else { return }

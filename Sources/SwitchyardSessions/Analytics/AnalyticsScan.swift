@@ -3,7 +3,7 @@ import Switchyard
 import Synchronization
 
 /// A bounded read of the stored sessions for an analysis: the journeys of the apps asked about, page by page
-/// (``SessionArchive/sessionIDs(ofApp:after:limit:)`` then ``SessionArchive/journeys(of:entries:)``), each handed to
+/// (``SessionArchive/sessionIDs(ofApp:after:limit:)`` then ``SessionArchive/journeys(of:entries:requests:)``), each handed to
 /// the analysis and let go. Two pages are read at once (``pagesAtOnce``), on two threads: the store's reads are most
 /// of the time (a SQLite store reads them on its two connections). The analysis sees the sessions one at a time, in
 /// id order. It stops after ``maxSessions`` sessions or ``timeLimit`` seconds, and its notes say so.
@@ -72,7 +72,8 @@ public struct AnalyticsScan: Sendable {
                     break reading
                 }
                 let (pages, last) = try pages(of: app, in: archive, after: after, room: room)
-                for page in try Self.read(pages, from: archive, entries: maxEntries) {
+                let requests: StoredJourney.Requests = readsActions ? .all : .events
+                for page in try Self.read(pages, from: archive, entries: maxEntries, requests: requests) {
                     for stored in page {
                         outcome.read += 1
                         let app = versions.appVersion(of: stored)
@@ -132,14 +133,18 @@ public struct AnalyticsScan: Sendable {
 
     /// The journeys of `pages`, each page read on a thread of its own (one page: on this thread).
     private static func read(
-        _ pages: [[String]], from archive: any SessionArchive, entries: Int
+        _ pages: [[String]], from archive: any SessionArchive, entries: Int, requests: StoredJourney.Requests
     ) throws(ArchiveError) -> [[StoredJourney]] {
         guard pages.count > 1 else {
-            return try pages.map { page throws(ArchiveError) in try archive.journeys(of: page, entries: entries) }
+            return try pages.map { page throws(ArchiveError) in
+                try archive.journeys(of: page, entries: entries, requests: requests)
+            }
         }
         let results = Mutex<[Result<[StoredJourney], ArchiveError>?]>(Array(repeating: nil, count: pages.count))
         DispatchQueue.concurrentPerform(iterations: pages.count) { index in
-            let result = Result { () throws(ArchiveError) in try archive.journeys(of: pages[index], entries: entries) }
+            let result = Result { () throws(ArchiveError) in
+                try archive.journeys(of: pages[index], entries: entries, requests: requests)
+            }
             results.withLock { $0[index] = result }
         }
         return try results.withLock { $0 }.map { result throws(ArchiveError) in

@@ -59,6 +59,7 @@ public struct Journey: Sendable {
         let first = stored.entries.first?.version ?? stored.version + 1
         let trimmed = stored.version > 0 && first > 1
         var steps: [Step] = []
+        steps.reserveCapacity(stored.entries.count + 1)
         if !trimmed, let start {
             steps.append(Step(version: 0, time: stored.created, path: start))
         }

@@ -298,7 +298,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
         }
     }
 
-    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
+    public func journeys(
+        of ids: [String], entries: Int, requests: StoredJourney.Requests
+    ) throws(ArchiveError) -> [StoredJourney] {
         try reading { contents in
             ids.compactMap { id in
                 contents.records[id].map { record in
@@ -306,7 +308,9 @@ public final class MemorySessionArchive: SharedSessionArchive {
                         id: id, app: record.session.app, version: record.session.version,
                         initialState: record.initialState, created: record.created,
                         lastAccess: record.session.lastAccess,
-                        entries: record.history.entries.prefix(entries).map(StoredJourney.Entry.init))
+                        entries: record.history.entries.prefix(entries).map {
+                            StoredJourney.Entry($0, request: requests.includes($0.source))
+                        })
                 }
             }
         }

@@ -35,10 +35,12 @@ public protocol SessionArchive: Sendable {
     /// The keyed creation remembered under `key` (scoped to a client); nil when there is none.
     func creation(_ key: String) throws(ArchiveError) -> StoredReply?
     /// The sessions of `ids` that are stored, in the order of `ids`, with up to `entries` of their oldest kept
-    /// history entries each: what analytics reads, a page of ``sessionIDs(ofApp:after:limit:)`` at a time (several
-    /// pages may be read at once). By default read session by session with the reads above, without the creation
-    /// time.
-    func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney]
+    /// history entries each, with the requests `requests` names: what analytics reads, a page of
+    /// ``sessionIDs(ofApp:after:limit:)`` at a time (several pages may be read at once). By default read session by
+    /// session with the reads above, without the creation time.
+    func journeys(
+        of ids: [String], entries: Int, requests: StoredJourney.Requests
+    ) throws(ArchiveError) -> [StoredJourney]
     /// Deletes every session last used before `usedBefore` (or, for sessions no request named after their
     /// creation, before `unusedBefore`); returns their ids.
     func expire(usedBefore: Double, unusedBefore: Double) throws(ArchiveError) -> [String]

@@ -8,7 +8,7 @@ extension StoredJourney {
         public var time: Double
         /// Who asked for it.
         public var source: HistorySource
-        /// The request as received (JSON).
+        /// The request as received (JSON); empty when the read did not ask for it (``StoredJourney/Requests``).
         public var request: [UInt8]
         /// The visible route path after it.
         public var visiblePath: [String]
@@ -22,11 +22,11 @@ extension StoredJourney {
             self.visiblePath = visiblePath
         }
 
-        /// The entry of a history entry read whole.
-        public init(_ change: StoredChange) {
+        /// The entry of a history entry read whole, with its request or without (empty).
+        public init(_ change: StoredChange, request: Bool = true) {
             self.init(
-                version: change.version, time: change.time, source: change.source, request: change.request,
-                visiblePath: change.visiblePath)
+                version: change.version, time: change.time, source: change.source,
+                request: request ? change.request : [], visiblePath: change.visiblePath)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// A stored session as analytics reads it (``SessionArchive/journeys(of:entries:)``): which app
+/// A stored session as analytics reads it (``SessionArchive/journeys(of:entries:requests:)``): which app
 /// version it was created on, when, and its history entries, without their restore documents.
 public struct StoredJourney: Sendable {
     /// The session id (used to join the session's refusals on this node; never part of an analytics answer).
@@ -35,7 +35,9 @@ public struct StoredJourney: Sendable {
 extension SessionArchive {
     /// Reads the journeys with ``session(_:)``, ``state(of:at:)`` and ``history(of:after:limit:)``: three reads per
     /// session, and no creation time. Stores read a page in fewer.
-    public func journeys(of ids: [String], entries: Int) throws(ArchiveError) -> [StoredJourney] {
+    public func journeys(
+        of ids: [String], entries: Int, requests: StoredJourney.Requests
+    ) throws(ArchiveError) -> [StoredJourney] {
         var found: [StoredJourney] = []
         for id in ids {
             guard let stored = try session(id) else { continue }  // ended meanwhile
@@ -43,7 +45,9 @@ extension SessionArchive {
                 StoredJourney(
                     id: id, app: stored.app, version: stored.version, initialState: try state(of: id, at: 0) ?? [],
                     created: nil, lastAccess: stored.lastAccess,
-                    entries: try history(of: id, after: -1, limit: entries).map { StoredJourney.Entry($0) }))
+                    entries: try history(of: id, after: -1, limit: entries).map {
+                        StoredJourney.Entry($0, request: requests.includes($0.source))
+                    }))
         }
         return found
     }
