@@ -201,10 +201,11 @@ final class SQLiteReader {
             defer { journeys.reset() }
             try journeys.bind(.text(page))
             while try journeys.step() {
-                index[journeys.text(0)] = found.count
+                let id = journeys.text(0)
+                index[id] = found.count
                 found.append(
                     StoredJourney(
-                        id: journeys.text(0), app: journeys.text(1), version: journeys.integer(2),
+                        id: id, app: journeys.text(1), version: journeys.integer(2),
                         initialState: journeys.blob(3), created: journeys.real(4), lastAccess: journeys.real(5),
                         entries: []))
             }

@@ -118,31 +118,21 @@ struct AnalyticsSuite {
         let pop = (#"{"action":"back"}"#, ["authenticated", "todos", "list"])
         let profile = (#"{"action":"selectTab","route":"profile"}"#, ["authenticated", "profile"])
         let home = (#"{"action":"selectTab","route":"home"}"#, ["authenticated", "home", "favourites"])
-        for batch in stride(from: 0, to: count, by: 500) {
-            var writes: [ArchiveWrite] = []
-            for index in batch..<min(count, batch + 500) {
-                let id = StoreSuite.newID()
-                writes.append(
-                    .create(
-                        StoredSession(id: id, app: "todo", version: 0, state: created, lastAccess: now, used: true),
-                        creation: nil))
-                var way = Array(todo.prefix(2))
-                if index % 2 == 0 {
-                    way.append(todo[2])
-                    while way.count < versions { way.append(way.count % 2 == 1 ? push : pop) }
-                } else {
-                    while way.count < versions { way.append(way.count % 2 == 0 ? profile : home) }
-                }
-                let history = way.prefix(versions).enumerated().map { offset, step in
-                    StoredChange(
-                        version: offset + 1, time: now + Double(offset + 1),
-                        source: step.0.hasPrefix(#"{"name""#) ? .event : .api, request: Array(step.0.utf8),
-                        visiblePath: step.1, state: state)
-                }
-                writes.append(
-                    .change(session: id, base: 0, version: versions, state: created, history: history, reply: nil))
+        _ = try StoreSuite.storeSessions(count, in: archive, created: created, now: now) { index, id in
+            var way = Array(todo.prefix(2))
+            if index % 2 == 0 {
+                way.append(todo[2])
+                while way.count < versions { way.append(way.count % 2 == 1 ? push : pop) }
+            } else {
+                while way.count < versions { way.append(way.count % 2 == 0 ? profile : home) }
             }
-            try archive.apply(writes)
+            let history = way.prefix(versions).enumerated().map { offset, step in
+                StoredChange(
+                    version: offset + 1, time: now + Double(offset + 1),
+                    source: step.0.hasPrefix(#"{"name""#) ? .event : .api, request: Array(step.0.utf8),
+                    visiblePath: step.1, state: state)
+            }
+            return .change(session: id, base: 0, version: versions, state: created, history: history, reply: nil)
         }
     }
 }

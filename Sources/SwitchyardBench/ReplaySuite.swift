@@ -66,20 +66,10 @@ struct ReplaySuite {
         let archive = try SQLiteSessionArchive(path: path)
         let now = Date().timeIntervalSince1970
         let last = history.last?.version ?? 0
-        for batch in stride(from: 0, to: count, by: 500) {
-            var writes: [ArchiveWrite] = []
-            for _ in batch..<min(count, batch + 500) {
-                let id = StoreSuite.newID()
-                writes.append(
-                    .create(
-                        StoredSession(id: id, app: "todo", version: 0, state: created, lastAccess: now, used: true),
-                        creation: nil))
-                writes.append(
-                    .change(
-                        session: id, base: 0, version: last, state: history.last?.state ?? created, history: history,
-                        reply: nil))
-            }
-            try archive.apply(writes)
+        _ = try StoreSuite.storeSessions(count, in: archive, created: created, now: now) { _, id in
+            .change(
+                session: id, base: 0, version: last, state: history.last?.state ?? created, history: history,
+                reply: nil)
         }
         archive.close()
         let fillSeconds = Double(Harness.now() - started) / 1e9

@@ -35,30 +35,16 @@ struct StoreSuite {
         let state = try engine.restoreDocument()
         let created = try TodoDemo.app.makeEngine().restoreDocument()
         let request = Array(#"{"action":"push","route":"todo","input":"hello-world"}"#.utf8)
-        var ids: [String] = []
         let started = Harness.now()
         let archive = try SQLiteSessionArchive(path: path)
         let now = Date().timeIntervalSince1970
-        for batch in stride(from: 0, to: count, by: 1000) {
-            var writes: [ArchiveWrite] = []
-            for _ in batch..<min(count, batch + 1000) {
-                let id = Self.newID()
-                ids.append(id)
-                writes.append(
-                    .create(
-                        StoredSession(
-                            id: id, app: "todo", version: 0, state: created, lastAccess: now, used: false),
-                        creation: nil))
-                let history = (1...engine.version).map { version in
-                    StoredChange(
-                        version: version, time: now, source: .api, request: request,
-                        visiblePath: engine.visiblePath, state: state)
-                }
-                writes.append(
-                    .change(
-                        session: id, base: 0, version: engine.version, state: state, history: history, reply: nil))
-            }
-            try archive.apply(writes)
+        let history = (1...engine.version).map { version in
+            StoredChange(
+                version: version, time: now, source: .api, request: request, visiblePath: engine.visiblePath,
+                state: state)
+        }
+        let ids = try Self.storeSessions(count, in: archive, created: created, now: now, used: false, batch: 1000) {
+            _, id in .change(session: id, base: 0, version: engine.version, state: state, history: history, reply: nil)
         }
         archive.close()
         let fillSeconds = Double(Harness.now() - started) / 1e9
@@ -98,6 +84,30 @@ struct StoreSuite {
             restoreMicroseconds: Percentiles(samples), commitMicroseconds: Percentiles(commits),
             sampleSession: ids.randomElement(using: &generator) ?? "",
             changeLog: try ChangeLogSuite(folder: folder, sessions: min(count, 2000)).run())
+    }
+
+    /// Stores `count` new demo sessions created as `created` at `now`, `batch` to a write, each followed by the
+    /// change `change` gives for its index and id (nil: it stays as created); returns their ids.
+    static func storeSessions(
+        _ count: Int, in archive: any SessionArchive, created: [UInt8], now: Double, used: Bool = true,
+        batch: Int = 500, change: (_ index: Int, _ id: String) -> ArchiveWrite?
+    ) throws -> [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(count)
+        for first in stride(from: 0, to: count, by: batch) {
+            var writes: [ArchiveWrite] = []
+            for index in first..<min(count, first + batch) {
+                let id = newID()
+                ids.append(id)
+                writes.append(
+                    .create(
+                        StoredSession(id: id, app: "todo", version: 0, state: created, lastAccess: now, used: used),
+                        creation: nil))
+                if let write = change(index, id) { writes.append(write) }
+            }
+            try archive.apply(writes)
+        }
+        return ids
     }
 
     static func newID() -> String {
