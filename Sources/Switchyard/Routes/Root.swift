@@ -1,21 +1,22 @@
 /// Declares a root route: the content a root or navigation coordinator shows at the bottom of its stack.
 /// `@Root var list = makeList`; switch between roots with `root(\.other)`.
 ///
-/// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
-/// `column` identify the declaration; leave them to their defaults).
+/// A value stored in the coordinator: only its declaration site (`fileID`, `line` and `column`; leave them to their
+/// defaults). The factory is kept once per declaration (``RouteDeclarations``).
 @propertyWrapper
 public struct Root<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite
-    let factory: any RouteFactory<Owner>
 
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition { factory.transition(kind: .root, style: .push, tabItem: nil) }
+    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
 
     init(_ factory: any RouteFactory<Owner>, _ fileID: StaticString, _ line: UInt, _ column: UInt) {
         site = RouteSite(fileID: fileID, line: line, column: column)
-        self.factory = factory
+        RouteDeclarations.shared.register(site, owner: Owner.self) {
+            { factory.transition(kind: .root, style: .push, tabItem: nil) }
+        }
     }
 }
 

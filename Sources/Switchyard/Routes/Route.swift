@@ -6,32 +6,30 @@
 /// a ``ProducesResult`` output (``RouteOutcome``). The route's name is the property name (`todo`), which is how the
 /// server reaches it with JSON input.
 ///
-/// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
-/// `column` identify the declaration; leave them to their defaults).
+/// A value stored in the coordinator: only its declaration site (`fileID`, `line` and `column`; leave them to their
+/// defaults), 16 bytes per instance. The factory, style and options are kept once per declaration
+/// (``RouteDeclarations``).
 @propertyWrapper
 public struct Route<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite
-    let style: RouteStyle
-    let factory: any RouteFactory<Owner>
-    let options: RouteOptions<Owner>
 
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition {
-        let transition = factory.transition(kind: .route, style: style, tabItem: nil)
-        options.apply(to: transition)
-        return transition
-    }
+    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
 
     init(
         _ factory: any RouteFactory<Owner>, _ style: RouteStyle, _ options: RouteOptions<Owner>,
         _ fileID: StaticString, _ line: UInt, _ column: UInt
     ) {
         site = RouteSite(fileID: fileID, line: line, column: column)
-        self.style = style
-        self.factory = factory
-        self.options = options
+        RouteDeclarations.shared.register(site, owner: Owner.self) {
+            {
+                let transition = factory.transition(kind: .route, style: style, tabItem: nil)
+                options.apply(to: transition)
+                return transition
+            }
+        }
     }
 }
 

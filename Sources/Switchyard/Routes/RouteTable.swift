@@ -6,7 +6,7 @@ import Synchronization
 /// Route names are property names (`@Route var todo` is `todo`), so routes declared once are reachable both through
 /// key paths (Swift) and by name with JSON input (the server), with no second registration. Factories are unapplied
 /// methods of the type (they capture no instance), so one table serves every instance of the type: the route wrappers
-/// of an instance are values holding only their declaration site, style and factory.
+/// of an instance are values holding only their declaration site (``RouteDeclarations`` keeps the rest).
 package final class RouteTable: @unchecked Sendable {
     // @unchecked: its transitions are unapplied method references (not Sendable, never changed after construction)
     // and `keyPathNames` (key paths are not Sendable, so not in a Mutex) is only touched under `lock`.
@@ -28,8 +28,8 @@ package final class RouteTable: @unchecked Sendable {
                     continue
                 }
                 let name = label.hasPrefix("_") ? String(label.dropFirst()) : label
-                if routes[name] == nil {
-                    routes[name] = declaration.makeTransition()
+                if routes[name] == nil, let transition = declaration.makeTransition() {
+                    routes[name] = transition
                     order.append(name)
                 }
             }

@@ -2,26 +2,25 @@
 ///
 /// `item` is a method returning the ``TabItem`` (title, icon, badge); it is called whenever the state is read.
 ///
-/// A value stored in the coordinator: declaring a route allocates nothing per instance (`fileID`, `line` and
-/// `column` identify the declaration; leave them to their defaults).
+/// A value stored in the coordinator: only its declaration site (`fileID`, `line` and `column`; leave them to their
+/// defaults). The factory and the item are kept once per declaration (``RouteDeclarations``).
 @propertyWrapper
 public struct TabRoute<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite
-    let factory: any RouteFactory<Owner>
-    let item: (Owner) -> () -> TabItem
 
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition { factory.transition(kind: .tab, style: .push, tabItem: item) }
+    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
 
     init(
         _ factory: any RouteFactory<Owner>, item: @escaping (Owner) -> () -> TabItem, _ fileID: StaticString,
         _ line: UInt, _ column: UInt
     ) {
         site = RouteSite(fileID: fileID, line: line, column: column)
-        self.factory = factory
-        self.item = item
+        RouteDeclarations.shared.register(site, owner: Owner.self) {
+            { factory.transition(kind: .tab, style: .push, tabItem: item) }
+        }
     }
 }
 

@@ -50,15 +50,17 @@ struct RouteSite: Hashable, Sendable {
 /// What the engine finds when it reflects over a coordinator's properties: `@Root`, `@Route` and `@TabRoute`.
 protocol RouteDeclaration {
     var site: RouteSite { get }
-    /// The type-erased route, made once per coordinator type (from its first instance).
-    func makeTransition() -> AnyTransition
+    /// The type-erased route, made once per coordinator type (from its first instance); nil for a wrapper whose
+    /// declaration was never registered (cannot happen: every initializer registers it).
+    func makeTransition() -> AnyTransition?
 }
 
 /// A route's factory as declared, an unapplied method of the owner, with the conformances of its input and output.
 ///
-/// Route wrappers store it as `any RouteFactory<Owner>`: each conforming type holds only the closure (two words, kept
+/// Route wrappers take it as `any RouteFactory<Owner>`: each conforming type holds only the closure (two words, kept
 /// inline in the existential, so declaring a route allocates nothing), and its field has the same abstraction as
-/// the wrapper's init parameter (a coordinator output is class-bound), so storing it needs no reabstraction thunk.
+/// the wrapper's init parameter (a coordinator output is class-bound), so keeping it needs no reabstraction thunk.
+/// The first wrapper of each declaration hands it to ``RouteDeclarations``.
 protocol RouteFactory<Owner> {
     associatedtype Owner: AnyObject
 
