@@ -17,46 +17,82 @@ enum EntryContent: Equatable {
 }
 
 /// One entry of the tree: a root, a tab or a stack item.
+///
+/// Its fields are ordered so that it packs into 48 bytes: every node holds its root inline in the engine's dictionary,
+/// and stacks and tabs are arrays of them.
 struct EntryState {
     let id: ItemID
     let route: String
-    let input: JSONValue?
+    /// Boxed: most entries have none, and a JSON value takes 24 bytes inline (8 boxed).
+    private let boxedInput: Indirect<JSONValue>?
+    let content: EntryContent
     /// nil for root and tab entries.
     let presentation: Presentation?
     var animated: Bool
     let dismissible: Bool
-    let content: EntryContent
     /// Whether its route's output ``ProducesResult`` (its opener hears how it ended).
     let producesResult: Bool
+
+    init(
+        id: ItemID, route: String, input: JSONValue?, presentation: Presentation?, animated: Bool, dismissible: Bool,
+        content: EntryContent, producesResult: Bool
+    ) {
+        self.id = id
+        self.route = route
+        self.boxedInput = input.map(Indirect.value)
+        self.content = content
+        self.presentation = presentation
+        self.animated = animated
+        self.dismissible = dismissible
+        self.producesResult = producesResult
+    }
+
+    /// The input its route was entered with; nil for none.
+    var input: JSONValue? { boxedInput?.value }
 }
 
 /// One coordinator of the tree.
+///
+/// Stored inline in the engine's dictionary, which a transaction copies when it changes a node: its fields are
+/// ordered (the widest first, the optional and one-byte ones last) so that it packs into 112 bytes.
 struct NodeState {
     let id: NodeID
-    let typeName: String
-    let kind: CoordinatorKind
-    /// The parent node and the entry of the parent that hosts this node; nil for the root coordinator.
-    var parent: NodeID?
-    var host: ItemID?
+    /// Its coordinator type's routes (shared by every node of the type; 8 bytes where its name takes 16).
+    let table: RouteTable
     var root: EntryState?
     var stack: [EntryState] = []
     var tabs: [EntryState] = []
-    var selectedTab = 0
-    /// The alert shown, if any. Boxed: few nodes show one, and every node is stored inline in the engine's
-    /// dictionary (8 bytes instead of 40 per node).
+    /// The alert shown, if any. Boxed: few nodes show one (8 bytes instead of 40 per node).
     var alert: Alert? {
         get { shownAlert?.alert }
         set { shownAlert = newValue.map(ShownAlert.init) }
     }
     private var shownAlert: ShownAlert?
+    /// Where it is attached: nil for the root coordinator.
+    private let attachment: Attachment?
+    let kind: CoordinatorKind
+    private var selectedTabIndex: Int32 = 0
 
-    init(id: NodeID, typeName: String, kind: CoordinatorKind, parent: NodeID?, host: ItemID?) {
+    init(id: NodeID, table: RouteTable, kind: CoordinatorKind, parent: NodeID?, host: ItemID?) {
         self.id = id
-        self.typeName = typeName
+        self.table = table
         self.kind = kind
-        self.parent = parent
-        self.host = host
+        attachment = parent.flatMap { parent in host.map { Attachment(parent: parent, host: $0) } }
     }
+
+    /// Its coordinator's type name.
+    var typeName: String { table.typeName }
+
+    /// The index of the selected tab (0 for a node without tabs).
+    var selectedTab: Int {
+        get { Int(selectedTabIndex) }
+        set { selectedTabIndex = Int32(clamping: newValue) }
+    }
+
+    /// The parent node; nil for the root coordinator.
+    var parent: NodeID? { attachment?.parent }
+    /// The entry of the parent that hosts this node; nil for the root coordinator.
+    var host: ItemID? { attachment?.host }
 
     func slot(of entryID: ItemID) -> EntrySlot? {
         if root?.id == entryID { return .root }
@@ -84,6 +120,12 @@ struct NodeState {
     }
 }
 
+/// A node's parent and the parent's entry that hosts it (one optional, not two: 8 bytes less per node).
+private struct Attachment {
+    let parent: NodeID
+    let host: ItemID
+}
+
 /// An alert a node shows, boxed (``NodeState/alert``); never changed in place, so nodes that share one stay values.
 private final class ShownAlert {
     let alert: Alert
@@ -93,29 +135,26 @@ private final class ShownAlert {
     }
 }
 
-/// What the tree keeps for one item.
-struct ItemRecord {
-    /// The node whose entry the item is.
-    let owner: NodeID
-    /// The screen the item shows; nil when it hosts a coordinator.
-    let screen: (any Screen)?
-}
-
 /// Everything a transaction may change; copied at the start of a transaction and put back on failure.
 struct EngineStorage {
     var version = 0
     var rootNode = NodeID(0)
     var nodes: [NodeID: NodeState] = [:]
     var coordinators: [NodeID: any Coordinatable] = [:]
-    /// Every item of the tree: whose entry it is, and its screen. One dictionary (not one per field): a
-    /// transaction copies each dictionary it changes once, so each one less is a copy less per push and pop.
-    var items: [ItemID: ItemRecord] = [:]
+    /// The screen of every item that shows one (an item hosting a coordinator has none). Only screens: an item's
+    /// node is found in the tree (``NavigationEngine/owner(of:)``), which holds few nodes, so the dictionary has as
+    /// many buckets as the tree has screens, not items (for the demo's tabs 4 of 48 bytes, not 16 of 56).
+    var screens: [ItemID: any Screen] = [:]
     var dismissCallbacks: [ItemID: () -> Void] = [:]
     /// The result handlers given when routing (`route(to:onResult:)`), by the item they wait for.
     var resultCallbacks: [ItemID: (DeliveredOutcome) throws -> Void] = [:]
     var pendingDeepLink: String?
-    /// A guarded route waiting for its guard to allow it (after a redirect).
-    var pendingRoute: PendingRoute?
+    /// A guarded route waiting for its guard to allow it (after a redirect). Boxed: rarely set, 72 bytes inline.
+    var pendingRoute: PendingRoute? {
+        get { boxedPendingRoute?.value }
+        set { boxedPendingRoute = newValue.map(Indirect.value) }
+    }
+    private var boxedPendingRoute: Indirect<PendingRoute>?
     var nextID = 1
 }
 

@@ -18,7 +18,7 @@ extension NavigationEngine {
             let start: NodeID
             if let node = NodeID(sender), storage.nodes[node] != nil {
                 start = node
-            } else if let item = ItemID(sender), let owner = storage.items[item]?.owner {
+            } else if let item = ItemID(sender), let owner = owner(of: item) {
                 start = owner
             } else {
                 throw NavigationError.itemNotFound(sender)

@@ -96,7 +96,7 @@ extension NavigationEngine {
             return landing(current, owner: nodeID)
         }
         truncateStack(nodeID, from: 0)
-        if let old = node.root { discard(old) }
+        if let old = node.root { discard(old, of: nodeID) }
         let entry = try makeEntry(
             owner: nodeID, route: route, kinds: [.root], input: input, presentation: nil, animated: animated)
         try storage.modify(nodeID) { $0.root = entry }

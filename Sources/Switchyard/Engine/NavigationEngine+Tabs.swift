@@ -42,7 +42,7 @@ extension NavigationEngine {
             throw NavigationError.itemNotFound(item.description)
         }
         guard node.tabs.count > 1 else { throw NavigationError.cannotRemoveLastTab }
-        discard(node.tabs[index])
+        discard(node.tabs[index], of: nodeID)
         try storage.modify(nodeID) { $0.tabs.remove(at: index) }
         var selected = node.selectedTab
         if index < selected || (index == selected && selected == node.tabs.count - 1) { selected -= 1 }

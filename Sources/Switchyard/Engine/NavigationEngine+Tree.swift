@@ -27,7 +27,7 @@ extension NavigationEngine {
         binding.engine = self
         binding.nodeID = id
         storage.nodes[id] = NodeState(
-            id: id, typeName: table.typeName, kind: binding.kind, parent: parent, host: host)
+            id: id, table: table, kind: binding.kind, parent: parent, host: host)
         storage.coordinators[id] = coordinator
         journal?.started.append(id)
         markChanged()
@@ -103,7 +103,7 @@ extension NavigationEngine {
             }
             content = .coordinator(try attach(child, parent: owner, host: id, snapshot: snapshot))
         }
-        storage.items[id] = ItemRecord(owner: owner, screen: screen)
+        if let screen { storage.screens[id] = screen }
         markChanged()
         let storedInput = (input == .null) ? nil : input
         return EntryState(
@@ -111,13 +111,11 @@ extension NavigationEngine {
             dismissible: dismissible, content: content, producesResult: transition.resultType != nil)
     }
 
-    /// Removes an entry's content from the tree: its screen, or its coordinator with all descendants.
-    func discard(_ entry: EntryState) {
+    /// Removes an entry of node `owner` from the tree: its screen, or its coordinator with all descendants.
+    func discard(_ entry: EntryState, of owner: NodeID) {
         if case .coordinator(let nodeID) = entry.content { detach(nodeID) }
-        if entry.producesResult, let owner = storage.items[entry.id]?.owner {
-            queueOutcome(of: entry, owner: owner)
-        }
-        storage.items[entry.id] = nil
+        if entry.producesResult { queueOutcome(of: entry, owner: owner) }
+        if entry.content == .screen { storage.screens[entry.id] = nil }
         // Checked before removing: removing from the dictionary would copy it (the transaction holds a snapshot).
         if storage.dismissCallbacks[entry.id] != nil,
             let callback = storage.dismissCallbacks.removeValue(forKey: entry.id)
@@ -130,9 +128,9 @@ extension NavigationEngine {
     /// Removes a coordinator and everything below it; hooks are queued deepest first.
     private func detach(_ nodeID: NodeID) {
         guard let node = storage.nodes[nodeID] else { return }
-        for entry in node.stack.reversed() { discard(entry) }
-        for entry in node.tabs.reversed() { discard(entry) }
-        if let root = node.root { discard(root) }
+        for entry in node.stack.reversed() { discard(entry, of: nodeID) }
+        for entry in node.tabs.reversed() { discard(entry, of: nodeID) }
+        if let root = node.root { discard(root, of: nodeID) }
         guard let coordinator = storage.coordinators[nodeID] else { return }
         let parent = node.parent.flatMap { storage.coordinators[$0] }
         storage.nodes[nodeID] = nil
@@ -151,13 +149,26 @@ extension NavigationEngine {
         // Take the removed items out first (holding a copy of the whole stack while removing would copy its
         // buffer); the usual pop removes one item, which needs no array.
         if index == storage.nodes.values[position].stack.count - 1 {
-            discard(storage.nodes.values[position].stack.removeLast())
+            discard(storage.nodes.values[position].stack.removeLast(), of: nodeID)
         } else {
             let removed = Array(storage.nodes.values[position].stack[index...])
             storage.nodes.values[position].stack.removeSubrange(index...)
-            for entry in removed.reversed() { discard(entry) }
+            for entry in removed.reversed() { discard(entry, of: nodeID) }
         }
         markChanged()
+    }
+
+    /// The node whose entry item `itemID` is; nil for an item not in the tree. A search of the tree: few nodes, and
+    /// asked only by flow events sent from an item and by results.
+    func owner(of itemID: ItemID) -> NodeID? {
+        storage.nodes.first { $0.value.slot(of: itemID) != nil }?.key
+    }
+
+    /// The highest number of a node or an item of the tree (they share one counter); 0 for none.
+    var highestIDNumber: Int {
+        storage.nodes.values.reduce(0) { highest, node in
+            node.entries.reduce(max(highest, node.id.number)) { max($0, $1.id.number) }
+        }
     }
 
     /// Where a node sits in the tree: its parent, and the slot of the parent's entry hosting it (nil if the parent has

@@ -32,7 +32,12 @@ public final class NavigationEngine {
     /// change made possible (set and put back by whoever retries them).
     var commitCause = Commit.Cause.direct
     /// The guarded route the running transaction is a guard's redirect for (set while a redirect is followed).
-    var commitRedirect: PendingRoute?
+    var commitRedirect: PendingRoute? {
+        get { boxedCommitRedirect?.value }
+        set { boxedCommitRedirect = newValue.map(Indirect.value) }
+    }
+    /// Boxed: set only while a redirect is followed, 72 bytes inline.
+    private var boxedCommitRedirect: Indirect<PendingRoute>?
     /// Whether route guards are asked when entries are made (not while a tree is rebuilt from a document).
     var checksGuards = true
     /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).

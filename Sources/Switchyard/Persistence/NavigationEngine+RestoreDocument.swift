@@ -124,6 +124,7 @@ extension NavigationEngine {
             throw NavigationError.restoreFailed("the document was stored by \(written), this engine runs \(app)")
         }
         let snapshot = try NodeSnapshot(document["tree"] ?? document)
+        try snapshot.checkDistinctIDs()
         // Rolling the tree back does not roll back the root coordinator (it stays): a refused restore gives it its
         // data back.
         let persistentRoot = rootCoordinator as? any PersistentCoordinator
@@ -144,9 +145,9 @@ extension NavigationEngine {
             guard let root = storage.nodes[rootID], snapshot.id == rootID else {
                 throw NavigationError.restoreFailed("the document's root is \(snapshot.id), this engine's \(rootID)")
             }
-            for entry in root.stack.reversed() { discard(entry) }
-            for entry in root.tabs.reversed() { discard(entry) }
-            if let entry = root.root { discard(entry) }
+            for entry in root.stack.reversed() { discard(entry, of: rootID) }
+            for entry in root.tabs.reversed() { discard(entry, of: rootID) }
+            if let entry = root.root { discard(entry, of: rootID) }
             try storage.modify(rootID) { node in
                 node.root = nil
                 node.stack = []
@@ -161,8 +162,7 @@ extension NavigationEngine {
             try restoreData(from: snapshot)
             checksGuards = true
             try checkRestoredGuards(rootID)
-            let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
-            storage.nextID = max(next, highest + 1)
+            storage.nextID = max(next, highestIDNumber + 1)
             storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
             storage.pendingRoute = try Self.pendingRoute(in: document)
             markChanged()

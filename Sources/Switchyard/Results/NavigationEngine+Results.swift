@@ -54,7 +54,7 @@ extension NavigationEngine {
     func deliverOutcomes() throws {
         while let first = journal?.deliveries.first {
             journal?.deliveries.removeFirst()
-            guard storage.items[first.item] == nil, let opener = storage.coordinators[first.owner],
+            guard owner(of: first.item) == nil, let opener = storage.coordinators[first.owner],
                 opener === first.opener
             else { continue }
             if let callback = first.callback {

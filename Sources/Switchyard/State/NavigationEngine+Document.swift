@@ -78,7 +78,7 @@ extension NavigationEngine {
         var screens = DocumentScreens(kept: screenRenderings?.entries)
         if let top {
             // The top screen appears twice (here and in the tree): it is rendered once.
-            let screen = storage.items[top.entry.id]?.screen
+            let screen = storage.screens[top.entry.id]
             let json = screenJSON(
                 top.entry.id, screen, revision: screen?.contentRevision, owner: top.owner, &screens)
             screens.top = (top.entry.id, json)
@@ -181,7 +181,7 @@ extension NavigationEngine {
             writer.key("screen")
             if let top = screens.top, top.item == entry.id {
                 writer.raw(top.json)
-            } else if screens.keeps, let screen = storage.items[entry.id]?.screen,
+            } else if screens.keeps, let screen = storage.screens[entry.id],
                 let revision = screen.contentRevision
             {
                 writer.raw(screenJSON(entry.id, screen, revision: revision, owner: owner, &screens))
@@ -224,7 +224,7 @@ extension NavigationEngine {
     private func writeScreen(
         _ itemID: ItemID, owner: NodeID, screens: inout DocumentScreens, into writer: inout JSONWriter
     ) {
-        guard let screen = storage.items[itemID]?.screen else {
+        guard let screen = storage.screens[itemID] else {
             writer.null()
             return
         }

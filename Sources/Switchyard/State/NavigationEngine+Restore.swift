@@ -24,6 +24,7 @@ extension NavigationEngine {
         }
         let tree = document["tree"] ?? document
         let snapshot = try NodeSnapshot(tree)
+        try snapshot.checkDistinctIDs()
         let pendingRoute = try Self.pendingRoute(in: document)
         try self.init(erasedRoot: root, deepLinks: deepLinks, restoring: snapshot)
         if case .number(let version)? = document["version"] {
@@ -34,8 +35,7 @@ extension NavigationEngine {
         }
         storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
         storage.pendingRoute = pendingRoute
-        let highest = (storage.nodes.keys.map(\.number) + storage.items.keys.map(\.number)).max() ?? 0
-        var next = highest + 1
+        var next = highestIDNumber + 1
         if case .number(let saved)? = document["nextId"] {
             // Ids are written with at most 18 digits.
             guard let exact = Int(exactly: saved), exact < 1_000_000_000_000_000_000 else {
@@ -81,18 +81,9 @@ extension NavigationEngine {
         try storage.modify(nodeID) { $0.alert = snapshot.alert }
     }
 
-    /// Whether a node or an item already has this number (they share one counter).
-    private func isTaken(_ number: Int) -> Bool {
-        storage.nodes[NodeID(number)] != nil || storage.items[ItemID(number)] != nil
-    }
-
+    /// An entry of node `owner` as the snapshot has it (its ids were checked distinct before the restore began:
+    /// ``NodeSnapshot/checkDistinctIDs()``).
     private func restoreEntry(_ snapshot: EntrySnapshot, owner: NodeID, kinds: [RouteKind]) throws -> EntryState {
-        if isTaken(snapshot.id.number) {
-            throw NavigationError.restoreFailed("id \(snapshot.id) appears twice")
-        }
-        if let child = snapshot.coordinator, isTaken(child.id.number) {
-            throw NavigationError.restoreFailed("id \(child.id) appears twice")
-        }
         let entry = try makeEntry(
             owner: owner, route: snapshot.route, kinds: kinds, input: snapshot.input,
             presentation: snapshot.presentation, animated: snapshot.animated, dismissible: snapshot.dismissible,

@@ -37,6 +37,23 @@ final class NodeSnapshot {
         data = object["data"]
     }
 
+    /// Throws when one number names two things among this node and everything below it (nodes and items share one
+    /// counter): checked before restoring, since a restore gives every node and item the id the document says.
+    func checkDistinctIDs() throws {
+        var seen: Set<Int> = []
+        try collectIDs(into: &seen)
+    }
+
+    private func collectIDs(into seen: inout Set<Int>) throws {
+        guard seen.insert(id.number).inserted else { throw NavigationError.restoreFailed("id \(id) appears twice") }
+        for entry in [root].compactMap(\.self) + tabs + stack {
+            guard seen.insert(entry.id.number).inserted else {
+                throw NavigationError.restoreFailed("id \(entry.id) appears twice")
+            }
+            try entry.coordinator?.collectIDs(into: &seen)
+        }
+    }
+
     static func string(_ object: [String: JSONValue], _ key: String) throws -> String {
         guard let value = object[key]?.stringValue else {
             throw NavigationError.restoreFailed("missing '\(key)'")
