@@ -64,7 +64,7 @@ extension RootSwitchable {
         guard let engine, let node = nodeID, let name = try? routeName(route),
             let root = engine.storage.nodes[node]?.root, root.route == name, let child = root.content.nodeID
         else { return nil }
-        return engine.storage.coordinators[child] as? Output
+        return engine.storage.nodes[child]?.coordinator as? Output
     }
 
     /// The current root's coordinator, typed; throws if the root shows a screen or another type.

@@ -64,8 +64,9 @@ public struct DeepLinkRouter<Root: Coordinatable>: Sendable {
     }
 }
 
-/// A router with its root type erased, as the engine keeps it.
-struct AnyDeepLinkRouter: Sendable {
+/// A router with its root type erased, as the engine keeps it: a class, so that every engine of an app holds one
+/// reference to the router the app erased once (8 bytes, not 32).
+final class AnyDeepLinkRouter: Sendable {
     let patterns: [String]
     /// Each pattern with its first example (how to spell what the pattern leaves open), for reverse routing.
     let spellings: [(pattern: DeepLinkPattern, example: String?)]

@@ -54,11 +54,14 @@ struct EntryState {
 /// One coordinator of the tree.
 ///
 /// Stored inline in the engine's dictionary, which a transaction copies when it changes a node: its fields are
-/// ordered (the widest first, the optional and one-byte ones last) so that it packs into 112 bytes.
+/// ordered (the widest first, the optional and one-byte ones last) so that it packs into 128 bytes.
 struct NodeState {
     let id: NodeID
     /// Its coordinator type's routes (shared by every node of the type; 8 bytes where its name takes 16).
     let table: RouteTable
+    /// The app's coordinator at this node. Kept with the node, not in a dictionary of its own: each dictionary
+    /// costs an engine its buckets and header (264 bytes for the demo's five coordinators).
+    let coordinator: any Coordinatable
     var root: EntryState?
     var stack: [EntryState] = []
     var tabs: [EntryState] = []
@@ -73,8 +76,12 @@ struct NodeState {
     let kind: CoordinatorKind
     private var selectedTabIndex: Int32 = 0
 
-    init(id: NodeID, table: RouteTable, kind: CoordinatorKind, parent: NodeID?, host: ItemID?) {
+    init(
+        id: NodeID, coordinator: any Coordinatable, table: RouteTable, kind: CoordinatorKind, parent: NodeID?,
+        host: ItemID?
+    ) {
         self.id = id
+        self.coordinator = coordinator
         self.table = table
         self.kind = kind
         attachment = parent.flatMap { parent in host.map { Attachment(parent: parent, host: $0) } }
@@ -140,7 +147,6 @@ struct EngineStorage {
     var version = 0
     var rootNode = NodeID(0)
     var nodes: [NodeID: NodeState] = [:]
-    var coordinators: [NodeID: any Coordinatable] = [:]
     /// The screen of every item that shows one (an item hosting a coordinator has none). Only screens: an item's
     /// node is found in the tree (``NavigationEngine/owner(of:)``), which holds few nodes, so the dictionary has as
     /// many buckets as the tree has screens, not items (for the demo's tabs 4 of 48 bytes, not 16 of 56).
@@ -168,7 +174,9 @@ extension EngineStorage {
 
     /// The coordinator at node `id`; one that is not in the tree is ``NavigationError/coordinatorNotFound(_:)``.
     func coordinator(_ id: NodeID) throws -> any Coordinatable {
-        guard let coordinator = coordinators[id] else { throw NavigationError.coordinatorNotFound(id.description) }
+        guard let coordinator = nodes[id]?.coordinator else {
+            throw NavigationError.coordinatorNotFound(id.description)
+        }
         return coordinator
     }
 }

@@ -40,7 +40,7 @@ extension NavigationEngine {
         var names: Set<String> = []
         var current: NodeID? = nodeID
         while let id = current, let node = storage.nodes[id] {
-            if let coordinator = storage.coordinators[id] {
+            if let coordinator = storage.nodes[id]?.coordinator {
                 names.formUnion(coordinator.declaredEvents.map(\.name))
             }
             current = node.parent
@@ -52,7 +52,7 @@ extension NavigationEngine {
     func deliver(_ event: FlowEvent, from nodeID: NodeID) throws -> NodeID? {
         var current: NodeID? = nodeID
         while let id = current, let node = storage.nodes[id] {
-            if let coordinator = storage.coordinators[id], try coordinator.handle(event) {
+            if let coordinator = storage.nodes[id]?.coordinator, try coordinator.handle(event) {
                 return id
             }
             current = node.parent

@@ -58,7 +58,7 @@ extension NavigationEngine {
     package func guardDecisions() -> String {
         var decisions: Set<String> = []
         for nodeID in nodesInTreeOrder() {
-            guard let coordinator = storage.coordinators[nodeID] else { continue }
+            guard let coordinator = storage.nodes[nodeID]?.coordinator else { continue }
             let table = RouteTable.of(coordinator)
             for name in table.order {
                 guard let check = table.routes[name]?.guardCheck else { continue }
@@ -83,7 +83,8 @@ extension NavigationEngine {
 
     /// The routes `node`'s coordinator declares, each with the step that opens it.
     package func openableRoutes(of nodeID: NodeID) -> [OpenableRoute] {
-        guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else { return [] }
+        guard let node = storage.nodes[nodeID] else { return [] }
+        let coordinator = node.coordinator
         let table = RouteTable.of(coordinator)
         return table.order.compactMap { name in
             guard let transition = table.routes[name] else { return nil }
@@ -103,7 +104,7 @@ extension NavigationEngine {
 
     /// The flow events `node`'s coordinator declares.
     package func declaredEvents(of nodeID: NodeID) -> [FlowEventDeclaration] {
-        storage.coordinators[nodeID]?.declaredEvents ?? []
+        storage.nodes[nodeID]?.coordinator.declaredEvents ?? []
     }
 
     /// Every entry of the tree as its coordinator's type and route: the routes this state has entered.
@@ -123,7 +124,7 @@ extension NavigationEngine {
     /// Whether the app's coordinators are declared as data (module `SwitchyardDefinitions`), so that places are
     /// JSON Pointers into the definition rather than Swift types.
     package var isDefinedAsData: Bool {
-        storage.coordinators[storage.rootNode] is any DynamicCoordinator
+        storage.nodes[storage.rootNode]?.coordinator is any DynamicCoordinator
     }
 
     /// Every coordinator of the tree, parents before children.

@@ -27,8 +27,7 @@ extension NavigationEngine {
         binding.engine = self
         binding.nodeID = id
         storage.nodes[id] = NodeState(
-            id: id, table: table, kind: binding.kind, parent: parent, host: host)
-        storage.coordinators[id] = coordinator
+            id: id, coordinator: coordinator, table: table, kind: binding.kind, parent: parent, host: host)
         journal?.started.append(id)
         markChanged()
         if let snapshot {
@@ -131,10 +130,9 @@ extension NavigationEngine {
         for entry in node.stack.reversed() { discard(entry, of: nodeID) }
         for entry in node.tabs.reversed() { discard(entry, of: nodeID) }
         if let root = node.root { discard(root, of: nodeID) }
-        guard let coordinator = storage.coordinators[nodeID] else { return }
-        let parent = node.parent.flatMap { storage.coordinators[$0] }
+        let coordinator = node.coordinator
+        let parent = node.parent.flatMap { storage.nodes[$0]?.coordinator }
         storage.nodes[nodeID] = nil
-        storage.coordinators[nodeID] = nil
         if let index = journal?.started.firstIndex(of: nodeID) {
             journal?.started.remove(at: index)
         } else {
@@ -191,7 +189,7 @@ extension NavigationEngine {
 
     /// The coordinator at a node, typed.
     func coordinator<C>(_ nodeID: NodeID, as type: C.Type) throws -> C {
-        guard let coordinator = storage.coordinators[nodeID] as? C else {
+        guard let coordinator = storage.nodes[nodeID]?.coordinator as? C else {
             throw NavigationError.coordinatorNotFound(nodeID.description)
         }
         return coordinator

@@ -35,7 +35,7 @@ extension NavigationEngine {
     /// The coordinator nearest the visible screen of type `C` (Stinsen's `RouterStore`): first along the visible
     /// path from the top down, then anywhere in the tree.
     public func nearest<C>(_ type: C.Type) -> C? {
-        nearestNode { storage.coordinators[$0] is C }.flatMap { storage.coordinators[$0] as? C }
+        nearestNode { storage.nodes[$0]?.coordinator is C }.flatMap { storage.nodes[$0]?.coordinator as? C }
     }
 
     func nearestNode(where matches: (NodeID) -> Bool) -> NodeID? {

@@ -25,9 +25,15 @@ public final class NavigationEngine {
     /// The deepest chain of coordinators one attach may make.
     static let maxAttachDepth = 64
     let deepLinks: AnyDeepLinkRouter?
+    // The one-byte flags are declared together: a class lays its fields out in order, and an engine is kept for
+    // every session.
     private var retryingPendingLink = false
     /// Set while the pending route is being entered (so that its own commit does not enter it again).
     var resumingRoute = false
+    /// Whether route guards are asked when entries are made (not while a tree is rebuilt from a document).
+    var checksGuards = true
+    /// Set when the last transaction's commit check refused it (so a pending deep link stays pending).
+    var refusedByCommitCheck = false
     /// Why the transactions committing now happen: a direct call, or a pending deep link or route that another
     /// change made possible (set and put back by whoever retries them).
     var commitCause = Commit.Cause.direct
@@ -38,12 +44,8 @@ public final class NavigationEngine {
     }
     /// Boxed: set only while a redirect is followed, 72 bytes inline.
     private var boxedCommitRedirect: Indirect<PendingRoute>?
-    /// Whether route guards are asked when entries are made (not while a tree is rebuilt from a document).
-    var checksGuards = true
     /// The commits made inside ``collectingCommits(_:)``; nil outside it (nothing is kept).
     private var collectedCommits: [Commit]?
-    /// Set when the last transaction's commit check refused it (so a pending deep link stays pending).
-    var refusedByCommitCheck = false
     /// The size of the last state document written (not state): the next one starts with room for it, instead of
     /// growing its buffer (and copying it) several times.
     var documentSizeHint = 4096
@@ -233,7 +235,7 @@ public final class NavigationEngine {
                     ranDismissHooks: !finished.dismissed.isEmpty, documents: documents))
         }
         for id in finished.started {
-            storage.coordinators[id]?.onStart()
+            storage.nodes[id]?.coordinator.onStart()
         }
         for (_, coordinator, parent) in finished.finished {
             coordinator.onFinish()

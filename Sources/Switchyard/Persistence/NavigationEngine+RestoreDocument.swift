@@ -29,10 +29,11 @@ extension NavigationEngine {
     }
 
     private func writeRestorableNode(_ nodeID: NodeID, into writer: inout JSONWriter) throws {
-        guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
+        guard let node = storage.nodes[nodeID] else {
             writer.null()
             return
         }
+        let coordinator = node.coordinator
         writer.beginObject()
         node.writeIdentity(into: &writer)
         if let root = node.root {

@@ -41,7 +41,7 @@ extension NavigationEngine {
         let outcome = journal?.finishing.removeValue(forKey: entry.id) ?? .cancelled
         var callback: ((DeliveredOutcome) throws -> Void)?
         if storage.resultCallbacks[entry.id] != nil { callback = storage.resultCallbacks.removeValue(forKey: entry.id) }
-        guard let opener = storage.coordinators[owner] else { return }
+        guard let opener = storage.nodes[owner]?.coordinator else { return }
         journal?.deliveries.append(
             ResultDelivery(
                 item: entry.id, opener: opener, owner: owner, route: entry.route, outcome: outcome, callback: callback))
@@ -54,7 +54,7 @@ extension NavigationEngine {
     func deliverOutcomes() throws {
         while let first = journal?.deliveries.first {
             journal?.deliveries.removeFirst()
-            guard owner(of: first.item) == nil, let opener = storage.coordinators[first.owner],
+            guard owner(of: first.item) == nil, let opener = storage.nodes[first.owner]?.coordinator,
                 opener === first.opener
             else { continue }
             if let callback = first.callback {

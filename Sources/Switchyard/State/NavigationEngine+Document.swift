@@ -120,10 +120,11 @@ extension NavigationEngine {
     }
 
     private func writeNode(_ nodeID: NodeID, screens: inout DocumentScreens, into writer: inout JSONWriter) {
-        guard let node = storage.nodes[nodeID], let coordinator = storage.coordinators[nodeID] else {
+        guard let node = storage.nodes[nodeID] else {
             writer.null()
             return
         }
+        let coordinator = node.coordinator
         writer.beginObject()
         node.writeIdentity(into: &writer)
         if let root = node.root {
@@ -260,7 +261,7 @@ extension NavigationEngine {
     private func locate(_ action: RouteAction, from owner: NodeID) -> ScreenWriter.RouteLocation? {
         var current: NodeID? = owner
         while let id = current {
-            if let coordinator = storage.coordinators[id], let route = action.routeName(on: coordinator) {
+            if let coordinator = storage.nodes[id]?.coordinator, let route = action.routeName(on: coordinator) {
                 return (id.description, route)
             }
             current = storage.nodes[id]?.parent
