@@ -58,8 +58,8 @@ extension NavigationEngine {
     package func guardDecisions() -> String {
         var decisions: Set<String> = []
         for nodeID in nodesInTreeOrder() {
-            guard let coordinator = storage.nodes[nodeID]?.coordinator else { continue }
-            let table = RouteTable.of(coordinator)
+            guard let node = storage.nodes[nodeID] else { continue }
+            let (coordinator, table) = (node.coordinator, node.table)
             for name in table.order {
                 guard let check = table.routes[name]?.guardCheck else { continue }
                 let decision =
@@ -84,8 +84,7 @@ extension NavigationEngine {
     /// The routes `node`'s coordinator declares, each with the step that opens it.
     package func openableRoutes(of nodeID: NodeID) -> [OpenableRoute] {
         guard let node = storage.nodes[nodeID] else { return [] }
-        let coordinator = node.coordinator
-        let table = RouteTable.of(coordinator)
+        let table = node.table
         return table.order.compactMap { name in
             guard let transition = table.routes[name] else { return nil }
             let step: Step.Operation =

@@ -59,8 +59,10 @@ extension NavigationEngine {
 
     /// The route table of a node's coordinator.
     func table(of nodeID: NodeID) throws -> RouteTable {
-        let coordinator = try storage.coordinator(nodeID)
-        return coordinator.binding.table ?? RouteTable.of(coordinator)
+        guard let table = storage.nodes[nodeID]?.table else {
+            throw NavigationError.coordinatorNotFound(nodeID.description)
+        }
+        return table
     }
 
     /// Looks up a route of a node, checking its kind. The choices an error offers are in name order, as the

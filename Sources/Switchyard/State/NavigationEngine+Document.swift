@@ -138,7 +138,7 @@ extension NavigationEngine {
         var decoration = Decoration()
         coordinator.customize(&decoration)
         if node.kind == .tab {
-            let table = RouteTable.of(coordinator)
+            let table = node.table
             writer.key("tabs")
             writer.beginArray()
             for tab in node.tabs {

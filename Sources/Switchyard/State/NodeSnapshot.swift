@@ -44,14 +44,11 @@ final class NodeSnapshot {
         try collectIDs(into: &seen)
     }
 
-    private func collectIDs(into seen: inout Set<Int>) throws {
+    fileprivate func collectIDs(into seen: inout Set<Int>) throws {
         guard seen.insert(id.number).inserted else { throw NavigationError.restoreFailed("id \(id) appears twice") }
-        for entry in [root].compactMap(\.self) + tabs + stack {
-            guard seen.insert(entry.id.number).inserted else {
-                throw NavigationError.restoreFailed("id \(entry.id) appears twice")
-            }
-            try entry.coordinator?.collectIDs(into: &seen)
-        }
+        if let root { try root.collectIDs(into: &seen) }
+        for entry in tabs { try entry.collectIDs(into: &seen) }
+        for entry in stack { try entry.collectIDs(into: &seen) }
     }
 
     static func string(_ object: [String: JSONValue], _ key: String) throws -> String {
@@ -98,5 +95,11 @@ struct EntrySnapshot {
         if case .bool(let flag)? = object["animated"] { animated = flag } else { animated = true }
         if case .bool(let flag)? = object["dismissible"] { dismissible = flag } else { dismissible = true }
         coordinator = try object["coordinator"].map(NodeSnapshot.init)
+    }
+
+    /// Notes this entry's id and everything below it in `seen` (``NodeSnapshot/checkDistinctIDs()``).
+    fileprivate func collectIDs(into seen: inout Set<Int>) throws {
+        guard seen.insert(id.number).inserted else { throw NavigationError.restoreFailed("id \(id) appears twice") }
+        try coordinator?.collectIDs(into: &seen)
     }
 }
