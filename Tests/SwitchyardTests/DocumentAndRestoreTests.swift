@@ -115,3 +115,31 @@ struct DocumentAndRestoreTests {
         }
     }
 }
+
+extension DocumentAndRestoreTests {
+    /// A document naming one number twice (nodes and items share one counter) is refused before anything is
+    /// restored, whether it makes a new engine or takes an engine back.
+    @Test(arguments: [
+        (#""id":"i5""#, #""id":"i3""#),  // an item's id given to another item
+        (#""id":"n4""#, #""id":"n3""#),  // a node's number is its hosting item's
+        (#""id":"i5""#, #""id":"i1""#),  // an item's number is the root's
+    ])
+    func aDocumentNamingOneIdTwiceIsRefused(original: String, repeated: String) throws {
+        let (engine, app) = try makeEngine()
+        _ = try app.root(\.main)
+        let text = String(decoding: try engine.restoreDocument(), as: UTF8.self)
+        // The root n1 shows main (i3), whose node n4 shows home (i5).
+        #expect(text.contains(#""id":"n1""#) && text.contains(#""id":"i3""#) && text.contains(#""id":"n4""#))
+        #expect(text.contains(original))
+        let document = try JSONValue(parsing: Array(text.replacingOccurrences(of: original, with: repeated).utf8))
+        do {
+            _ = try NavigationEngine(restoring: document, root: AppRoot())
+            Issue.record("a new engine was restored from a document naming an id twice")
+        } catch let error as NavigationError {
+            #expect(error.code == "restoreFailed")
+            #expect("\(error)".contains("appears twice"))
+        }
+        let refusal = expectRefusal(engine, "restoreFailed") { try engine.restore(to: document) }
+        #expect(refusal.map { "\($0)".contains("appears twice") } == true)
+    }
+}

@@ -103,3 +103,15 @@ struct EventAndLifecycleTests {
         #expect(engine.nearest(AppRoot.self) === app)
     }
 }
+
+extension EventAndLifecycleTests {
+    /// An item that hosts a coordinator (not a screen) sends from the node whose entry it is.
+    @Test func eventsFromAnItemHostingACoordinatorStartAtTheNodeHoldingIt() throws {
+        let (engine, app) = try makeEngine()
+        _ = try app.root(\.main)
+        let hosting = try #require(engine.stateValue()["tree"]?["root"]?["id"]?.stringValue)
+        let handler = try engine.send(FlowEvent(name: "login", fields: ["username": "ada"]), from: hosting)
+        #expect(handler == app.nodeID)
+        #expect(engine.visiblePath == ["user", "home"])
+    }
+}

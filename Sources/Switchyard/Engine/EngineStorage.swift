@@ -148,8 +148,9 @@ struct EngineStorage {
     var rootNode = NodeID(0)
     var nodes: [NodeID: NodeState] = [:]
     /// The screen of every item that shows one (an item hosting a coordinator has none). Only screens: an item's
-    /// node is found in the tree (``NavigationEngine/owner(of:)``), which holds few nodes, so the dictionary has as
-    /// many buckets as the tree has screens, not items (for the demo's tabs 4 of 48 bytes, not 16 of 56).
+    /// node is found in the tree (``NavigationEngine/owner(of:)``), which holds few nodes, so the dictionary is
+    /// sized for the tree's screens, not its items (for the demo's tabs 4 screens in 8 buckets of 48 bytes, where
+    /// 7 items took 16 buckets of 56).
     var screens: [ItemID: any Screen] = [:]
     var dismissCallbacks: [ItemID: () -> Void] = [:]
     /// The result handlers given when routing (`route(to:onResult:)`), by the item they wait for.
@@ -184,6 +185,8 @@ extension EngineStorage {
 /// What a running transaction has done, for the hooks fired after it commits.
 struct Journal {
     var changed = false
+    /// Whether a restore rebuilt the tree: items may have come back with the ids they had.
+    var restored = false
     /// What undoes changes made outside the tree (``NavigationEngine/onRollback(_:)``), in the order they were made.
     var undo: [() -> Void] = []
     var started: [NodeID] = []

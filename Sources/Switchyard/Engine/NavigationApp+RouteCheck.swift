@@ -4,7 +4,13 @@ extension NavigationApp {
     static func checkRoutes(of explored: ExploredCoordinator) -> [AppDiagnostic] {
         let type = explored.table.typeName
         let ownerKind = explored.coordinator.binding.kind
-        var findings: [AppDiagnostic] = []
+        var findings = explored.table.sharedSites.map { shared in
+            AppDiagnostic(
+                .error, "routeSiteShared", coordinator: type, route: shared.route,
+                problem:
+                    "it is declared at the same file, line and column as '\(shared.sameAs)', so it makes what '\(shared.sameAs)' makes",
+                fix: "leave fileID, line and column of each @Route, @Root and @TabRoute to their defaults")
+        }
         for route in explored.routes {
             let transition = route.transition
             let unused = [

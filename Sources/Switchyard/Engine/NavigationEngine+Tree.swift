@@ -164,13 +164,6 @@ extension NavigationEngine {
         storage.nodes.first { $0.value.slot(of: itemID) != nil }?.key
     }
 
-    /// The highest number of a node or an item of the tree (they share one counter); 0 for none.
-    var highestIDNumber: Int {
-        storage.nodes.values.reduce(0) { highest, node in
-            node.entries.reduce(max(highest, node.id.number)) { max($0, $1.id.number) }
-        }
-    }
-
     /// Where a node sits in the tree: its parent, and the slot of the parent's entry hosting it (nil if the parent has
     /// no such entry); nil for the root coordinator and for a node that is not in the tree.
     func place(of nodeID: NodeID) -> (parent: NodeID, slot: EntrySlot?)? {

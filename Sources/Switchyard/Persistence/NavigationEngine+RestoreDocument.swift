@@ -125,7 +125,7 @@ extension NavigationEngine {
             throw NavigationError.restoreFailed("the document was stored by \(written), this engine runs \(app)")
         }
         let snapshot = try NodeSnapshot(document["tree"] ?? document)
-        try snapshot.checkDistinctIDs()
+        let highest = try snapshot.checkDistinctIDs()
         // Rolling the tree back does not roll back the root coordinator (it stays): a refused restore gives it its
         // data back.
         let persistentRoot = rootCoordinator as? any PersistentCoordinator
@@ -133,15 +133,17 @@ extension NavigationEngine {
         // The document's ids may name other screens than the ones rendered last.
         forgetRenderings()
         do {
-            try restoreTree(snapshot, document)
+            try restoreTree(snapshot, document, highestID: highest)
         } catch {
             if let rootData, let putBack = try? persistentRoot?.decodedState(rootData) { putBack() }
             throw error
         }
     }
 
-    private func restoreTree(_ snapshot: NodeSnapshot, _ document: JSONValue) throws {
+    /// Rebuilds the tree below the root from `snapshot`, whose highest id is `highestID`, in one transaction.
+    private func restoreTree(_ snapshot: NodeSnapshot, _ document: JSONValue, highestID: Int) throws {
         try transaction {
+            journal?.restored = true
             let rootID = storage.rootNode
             guard let root = storage.nodes[rootID], snapshot.id == rootID else {
                 throw NavigationError.restoreFailed("the document's root is \(snapshot.id), this engine's \(rootID)")
@@ -163,7 +165,7 @@ extension NavigationEngine {
             try restoreData(from: snapshot)
             checksGuards = true
             try checkRestoredGuards(rootID)
-            storage.nextID = max(next, highestIDNumber + 1)
+            storage.nextID = max(next, highestID + 1)
             storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
             storage.pendingRoute = try Self.pendingRoute(in: document)
             markChanged()

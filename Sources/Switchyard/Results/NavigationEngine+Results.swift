@@ -54,7 +54,9 @@ extension NavigationEngine {
     func deliverOutcomes() throws {
         while let first = journal?.deliveries.first {
             journal?.deliveries.removeFirst()
-            guard owner(of: first.item) == nil, let opener = storage.nodes[first.owner]?.coordinator,
+            // Only a restore gives an id back: the tree is searched for the item only then.
+            let cameBack = journal?.restored == true && owner(of: first.item) != nil
+            guard !cameBack, let opener = storage.nodes[first.owner]?.coordinator,
                 opener === first.opener
             else { continue }
             if let callback = first.callback {

@@ -2,7 +2,7 @@
 /// `@Root var list = makeList`; switch between roots with `root(\.other)`.
 ///
 /// A value stored in the coordinator: only its declaration site (`fileID`, `line` and `column`; leave them to their
-/// defaults). The factory is kept once per declaration (``RouteDeclarations``).
+/// defaults). The factory is kept once per declaration and owner type, for the process.
 @propertyWrapper
 public struct Root<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite

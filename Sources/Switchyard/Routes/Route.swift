@@ -7,8 +7,8 @@
 /// server reaches it with JSON input.
 ///
 /// A value stored in the coordinator: only its declaration site (`fileID`, `line` and `column`; leave them to their
-/// defaults), 16 bytes per instance. The factory, style and options are kept once per declaration
-/// (``RouteDeclarations``).
+/// defaults; a helper that passes them on must give each route its own), 16 bytes per instance. The factory, style
+/// and options are kept once per declaration and owner type, for the process.
 @propertyWrapper
 public struct Route<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite

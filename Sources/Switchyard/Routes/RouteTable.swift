@@ -14,6 +14,9 @@ package final class RouteTable: @unchecked Sendable {
     package let typeName: String
     let routes: [String: AnyTransition]
     let order: [String]
+    /// Routes declared at the site of an earlier route of the type (a helper that passes `fileID`, `line` and
+    /// `column` on): each is the earlier route again, not its own (``NavigationApp/check()`` reports them).
+    let sharedSites: [(route: String, sameAs: String)]
     private let lock = NSLock()
     private var keyPathNames: [AnyKeyPath: String] = [:]
 
@@ -21,6 +24,8 @@ package final class RouteTable: @unchecked Sendable {
         typeName = String(describing: type(of: coordinator))
         var routes: [String: AnyTransition] = [:]
         var order: [String] = []
+        var sites: [RouteSite: String] = [:]
+        var sharedSites: [(route: String, sameAs: String)] = []
         var mirror: Mirror? = Mirror(reflecting: coordinator)
         while let current = mirror {
             for child in current.children {
@@ -31,12 +36,18 @@ package final class RouteTable: @unchecked Sendable {
                 if routes[name] == nil, let transition = declaration.makeTransition() {
                     routes[name] = transition
                     order.append(name)
+                    if let earlier = sites[declaration.site] {
+                        sharedSites.append((name, earlier))
+                    } else {
+                        sites[declaration.site] = name
+                    }
                 }
             }
             mirror = current.superclassMirror
         }
         self.routes = routes
         self.order = order
+        self.sharedSites = sharedSites
     }
 
     /// The table of a coordinator declared as data (a ``DynamicCoordinator``): its type's name and its routes, in
@@ -51,6 +62,7 @@ package final class RouteTable: @unchecked Sendable {
         }
         self.routes = table
         self.order = order
+        sharedSites = []
     }
 
     private static let cache = Mutex<[ObjectIdentifier: RouteTable]>([:])

@@ -3,7 +3,7 @@
 /// `item` is a method returning the ``TabItem`` (title, icon, badge); it is called whenever the state is read.
 ///
 /// A value stored in the coordinator: only its declaration site (`fileID`, `line` and `column`; leave them to their
-/// defaults). The factory and the item are kept once per declaration (``RouteDeclarations``).
+/// defaults). The factory and the item are kept once per declaration and owner type, for the process.
 @propertyWrapper
 public struct TabRoute<Owner: AnyObject, Input, Output>: RouteDeclaration {
     let site: RouteSite

@@ -22,7 +22,8 @@ package enum RouteKind: String, Sendable {
 /// typed handles of the Swift API: `route(to: \.todo, "42")` only compiles with the route's own input type.
 ///
 /// A transition is only a handle (where its route is declared); the engine finds the route's name and factory in the
-/// route table of the owner's type, so declaring routes allocates nothing per coordinator instance.
+/// route table of the owner's type, so declaring routes allocates nothing per coordinator instance (making one
+/// takes a lock and a lookup per route: its wrappers register their declarations).
 public struct Transition<Owner: AnyObject, Input, Output>: Sendable, RouteHandle {
     let site: RouteSite
 }
@@ -50,17 +51,18 @@ struct RouteSite: Hashable, Sendable {
 /// What the engine finds when it reflects over a coordinator's properties: `@Root`, `@Route` and `@TabRoute`.
 protocol RouteDeclaration {
     var site: RouteSite { get }
-    /// The type-erased route, made once per coordinator type (from its first instance); nil for a wrapper whose
-    /// declaration was never registered (cannot happen: every initializer registers it).
+    /// The type-erased route, from what the first wrapper made at its site registered (``RouteDeclarations``);
+    /// called once per coordinator type, when its table is built. Nil for a wrapper whose declaration was never
+    /// registered (cannot happen: every initializer registers it).
     func makeTransition() -> AnyTransition?
 }
 
 /// A route's factory as declared, an unapplied method of the owner, with the conformances of its input and output.
 ///
 /// Route wrappers take it as `any RouteFactory<Owner>`: each conforming type holds only the closure (two words, kept
-/// inline in the existential, so declaring a route allocates nothing), and its field has the same abstraction as
-/// the wrapper's init parameter (a coordinator output is class-bound), so keeping it needs no reabstraction thunk.
-/// The first wrapper of each declaration hands it to ``RouteDeclarations``.
+/// inline in the existential, so passing it allocates nothing), with the same abstraction as the wrapper's init
+/// parameter (a coordinator output is class-bound), so no reabstraction thunk is made. The first wrapper of each
+/// declaration captures it in what it registers with ``RouteDeclarations``; the others drop it.
 protocol RouteFactory<Owner> {
     associatedtype Owner: AnyObject
 

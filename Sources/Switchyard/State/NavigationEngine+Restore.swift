@@ -24,7 +24,7 @@ extension NavigationEngine {
         }
         let tree = document["tree"] ?? document
         let snapshot = try NodeSnapshot(tree)
-        try snapshot.checkDistinctIDs()
+        let highest = try snapshot.checkDistinctIDs()
         let pendingRoute = try Self.pendingRoute(in: document)
         try self.init(erasedRoot: root, deepLinks: deepLinks, restoring: snapshot)
         if case .number(let version)? = document["version"] {
@@ -35,7 +35,7 @@ extension NavigationEngine {
         }
         storage.pendingDeepLink = document["pendingDeepLink"]?.stringValue
         storage.pendingRoute = pendingRoute
-        var next = highestIDNumber + 1
+        var next = highest + 1
         if case .number(let saved)? = document["nextId"] {
             // Ids are written with at most 18 digits.
             guard let exact = Int(exactly: saved), exact < 1_000_000_000_000_000_000 else {

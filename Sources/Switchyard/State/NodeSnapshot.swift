@@ -39,9 +39,12 @@ final class NodeSnapshot {
 
     /// Throws when one number names two things among this node and everything below it (nodes and items share one
     /// counter): checked before restoring, since a restore gives every node and item the id the document says.
-    func checkDistinctIDs() throws {
+    ///
+    /// - Returns: The highest number of them (new ids continue after it).
+    func checkDistinctIDs() throws -> Int {
         var seen: Set<Int> = []
         try collectIDs(into: &seen)
+        return seen.max() ?? 0
     }
 
     fileprivate func collectIDs(into seen: inout Set<Int>) throws {
