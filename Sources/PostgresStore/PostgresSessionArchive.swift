@@ -191,7 +191,7 @@ public final class PostgresSessionArchive: SharedSessionArchive {
         _ history: [StoredChange], base: Int, version: Int, deltas: Bool
     ) -> [StoredChange] {
         if deltas, history.count == 1, history[0].version == version, let delta = history[0].delta,
-            delta.base == base, base > 0, delta.baseChecksum != nil
+            delta.base == base, base > 0, delta.knowsItsBase
         {
             return history
         }

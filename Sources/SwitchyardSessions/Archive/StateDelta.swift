@@ -18,16 +18,30 @@ public struct StateDelta: Sendable, Equatable {
     public var base: Int
     /// The delta's bytes.
     public var bytes: [UInt8]
-    /// The ``checksum(of:)`` of the document it was made against: a store other nodes write to compares it with
-    /// the document it holds for ``base`` before keeping the delta. Nil for a delta read back from a store.
-    public var baseChecksum: Int64?
+    /// The document it was made against, when it was just made (nil for a delta read back from a store): shared
+    /// with the version before, not copied.
+    private var baseDocument: [UInt8]?
 
-    /// A delta read back from a store, or (with `baseChecksum`) one just made.
-    public init(base: Int, bytes: [UInt8], baseChecksum: Int64? = nil) {
+    /// A delta read back from a store.
+    public init(base: Int, bytes: [UInt8]) {
         self.base = base
         self.bytes = bytes
-        self.baseChecksum = baseChecksum
     }
+
+    /// A delta just made against `document`, the restore document of version `base`.
+    init(base: Int, bytes: [UInt8], madeAgainst document: [UInt8]) {
+        self.base = base
+        self.bytes = bytes
+        baseDocument = document
+    }
+
+    /// Whether it was just made, so that ``baseChecksum`` is known.
+    public var knowsItsBase: Bool { baseDocument != nil }
+
+    /// The ``checksum(of:)`` of the document it was made against: a store other nodes write to compares it with
+    /// the document it holds for ``base`` before keeping the delta. Computed when asked (one store asks; a
+    /// checksum of every change's document was 1 % of a change with SQLite); nil for a delta read back.
+    public var baseChecksum: Int64? { baseDocument.map(Checksum.of) }
 
     /// A document's checksum (64 bits: zlib's Adler-32 and CRC-32), for telling stored documents apart.
     public static func checksum(of document: [UInt8]) -> Int64 {
@@ -50,7 +64,7 @@ public struct StateDelta: Sendable, Equatable {
             let bytes = DeflateDelta.make(from: previous.state, to: state),
             bytes.count * 2 < state.count
         else { return nil }
-        return StateDelta(base: previous.version, bytes: bytes, baseChecksum: Checksum.of(previous.state))
+        return StateDelta(base: previous.version, bytes: bytes, madeAgainst: previous.state)
     }
 
     /// The restore document this delta makes of `base` (the document of version ``base``); nil if the delta is
