@@ -178,6 +178,11 @@ public struct JSONWriter: ~Copyable {
         json.withUnsafeBufferPointer { raw($0) }
     }
 
+    /// Appends already-encoded JSON text (a part of another text) as one value.
+    public mutating func raw(_ json: ArraySlice<UInt8>) {
+        json.withUnsafeBufferPointer { raw($0) }
+    }
+
     /// Appends already-encoded JSON text (a part of a larger text, say) as one value.
     public mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
         separate()
@@ -190,8 +195,8 @@ public struct JSONWriter: ~Copyable {
         fileprivate let needsComma: Bool
     }
 
-    /// Bytes written so far.
-    var byteCount: Int { count }
+    /// Bytes written so far: where the next value ends up in ``bytes`` (after a comma, if it needs one).
+    public var byteCount: Int { count }
 
     /// The current position, to come back to with ``rewind(to:)``.
     func mark() -> Mark {

@@ -77,3 +77,32 @@ struct WrittenDataTests {
         #expect(![String]().encodesLike(["a"]))
     }
 }
+
+/// A root with two roots to switch between (each switch a version) and JSON data.
+final class SwitchingDataRoot: RootCoordinatable, PersistentCoordinator {
+    let navigation = RootNavigation(initial: \SwitchingDataRoot.first)
+    var persistentState: JSONValue = ["items": ["a", "b"]]
+    @Root var first = makeFirst
+    @Root var second = makeSecond
+
+    func makeFirst() -> Label { Label(title: "first") }
+    func makeSecond() -> Label { Label(title: "second") }
+}
+
+extension WrittenDataTests {
+    /// After the first version, unchanged data is the bytes of the document before (not a copy of its own); each
+    /// document still holds the data as it is.
+    @Test func dataKeptFromTheDocumentBeforeIsWrittenAsItIs() throws {
+        let root = SwitchingDataRoot()
+        let engine = try NavigationEngine(root: root)
+        func data() throws -> JSONValue? { try JSONValue(parsing: engine.restoreDocument())["tree"]?["data"] }
+        #expect(try data() == ["items": ["a", "b"]])
+        for (route, items) in [("second", ["a", "b"]), ("first", ["a", "b"]), ("second", ["c"]), ("first", ["c"])] {
+            if items == ["c"] { root.persistentState = ["items": ["c"]] }
+            _ = try route == "first" ? root.root(\.first) : root.root(\.second)
+            #expect(try data() == ["items": .array(items.map { .string($0) })])
+            #expect(try data() == ["items": .array(items.map { .string($0) })], "written twice alike")
+        }
+        #expect(engine.version == 4)
+    }
+}

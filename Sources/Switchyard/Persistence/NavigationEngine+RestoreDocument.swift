@@ -15,20 +15,30 @@ extension NavigationEngine {
     /// - Throws: the error of a coordinator whose ``PersistentCoordinator/persistentState`` cannot be encoded.
     public func restoreDocument() throws -> [UInt8] {
         var writer = JSONWriter(capacity: 1024)
+        var spans: [(node: NodeID, bytes: Range<Int>)] = []
         writer.beginObject()
         writer.member("format", Self.restoreFormat)
         writeApp(into: &writer)
         writer.member("version", storage.version)
         writer.key("tree")
-        try writeRestorableNode(storage.rootNode, into: &writer)
+        try writeRestorableNode(storage.rootNode, spans: &spans, into: &writer)
         writer.member("pendingDeepLink", ifPresent: storage.pendingDeepLink)
         if let pending = storage.pendingRoute { writer.member("pendingRoute", pending.json) }
         writer.member("nextId", storage.nextID)
         writer.endObject()
-        return writer.bytes
+        let document = writer.bytes
+        // Not onto the first version's document: the sessions of an app most often start alike, and a store keeps
+        // one copy of that document for all of them (a session that never changes would hold its own through
+        // its data).
+        if storage.version > 0 { rebaseWrittenData(onto: document, spans: spans) }
+        return document
     }
 
-    private func writeRestorableNode(_ nodeID: NodeID, into writer: inout JSONWriter) throws {
+    /// Writes a node and everything below it; notes in `spans` where the data of each node whose data is kept
+    /// (``WrittenData``) is written.
+    private func writeRestorableNode(
+        _ nodeID: NodeID, spans: inout [(node: NodeID, bytes: Range<Int>)], into writer: inout JSONWriter
+    ) throws {
         guard let node = storage.nodes[nodeID] else {
             writer.null()
             return
@@ -38,16 +48,16 @@ extension NavigationEngine {
         node.writeIdentity(into: &writer)
         if let root = node.root {
             writer.key("root")
-            try writeRestorableEntry(root, into: &writer)
+            try writeRestorableEntry(root, spans: &spans, into: &writer)
         }
         writer.key("stack")
         writer.beginArray()
-        for item in node.stack { try writeRestorableEntry(item, into: &writer) }
+        for item in node.stack { try writeRestorableEntry(item, spans: &spans, into: &writer) }
         writer.endArray()
         if node.kind == .tab {
             writer.key("tabs")
             writer.beginArray()
-            for tab in node.tabs { try writeRestorableEntry(tab, into: &writer) }
+            for tab in node.tabs { try writeRestorableEntry(tab, spans: &spans, into: &writer) }
             writer.endArray()
             writer.member("selectedTabId", ifPresent: node.baseEntry?.id.description)
         }
@@ -59,17 +69,21 @@ extension NavigationEngine {
             (coordinator as? any DynamicCoordinator)?.savesState ?? true
         {
             writer.key("data")
-            writer.raw(try dataJSON(persistent, node: nodeID))
+            let data = try dataJSON(persistent, node: nodeID)
+            writer.raw(data.bytes)
+            if data.kept { spans.append((nodeID, writer.byteCount - data.bytes.count..<writer.byteCount)) }
         }
         writer.endObject()
     }
 
-    private func writeRestorableEntry(_ entry: EntryState, into writer: inout JSONWriter) throws {
+    private func writeRestorableEntry(
+        _ entry: EntryState, spans: inout [(node: NodeID, bytes: Range<Int>)], into writer: inout JSONWriter
+    ) throws {
         writer.beginObject()
         entry.writeRoute(into: &writer)
         if case .coordinator(let child) = entry.content {
             writer.key("coordinator")
-            try writeRestorableNode(child, into: &writer)
+            try writeRestorableNode(child, spans: &spans, into: &writer)
         }
         writer.endObject()
     }
