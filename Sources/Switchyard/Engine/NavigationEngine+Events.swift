@@ -40,9 +40,7 @@ extension NavigationEngine {
         var names: Set<String> = []
         var current: NodeID? = nodeID
         while let id = current, let node = storage.nodes[id] {
-            if let coordinator = storage.nodes[id]?.coordinator {
-                names.formUnion(coordinator.declaredEvents.map(\.name))
-            }
+            names.formUnion(node.coordinator.declaredEvents.map(\.name))
             current = node.parent
         }
         return names.sorted()
@@ -52,9 +50,7 @@ extension NavigationEngine {
     func deliver(_ event: FlowEvent, from nodeID: NodeID) throws -> NodeID? {
         var current: NodeID? = nodeID
         while let id = current, let node = storage.nodes[id] {
-            if let coordinator = storage.nodes[id]?.coordinator, try coordinator.handle(event) {
-                return id
-            }
+            if try node.coordinator.handle(event) { return id }
             current = node.parent
         }
         return nil

@@ -57,7 +57,7 @@ extension NavigationEngine {
         guard let index = node.tabs.firstIndex(where: { $0.route == route }) else {
             throw NavigationError.notATab(route, tabs: routes)
         }
-        if index == node.selectedTab, let tabs = storage.nodes[nodeID]?.coordinator as? any TabCoordinatable {
+        if index == node.selectedTab, let tabs = node.coordinator as? any TabCoordinatable {
             try tabs.didReselectTab(route)
             return landing(node.tabs[index], owner: nodeID)
         }

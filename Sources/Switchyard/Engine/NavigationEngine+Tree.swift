@@ -59,10 +59,7 @@ extension NavigationEngine {
 
     /// The route table of a node's coordinator.
     func table(of nodeID: NodeID) throws -> RouteTable {
-        guard let table = storage.nodes[nodeID]?.table else {
-            throw NavigationError.coordinatorNotFound(nodeID.description)
-        }
-        return table
+        try requireNode(nodeID).table
     }
 
     /// Looks up a route of a node, checking its kind. The choices an error offers are in name order, as the

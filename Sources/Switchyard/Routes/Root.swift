@@ -10,8 +10,6 @@ public struct Root<Owner: AnyObject, Input, Output>: RouteDeclaration {
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
-
     init(_ factory: any RouteFactory<Owner>, _ fileID: StaticString, _ line: UInt, _ column: UInt) {
         site = RouteSite(fileID: fileID, line: line, column: column)
         RouteDeclarations.shared.register(site, owner: Owner.self) {

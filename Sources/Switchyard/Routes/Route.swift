@@ -16,8 +16,6 @@ public struct Route<Owner: AnyObject, Input, Output>: RouteDeclaration {
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
-
     init(
         _ factory: any RouteFactory<Owner>, _ style: RouteStyle, _ options: RouteOptions<Owner>,
         _ fileID: StaticString, _ line: UInt, _ column: UInt

@@ -11,8 +11,6 @@ public struct TabRoute<Owner: AnyObject, Input, Output>: RouteDeclaration {
     /// The typed transition that key paths point at.
     public var wrappedValue: Transition<Owner, Input, Output> { Transition(site: site) }
 
-    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
-
     init(
         _ factory: any RouteFactory<Owner>, item: @escaping (Owner) -> () -> TabItem, _ fileID: StaticString,
         _ line: UInt, _ column: UInt

@@ -50,11 +50,16 @@ struct RouteSite: Hashable, Sendable {
 
 /// What the engine finds when it reflects over a coordinator's properties: `@Root`, `@Route` and `@TabRoute`.
 protocol RouteDeclaration {
+    /// The coordinator type that declares the route.
+    associatedtype Owner: AnyObject
     var site: RouteSite { get }
+}
+
+extension RouteDeclaration {
     /// The type-erased route, from what the first wrapper made at its site registered (``RouteDeclarations``);
     /// called once per coordinator type, when its table is built. Nil for a wrapper whose declaration was never
     /// registered (cannot happen: every initializer registers it).
-    func makeTransition() -> AnyTransition?
+    func makeTransition() -> AnyTransition? { RouteDeclarations.shared.transition(site, owner: Owner.self) }
 }
 
 /// A route's factory as declared, an unapplied method of the owner, with the conformances of its input and output.

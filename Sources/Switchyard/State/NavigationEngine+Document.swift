@@ -260,11 +260,9 @@ extension NavigationEngine {
     /// The coordinator a typed action's route belongs to, from `owner` up through its ancestors, and the route's name.
     private func locate(_ action: RouteAction, from owner: NodeID) -> ScreenWriter.RouteLocation? {
         var current: NodeID? = owner
-        while let id = current {
-            if let coordinator = storage.nodes[id]?.coordinator, let route = action.routeName(on: coordinator) {
-                return (id.description, route)
-            }
-            current = storage.nodes[id]?.parent
+        while let id = current, let node = storage.nodes[id] {
+            if let route = action.routeName(on: node.coordinator) { return (id.description, route) }
+            current = node.parent
         }
         return nil
     }
