@@ -218,6 +218,7 @@ final class SQLiteWriter: Sendable {
         }
         do {
             try statements.begin.run()
+            try statements.noticeOtherWriters()
         } catch {
             return failAll(error)
         }

@@ -10,7 +10,7 @@ final class SQLiteWrites {
     private var footprints = SQLiteFootprints()
     private let insertSession: SQLiteStatement
     private let insertCreation: SQLiteStatement
-    private let storedVersion: SQLiteStatement
+    private let storedVersions: SQLiteStatement
     private let baseHasState: SQLiteStatement
     private let updateState: SQLiteStatement
     private let updateHistoryState: SQLiteStatement
@@ -25,6 +25,9 @@ final class SQLiteWrites {
     private let dropReplies: SQLiteStatement
     private let touchSession: SQLiteStatement
     private let removals: [SQLiteStatement]
+    private let dataVersion: SQLiteStatement
+    /// `PRAGMA data_version` as last read: it changes when another connection commits.
+    private var lastDataVersion = -1
 
     let begin: SQLiteStatement
     let commit: SQLiteStatement
@@ -55,9 +58,14 @@ final class SQLiteWrites {
             """)
         // A change writes only its history entries (one append, one index entry each): its new version and state
         // are those of its latest entry, so the session's row is not rewritten (its version and state stay those
-        // of its creation, its last access is recorded by the sweeps' `.touch`). The version is only read, to
-        // refuse a change of a session that is no longer stored, or no longer at the change's base version.
-        storedVersion = try connection.prepare(SQLiteSchema.versionQuery)
+        // of its creation, its last access is recorded by the sweeps' `.touch`). The version is only read (once per
+        // session, then known from the writes: `SQLiteFootprints`), to refuse a change of a session that is no
+        // longer stored, or no longer at the change's base version; with it the oldest entry's.
+        storedVersions = try connection.prepare(
+            """
+            SELECT COALESCE((SELECT MAX(version) FROM history WHERE session = ?1), version),
+                (SELECT MIN(version) FROM history WHERE session = ?1) FROM sessions WHERE id = ?1
+            """)
         // A delta is kept only on a base whose document is stored: rows written before schema 2 have none.
         baseHasState = try connection.prepare(
             """
@@ -83,7 +91,7 @@ final class SQLiteWrites {
             """
             DELETE FROM history WHERE session = ?1 AND version <= ?2 AND version < COALESCE(
                 (SELECT MAX(version) FROM history WHERE session = ?1 AND version <= ?2 + 1 AND base IS NULL), 0)
-            RETURNING \(Self.entrySize)
+            RETURNING \(Self.entrySize), version
             """)
         historySizes = try connection.prepare(
             "SELECT version, \(Self.entrySize) FROM history WHERE session = ?1 ORDER BY version DESC")
@@ -97,16 +105,17 @@ final class SQLiteWrites {
         pruneReplies = try connection.prepare(
             """
             DELETE FROM replies WHERE session = ?1
-            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2 RETURNING \(Self.replySize)
+            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2 RETURNING \(Self.replySize), seq
             """)
         replySizes = try connection.prepare(
             "SELECT seq, \(Self.replySize) FROM replies WHERE session = ?1 ORDER BY seq DESC")
         replyTotal = try connection.prepare(
             "SELECT COALESCE(SUM(\(Self.replySize)), 0) FROM replies WHERE session = ?1")
         dropReplies = try connection.prepare(
-            "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize)")
+            "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize), seq")
         touchSession = try connection.prepare(
             "UPDATE sessions SET last_access = max(last_access, ?2), used = max(used, ?3) WHERE id = ?1")
+        dataVersion = try connection.prepare("PRAGMA data_version")
         removals = try [
             "sessions WHERE id", "history WHERE session", "replies WHERE session", "creations WHERE session",
         ]
@@ -128,25 +137,30 @@ final class SQLiteWrites {
                         throw .conflict("a session was created under this key already")
                     }
                 }
+                // Its history is empty, and every entry a change adds has a later version.
+                footprints.setVersions(
+                    .init(latest: session.version, documented: false, floor: session.version + 1), of: session.id)
             case .change(let id, let base, let version, let state, let history, let reply):
-                let exists = try storedVersion.bind(.text(id)).step()
-                let stored = exists ? storedVersion.integer(0) : nil
-                storedVersion.reset()
-                guard let stored else {
+                guard var versions = try versions(of: id) else {
                     throw .conflict("session \(id) is no longer stored (it expired or was deleted)")
                 }
-                guard stored == base else { throw .conflict("session \(id) is at version \(stored), not \(base)") }
+                guard versions.latest == base else {
+                    throw .conflict("session \(id) is at version \(versions.latest), not \(base)")
+                }
                 var added = 0
-                for change in history { added += try store(change, of: id) }
+                for change in history { added += try store(change, of: id, versions: &versions) }
                 footprints.add(.history, added, to: id)
                 if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
                     // A change without a new version (app data changed, or a keyed answer): the state of the
                     // current version is this one now, in its history entry or, without one, in the row.
                     try updateHistoryState.bind(.text(id), .integer(version), .blob(state)).run()
-                    if connection.changes == 0 {
+                    let inHistory = connection.changes > 0
+                    if !inHistory {
                         try updateState.bind(.text(id), .integer(version), .blob(state)).run()
                     }
+                    if version == versions.latest, inHistory || version == 0 { versions.documented = true }
                 }
+                footprints.setVersions(versions, of: id)
                 if !history.isEmpty { try boundHistory(of: id, at: version) }
                 if let reply {
                     footprints.add(.replies, try store(reply: reply, of: id), to: id)
@@ -170,8 +184,9 @@ final class SQLiteWrites {
     /// the budget, the oldest entries go until about three quarters of it are left (so that a busy session is
     /// trimmed once every quarter budget, not at every change). The entry of `version` always stays.
     private func boundHistory(of id: String, at version: Int) throws(SQLiteError) {
-        if let entries = limits.historyEntries {
-            footprints.add(.history, -(try deleted(pruneHistory.bind(.text(id), .integer(version - entries)))), to: id)
+        // No entry below its floor: while the count's cut is under it, there is nothing to delete (no statement).
+        if let entries = limits.historyEntries, version - entries >= footprints.versions(of: id)?.floor ?? .min {
+            try delete(.history, of: id, pruneHistory.bind(.text(id), .integer(version - entries)))
         }
         try trim(
             .history, of: id, budget: limits.historyBytes, total: historyTotal, sizes: historySizes, drop: pruneHistory)
@@ -180,7 +195,7 @@ final class SQLiteWrites {
     /// Keeps a session's remembered replies within ``StoreLimits``, as ``boundHistory(of:at:)`` does its history;
     /// the newest reply always stays.
     private func boundReplies(of id: String) throws(SQLiteError) {
-        footprints.add(.replies, -(try deleted(pruneReplies.bind(.text(id), .integer(limits.replies)))), to: id)
+        try delete(.replies, of: id, pruneReplies.bind(.text(id), .integer(limits.replies)))
         try trim(.replies, of: id, budget: limits.replyBytes, total: replyTotal, sizes: replySizes, drop: dropReplies)
     }
 
@@ -194,15 +209,24 @@ final class SQLiteWrites {
         if footprints.bytes(kind, of: id) == nil { footprints.set(kind, try self.total(total, of: id), of: id) }
         guard let bytes = footprints.bytes(kind, of: id), bytes > budget else { return }
         guard let cut = try cutoff(sizes, of: id, keeping: budget / 4 * 3) else { return }
-        footprints.add(kind, -(try deleted(drop.bind(.text(id), .integer(cut)))), to: id)
+        try delete(kind, of: id, drop.bind(.text(id), .integer(cut)))
     }
 
-    /// Runs a `DELETE … RETURNING size`; returns the bytes it deleted.
-    private func deleted(_ statement: SQLiteStatement) throws(SQLiteError) -> Int {
+    /// Runs a `DELETE … RETURNING size, order key` of session `id`'s rows of `kind`, and takes what it deleted off
+    /// what the session is known to keep.
+    private func delete(
+        _ kind: SQLiteFootprints.Kind, of id: String, _ statement: SQLiteStatement
+    ) throws(SQLiteError) {
         defer { statement.reset() }
         var bytes = 0
-        while try statement.step() { bytes += statement.integer(0) }
-        return bytes
+        var through = Int.min
+        while try statement.step() {
+            bytes += statement.integer(0)
+            through = max(through, statement.integer(1))
+        }
+        footprints.add(kind, -bytes, to: id)
+        // Entries go oldest first: none is left up to the newest one deleted.
+        if kind == .history, through > .min { footprints.deleted(through: through, of: id) }
     }
 
     /// The bytes a session keeps in a table, by a `SELECT SUM(size)` statement.
@@ -240,16 +264,20 @@ final class SQLiteWrites {
         for write in writes {
             switch write {
             case .change(let id, _, _, _, _, _), .remove(let id): footprints.forget(id)
-            case .create, .touch: break
+            case .create(let session, _): footprints.forget(session.id)
+            case .touch: break
             }
         }
     }
 
-    /// Stores a history entry; returns the bytes it takes (its request and its state, whole or as a delta).
-    private func store(_ change: StoredChange, of session: String) throws(SQLiteError) -> Int {
+    /// Stores a history entry of a session (what the store holds of its `versions` updated); returns the bytes it
+    /// takes (its request and its state, whole or as a delta).
+    private func store(
+        _ change: StoredChange, of session: String, versions: inout SQLiteFootprints.Versions
+    ) throws(SQLiteError) -> Int {
         let path = StoredText.path(change.visiblePath)
         var change = change
-        if let delta = change.delta, !(try hasState(session, at: delta.base)) { change.delta = nil }
+        if let delta = change.delta, !(try hasState(session, at: delta.base, versions: versions)) { change.delta = nil }
         let state: SQLiteValue =
             if let delta = change.delta { .blob(delta.bytes) } else {
                 change.state.isEmpty ? .null : .blob(change.state)
@@ -261,13 +289,42 @@ final class SQLiteWrites {
             { .text($0) } ?? .null,
             change.delta.map { .integer($0.base) } ?? .null
         ).run()
+        versions.floor = min(versions.floor, change.version)
+        if change.version >= versions.latest {
+            versions.latest = change.version
+            versions.documented = change.delta != nil || !change.state.isEmpty
+        }
         return change.request.count + (change.delta?.bytes ?? change.state).count
     }
 
-    /// Whether the store holds the document of `version` (a delta may build on it).
-    private func hasState(_ session: String, at version: Int) throws(SQLiteError) -> Bool {
+    /// What the store holds of session `id`'s versions (read once, then known from this writer's own writes); nil
+    /// when the session is not stored.
+    private func versions(of id: String) throws(SQLiteError) -> SQLiteFootprints.Versions? {
+        if let known = footprints.versions(of: id) { return known }
+        defer { storedVersions.reset() }
+        guard try storedVersions.bind(.text(id)).step() else { return nil }
+        let latest = storedVersions.integer(0)
+        let oldest = storedVersions.optionalInteger(1) ?? latest + 1
+        return .init(latest: latest, documented: false, floor: oldest)
+    }
+
+    /// Whether the store holds the document of `version` (a delta may build on it): known without a read when it
+    /// is the session's latest version and this writer stored its document.
+    private func hasState(
+        _ session: String, at version: Int, versions: SQLiteFootprints.Versions
+    ) throws(SQLiteError) -> Bool {
+        if versions.documented, versions.latest == version { return true }
         defer { baseHasState.reset() }
         return try baseHasState.bind(.text(session), .integer(version)).step()
+    }
+
+    /// Called at the start of each commit (the write lock held): when another connection wrote the store since
+    /// this one last looked (`PRAGMA data_version`), what this writer knew of its sessions is forgotten.
+    func noticeOtherWriters() throws(SQLiteError) {
+        defer { dataVersion.reset() }
+        let seen = try dataVersion.step() ? dataVersion.integer(0) : -1
+        if seen != lastDataVersion { footprints.forgetAll() }
+        lastDataVersion = seen
     }
 
     /// Stores a reply; returns the bytes it takes.

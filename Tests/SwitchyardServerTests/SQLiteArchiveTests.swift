@@ -133,4 +133,49 @@ struct SQLiteArchiveTests {
         try next.finish().get()
         #expect(try archive.session("s")?.version == 2, "one built on a stored write is stored")
     }
+
+    /// The writer knows each session's version from its own writes, without a read per change. A change another
+    /// connection committed meanwhile (another process on the same file, a repair by hand) is noticed at the next
+    /// commit: the session is checked against what is stored again.
+    @Test func aSessionAnotherConnectionChangedIsCheckedAgain() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        defer { archive.close() }
+        try archive.apply([.create(Self.session("moved"), creation: nil), .create(Self.session("gone"), creation: nil)])
+        try archive.apply([Self.change("moved", 1), Self.change("gone", 1)])
+        let other = try SQLiteConnection(path: store.path)
+        try other.execute(
+            """
+            PRAGMA busy_timeout = 5000;
+            INSERT INTO history(session, version, time, source, request, visible_path, state)
+                SELECT session, 2, time, source, request, visible_path, state FROM history
+                WHERE session = 'moved' AND version = 1;
+            DELETE FROM history WHERE session = 'gone';
+            DELETE FROM sessions WHERE id = 'gone'
+            """)
+        #expect(throws: ArchiveError.conflict("session moved is at version 2, not 1")) {
+            try archive.apply([Self.change("moved", 2)])
+        }
+        #expect(throws: ArchiveError.conflict("session gone is no longer stored (it expired or was deleted)")) {
+            try archive.apply([Self.change("gone", 2)])
+        }
+        #expect(try archive.history(of: "gone", after: nil, limit: 10).isEmpty, "no entry of a deleted session")
+        try archive.apply([Self.change("moved", 3)])
+        #expect(try archive.version(of: "moved") == 3)
+    }
+
+    /// Entries past the count kept go at each change, from what the writer knows of the oldest one: read back
+    /// after a restart.
+    @Test func historyIsPrunedToItsCountAcrossARestart() throws {
+        let store = try TemporaryStore()
+        var archive = try store.open(historyRetention: 3)
+        try archive.apply([.create(Self.session("s"), creation: nil)])
+        for version in 1...5 { try archive.apply([Self.change("s", version)]) }
+        #expect(try archive.history(of: "s", after: nil, limit: 10).map(\.version) == [3, 4, 5])
+        archive.close()
+        archive = try store.open(historyRetention: 3)
+        defer { archive.close() }
+        for version in 6...7 { try archive.apply([Self.change("s", version)]) }
+        #expect(try archive.history(of: "s", after: nil, limit: 10).map(\.version) == [5, 6, 7])
+    }
 }
