@@ -137,9 +137,6 @@ final class SQLiteWrites {
                         throw .conflict("a session was created under this key already")
                     }
                 }
-                // Its history is empty, and every entry a change adds has a later version.
-                footprints.setVersions(
-                    .init(latest: session.version, documented: false, floor: session.version + 1), of: session.id)
             case .change(let id, let base, let version, let state, let history, let reply):
                 guard var versions = try versions(of: id) else {
                     throw .conflict("session \(id) is no longer stored (it expired or was deleted)")
@@ -264,8 +261,7 @@ final class SQLiteWrites {
         for write in writes {
             switch write {
             case .change(let id, _, _, _, _, _), .remove(let id): footprints.forget(id)
-            case .create(let session, _): footprints.forget(session.id)
-            case .touch: break
+            case .create, .touch: break
             }
         }
     }
