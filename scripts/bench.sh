@@ -297,10 +297,12 @@ if [[ $SKIP != *" cluster "* ]]; then
     }
     # A warm-up of each load, not counted: the first round's node A alone ran on a cold database and cold caches
     # (1,665/s against 3,312/s in the next round), which made the pair look 1.4× one node.
-    echo "bench: cluster warm-up, 2 s of each load" >&2
+    echo "bench: cluster warm-up, 2 s of each of the three loads" >&2
     wrk -t1 -c64 -d2s -s "$HERE/wrk.lua" "http://127.0.0.1:${CLUSTER_PORTS[0]}" \
         -- transition "$OUT/sessions-cluster-0.txt" 2 > /dev/null
     DURATION_SAVED=$DURATION; DURATION=2
+    both_nodes_load "$OUT/sessions-cluster" "$OUT/cluster-warm-up"
+    wait "${WRK_PIDS[@]}"
     both_nodes_load "$OUT/sessions-sticky" "$OUT/cluster-warm-up"
     wait "${WRK_PIDS[@]}"
     DURATION=$DURATION_SAVED

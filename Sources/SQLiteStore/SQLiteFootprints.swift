@@ -3,9 +3,11 @@
 /// costs no read: what is not known is read once (after a restart, after a failed commit made it unknown, or after
 /// another connection wrote the store) and then kept up to date by each write.
 ///
-/// The byte totals are an estimate on the safe side: a write that replaces a row (a reply stored again, a state
-/// rewritten in place) only adds, so a total may run high, never low; trimming reads the real sizes. The versions are
-/// exact: only this writer's connection changes sessions, and ``forgetAll()`` is called when another one wrote.
+/// Each is wrong only on the safe side. A byte total may run high, never low: a write that replaces a row (a reply
+/// stored again, a state rewritten in place) only adds; trimming reads the real sizes. Of the versions, the latest
+/// is exact (only this writer's connection changes sessions, and ``forgetAll()`` is called when another one wrote),
+/// the floor a lower bound (versions may have gaps), and whether the latest version's document is stored is false
+/// when not known (a read then answers).
 struct SQLiteFootprints {
     /// What a total counts.
     enum Kind {
@@ -17,7 +19,7 @@ struct SQLiteFootprints {
         /// Its latest version: that of its newest history entry, or its row's when it has none.
         var latest: Int
         /// Whether the store holds the latest version's document (a delta may build on it); false when not known.
-        var documented: Bool
+        var latestHasDocument: Bool
         /// No history entry of the session has a lower version (pruning up to below it deletes nothing).
         var floor: Int
     }
@@ -40,6 +42,7 @@ struct SQLiteFootprints {
         }
     }
 
+    /// Records the bytes of `kind` session `id` keeps, as read from the store.
     mutating func set(_ kind: Kind, _ bytes: Int, of id: String) {
         update(id) { footprint in
             switch kind {
@@ -60,15 +63,17 @@ struct SQLiteFootprints {
     /// What the store holds of session `id`'s versions; nil when not known.
     func versions(of id: String) -> Versions? { sessions[id]?.versions }
 
+    /// Records what the store holds of session `id`'s versions, as read or as just written.
     mutating func setVersions(_ versions: Versions, of id: String) {
         update(id) { $0.versions = versions }
     }
 
-    /// Entries up to `version` were deleted: none is left below `version + 1`.
-    mutating func deleted(through version: Int, of id: String) {
+    /// The entries up to `version` were deleted: none is left below `version + 1`.
+    mutating func entriesDeleted(through version: Int, of id: String) {
         if let floor = sessions[id]?.versions?.floor { sessions[id]?.versions?.floor = max(floor, version + 1) }
     }
 
+    /// Forgets session `id` (removed, or its writes rolled back): what it keeps is read again when next needed.
     mutating func forget(_ id: String) {
         sessions[id] = nil
     }

@@ -105,14 +105,14 @@ final class SQLiteWrites {
         pruneReplies = try connection.prepare(
             """
             DELETE FROM replies WHERE session = ?1
-            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2 RETURNING \(Self.replySize), seq
+            AND seq <= (SELECT MAX(seq) FROM replies WHERE session = ?1) - ?2 RETURNING \(Self.replySize)
             """)
         replySizes = try connection.prepare(
             "SELECT seq, \(Self.replySize) FROM replies WHERE session = ?1 ORDER BY seq DESC")
         replyTotal = try connection.prepare(
             "SELECT COALESCE(SUM(\(Self.replySize)), 0) FROM replies WHERE session = ?1")
         dropReplies = try connection.prepare(
-            "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize), seq")
+            "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize)")
         touchSession = try connection.prepare(
             "UPDATE sessions SET last_access = max(last_access, ?2), used = max(used, ?3) WHERE id = ?1")
         dataVersion = try connection.prepare("PRAGMA data_version")
@@ -138,37 +138,45 @@ final class SQLiteWrites {
                     }
                 }
             case .change(let id, let base, let version, let state, let history, let reply):
-                guard var versions = try versions(of: id) else {
-                    throw .conflict("session \(id) is no longer stored (it expired or was deleted)")
-                }
-                guard versions.latest == base else {
-                    throw .conflict("session \(id) is at version \(versions.latest), not \(base)")
-                }
-                var added = 0
-                for change in history { added += try store(change, of: id, versions: &versions) }
-                footprints.add(.history, added, to: id)
-                if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
-                    // A change without a new version (app data changed, or a keyed answer): the state of the
-                    // current version is this one now, in its history entry or, without one, in the row.
-                    try updateHistoryState.bind(.text(id), .integer(version), .blob(state)).run()
-                    let inHistory = connection.changes > 0
-                    if !inHistory {
-                        try updateState.bind(.text(id), .integer(version), .blob(state)).run()
-                    }
-                    if version == versions.latest, inHistory || version == 0 { versions.documented = true }
-                }
-                footprints.setVersions(versions, of: id)
-                if !history.isEmpty { try boundHistory(of: id, at: version) }
-                if let reply {
-                    footprints.add(.replies, try store(reply: reply, of: id), to: id)
-                    try boundReplies(of: id)
-                }
+                try change(id, from: base, to: version, state: state, history: history, reply: reply)
             case .remove(let id):
                 for removal in removals { try removal.bind(.text(id)).run() }
                 footprints.forget(id)
             case .touch(let id, let lastAccess, let used):
                 try touchSession.bind(.text(id), .real(lastAccess), .integer(used ? 1 : 0)).run()
             }
+        }
+    }
+
+    /// Stores a change of session `id` made on `base`: its history entries, or (without a new version) the current
+    /// version's new state, and its reply; then keeps the session within its limits.
+    private func change(
+        _ id: String, from base: Int, to version: Int, state: [UInt8], history: [StoredChange], reply: StoredReply?
+    ) throws(SQLiteError) {
+        guard var versions = try versions(of: id) else {
+            throw .conflict("session \(id) is no longer stored (it expired or was deleted)")
+        }
+        guard versions.latest == base else {
+            throw .conflict("session \(id) is at version \(versions.latest), not \(base)")
+        }
+        var added = 0
+        for change in history { added += try store(change, of: id, versions: &versions) }
+        footprints.add(.history, added, to: id)
+        if !history.contains(where: { $0.version == version && !$0.state.isEmpty }) {
+            // A change without a new version (app data changed, or a keyed answer): the state of the current
+            // version is this one now, in its history entry or, without one, in the row.
+            try updateHistoryState.bind(.text(id), .integer(version), .blob(state)).run()
+            let inHistory = connection.changes > 0
+            if !inHistory {
+                try updateState.bind(.text(id), .integer(version), .blob(state)).run()
+            }
+            if version == versions.latest, inHistory || version == 0 { versions.latestHasDocument = true }
+        }
+        footprints.setVersions(versions, of: id)
+        if !history.isEmpty { try boundHistory(of: id, at: version) }
+        if let reply {
+            footprints.add(.replies, try store(reply: reply, of: id), to: id)
+            try boundReplies(of: id)
         }
     }
 
@@ -209,21 +217,22 @@ final class SQLiteWrites {
         try delete(kind, of: id, drop.bind(.text(id), .integer(cut)))
     }
 
-    /// Runs a `DELETE … RETURNING size, order key` of session `id`'s rows of `kind`, and takes what it deleted off
-    /// what the session is known to keep.
+    /// Runs a `DELETE … RETURNING size` of session `id`'s rows of `kind`, and takes what it deleted off what the
+    /// session is known to keep. A statement deleting history entries returns their version second, and deletes
+    /// the oldest entries up to some version (all of them: `pruneHistory` deletes those below the lower of its cut
+    /// and the whole document a kept delta needs), so that none is left up to the newest one deleted.
     private func delete(
         _ kind: SQLiteFootprints.Kind, of id: String, _ statement: SQLiteStatement
     ) throws(SQLiteError) {
         defer { statement.reset() }
         var bytes = 0
-        var through = Int.min
+        var through: Int?
         while try statement.step() {
             bytes += statement.integer(0)
-            through = max(through, statement.integer(1))
+            if kind == .history { through = max(through ?? .min, statement.integer(1)) }
         }
         footprints.add(kind, -bytes, to: id)
-        // Entries go oldest first: none is left up to the newest one deleted.
-        if kind == .history, through > .min { footprints.deleted(through: through, of: id) }
+        if let through { footprints.entriesDeleted(through: through, of: id) }
     }
 
     /// The bytes a session keeps in a table, by a `SELECT SUM(size)` statement.
@@ -288,7 +297,7 @@ final class SQLiteWrites {
         versions.floor = min(versions.floor, change.version)
         if change.version >= versions.latest {
             versions.latest = change.version
-            versions.documented = change.delta != nil || !change.state.isEmpty
+            versions.latestHasDocument = change.delta != nil || !change.state.isEmpty
         }
         return change.request.count + (change.delta?.bytes ?? change.state).count
     }
@@ -301,7 +310,7 @@ final class SQLiteWrites {
         guard try storedVersions.bind(.text(id)).step() else { return nil }
         let latest = storedVersions.integer(0)
         let oldest = storedVersions.optionalInteger(1) ?? latest + 1
-        return .init(latest: latest, documented: false, floor: oldest)
+        return .init(latest: latest, latestHasDocument: false, floor: oldest)
     }
 
     /// Whether the store holds the document of `version` (a delta may build on it): known without a read when it
@@ -309,7 +318,7 @@ final class SQLiteWrites {
     private func hasState(
         _ session: String, at version: Int, versions: SQLiteFootprints.Versions
     ) throws(SQLiteError) -> Bool {
-        if versions.documented, versions.latest == version { return true }
+        if versions.latestHasDocument, versions.latest == version { return true }
         defer { baseHasState.reset() }
         return try baseHasState.bind(.text(session), .integer(version)).step()
     }

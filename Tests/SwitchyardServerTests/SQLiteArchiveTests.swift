@@ -178,4 +178,23 @@ struct SQLiteArchiveTests {
         for version in 6...7 { try archive.apply([Self.change("s", version)]) }
         #expect(try archive.history(of: "s", after: nil, limit: 10).map(\.version) == [5, 6, 7])
     }
+
+    /// A batch that fails after one of its changes was applied, in a commit shared with another, leaves nothing of
+    /// that change in what the writer knows: the other batch, on the same base, is stored.
+    @Test func aBatchRolledBackInASharedCommitLeavesNoTrace() throws {
+        let store = try TemporaryStore()
+        let archive = try store.open()
+        defer { archive.close() }
+        let key = StoredReply(key: "k", fingerprint: 1, session: "first", status: 201, headers: [], body: [])
+        try archive.apply([.create(Self.session("s"), creation: nil), .create(Self.session("first"), creation: key)])
+        // Its change of s is applied, then its creation under a key already taken fails: the batch rolls back.
+        let failing = archive.submit([Self.change("s", 1), .create(Self.session("second"), creation: key)], after: nil)
+        let next = archive.submit([Self.change("s", 1)], after: nil)
+        #expect(throws: ArchiveError.conflict("a session was created under this key already")) {
+            try failing.finish().get()
+        }
+        try next.finish().get()
+        #expect(try archive.version(of: "s") == 1)
+        #expect(try archive.session("second") == nil)
+    }
 }
