@@ -70,12 +70,7 @@ enum ResponseWriter {
         _ response: HTTPResponse, _ bytes: [UInt8], _ context: ConnectionContext, _ connection: OpaquePointer,
         _ close: Bool
     ) -> MHD_Result {
-        let made = bytes.withUnsafeBytes { raw in
-            // MUST_COPY: the Swift array does not outlive this call.
-            MHD_create_response_from_buffer(
-                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let made else { return .NO }
+        guard let made = makeResponse(sending: bytes) else { return .NO }
         addHeaders(response.headers, to: made, close: close)
         let result = MHD_queue_response(connection, UInt32(response.status), made)
         MHD_destroy_response(made)
@@ -85,6 +80,22 @@ enum ResponseWriter {
             context.bytes = bytes.count
         }
         return result
+    }
+
+    /// A response whose body libmicrohttpd sends from the bytes' own storage, not a copy (the answer is written
+    /// once, by the JSON writer): the array is kept alive and unchanged until libmicrohttpd lets the response go.
+    private static func makeResponse(sending bytes: [UInt8]) -> OpaquePointer? {
+        guard !bytes.isEmpty else { return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
+        let body = SentBody(bytes)
+        let owner = Unmanaged.passRetained(body).toOpaque()
+        // The storage's address outlives this closure: `body` holds the array, immutable, until the callback.
+        let made = body.bytes.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer_with_free_callback_cls(
+                raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress),
+                { owner in owner.map { Unmanaged<SentBody>.fromOpaque($0).release() } }, owner)
+        }
+        if made == nil { Unmanaged<SentBody>.fromOpaque(owner).release() }
+        return made
     }
 
     private static func queueStream(
@@ -140,4 +151,10 @@ enum ResponseWriter {
             _ = MHD_add_response_header(response, "Connection", "close")
         }
     }
+}
+
+/// A response body held for libmicrohttpd while it sends it (``ResponseWriter``).
+private final class SentBody {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
 }

@@ -29,4 +29,36 @@ struct ConcurrencyTests {
             #expect(failures.values.isEmpty)
         }
     }
+
+    /// A body is sent from the answer's own storage (no copy): large answers to many connections at once each arrive
+    /// whole and as made, and the storage is let go once sent (no crash, no mix-up between answers).
+    @Test("Large answers sent from their own storage arrive whole")
+    func largeAnswersArriveWhole() throws {
+        @Sendable func body(_ seed: Int) -> [UInt8] {
+            (0..<(200_000 + seed * 7)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed) }
+        }
+        let configuration = testConfiguration { $0.maxConnectionsPerIP = 100 }
+        let handle: @Sendable (HTTPRequest) throws -> HTTPResponse = { request in
+            HTTPResponse(status: 200, body: body(Int(request.path.split(separator: "/").last ?? "") ?? 0))
+        }
+        try withServer(configuration, handle: handle) { server in
+            let failures = Recorder<String>()
+            let port = server.port
+            DispatchQueue.concurrentPerform(iterations: 8) { worker in
+                do {
+                    let connection = try RawConnection(port: port)
+                    for index in 0..<6 {
+                        let seed = worker * 10 + index
+                        let response = try connection.request("GET", "/big/\(seed)")
+                        if response.status != 200 || response.body != body(seed) {
+                            failures.append("\(seed): \(response.status), \(response.body.count) bytes")
+                        }
+                    }
+                } catch {
+                    failures.append("worker \(worker): \(error)")
+                }
+            }
+            #expect(failures.values.isEmpty)
+        }
+    }
 }
