@@ -212,13 +212,12 @@ final class SQLiteWriter: Sendable {
         if batches.count == 1, case .failed = bases[0] { return [.failure(builtOnFailure)] }
         let connection = statements.connection
         func failAll(_ error: SQLiteError) -> [Result<Void, SQLiteError>] {
-            if connection.inTransaction { try? statements.rollback.run() }
+            if connection.inTransaction { try? statements.transaction.rollback.run() }
             for writes in batches { statements.rolledBack(writes) }
             return batches.map { _ in .failure(error) }
         }
         do {
-            try statements.begin.run()
-            try statements.noticeOtherWriters()
+            try statements.begin()
         } catch {
             return failAll(error)
         }
@@ -244,16 +243,16 @@ final class SQLiteWriter: Sendable {
                     continue
                 }
                 do {
-                    try statements.savepoint.run()
+                    try statements.transaction.savepoint.run()
                     try statements.apply(writes)
-                    try statements.release.run()
+                    try statements.transaction.release.run()
                     outcomes.append(.success(()))
                 } catch {
                     // SQLite may have rolled the whole transaction back (e.g. on a full disk): then nothing is stored.
                     guard connection.inTransaction else { return failAll(error) }
                     do {
-                        try statements.rollbackToSavepoint.run()
-                        try statements.release.run()
+                        try statements.transaction.rollbackToSavepoint.run()
+                        try statements.transaction.release.run()
                     } catch {
                         // The failed batch could not be taken out alone: commit none of the group.
                         return failAll(error)
@@ -264,7 +263,7 @@ final class SQLiteWriter: Sendable {
             }
         }
         do {
-            try statements.commit.run()
+            try statements.transaction.commit.run()
         } catch {
             return failAll(error)
         }

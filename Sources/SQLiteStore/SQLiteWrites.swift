@@ -25,25 +25,14 @@ final class SQLiteWrites {
     private let dropReplies: SQLiteStatement
     private let touchSession: SQLiteStatement
     private let removals: [SQLiteStatement]
-    private let dataVersion: SQLiteStatement
-    /// `PRAGMA data_version` as last read: it changes when another connection commits.
+    /// The commit's own statements.
+    let transaction: SQLiteTransactionStatements
+    /// The store's data version when the last commit began: it changes when another connection commits.
     private var lastDataVersion = -1
-
-    let begin: SQLiteStatement
-    let commit: SQLiteStatement
-    let rollback: SQLiteStatement
-    let savepoint: SQLiteStatement
-    let release: SQLiteStatement
-    let rollbackToSavepoint: SQLiteStatement
 
     init(_ connection: SQLiteConnection, limits: StoreLimits) throws(SQLiteError) {
         self.connection = connection
-        begin = try connection.prepare("BEGIN IMMEDIATE")
-        commit = try connection.prepare("COMMIT")
-        rollback = try connection.prepare("ROLLBACK")
-        savepoint = try connection.prepare("SAVEPOINT batch")
-        release = try connection.prepare("RELEASE batch")
-        rollbackToSavepoint = try connection.prepare("ROLLBACK TO batch")
+        transaction = try SQLiteTransactionStatements(connection)
         self.limits = limits
         insertSession = try connection.prepare(
             """
@@ -115,7 +104,6 @@ final class SQLiteWrites {
             "DELETE FROM replies WHERE session = ?1 AND seq <= ?2 RETURNING \(Self.replySize)")
         touchSession = try connection.prepare(
             "UPDATE sessions SET last_access = max(last_access, ?2), used = max(used, ?3) WHERE id = ?1")
-        dataVersion = try connection.prepare("PRAGMA data_version")
         removals = try [
             "sessions WHERE id", "history WHERE session", "replies WHERE session", "creations WHERE session",
         ]
@@ -323,11 +311,11 @@ final class SQLiteWrites {
         return try baseHasState.bind(.text(session), .integer(version)).step()
     }
 
-    /// Called at the start of each commit (the write lock held): when another connection wrote the store since
-    /// this one last looked (`PRAGMA data_version`), what this writer knew of its sessions is forgotten.
-    func noticeOtherWriters() throws(SQLiteError) {
-        defer { dataVersion.reset() }
-        let seen = try dataVersion.step() ? dataVersion.integer(0) : -1
+    /// Begins a commit (the write lock taken): when another connection wrote the store since the last one began,
+    /// what this writer knew of its sessions is forgotten.
+    func begin() throws(SQLiteError) {
+        try transaction.begin.run()
+        let seen = try transaction.storeDataVersion()
         if seen != lastDataVersion { footprints.forgetAll() }
         lastDataVersion = seen
     }
